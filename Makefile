@@ -1,0 +1,34 @@
+# Two commands on a fresh clone: `make serve` runs the service, `make test` runs every test.
+# Each sets up what it needs (a virtualenv in .venv with the package and its dev tools).
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: serve test lint cloud-check bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/agent-memory serve $(ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/python -m pytest
+
+cloud-check:
+	bash .ci/cloud-check
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/cold_start.py
+
+clean:
+	rm -rf $(VENV) .venv-sam .aws-sam .pytest_cache .ruff_cache .mypy_cache

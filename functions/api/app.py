@@ -1,0 +1,16 @@
+"""API function: every /v1 route behind API Gateway's HTTP API."""
+
+from agent_memory.api.app import Api
+from agent_memory.bootstrap import build_services
+from agent_memory.settings import Settings
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+logger = Logger()
+api = Api(build_services(Settings()))  # parsed and wired at cold start: bad config fails here
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+def lambda_handler(event: dict, context: LambdaContext) -> dict:
+    return api.handle(event, context)

@@ -1,0 +1,1 @@
+"""Adapters: the technologies behind the domain's ports."""

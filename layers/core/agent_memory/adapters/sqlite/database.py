@@ -1,0 +1,87 @@
+"""One SQLite file in WAL mode: a connection per thread, versioned migrations."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ...domain.errors import StorageUnavailable
+from .migrations import MIGRATIONS
+
+logger = logging.getLogger(__name__)
+
+
+class Database:
+    """Hands each thread its own connection to one database file.
+
+    Writers take the write lock up front (BEGIN IMMEDIATE), so a read-then-write transaction can
+    never fail half-way on a lock upgrade; readers never block writers under WAL.
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self.migrate()
+
+    def connection(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+            )
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=30000")
+            self._local.conn = conn
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed when the block ends, rolled back if it raises."""
+        conn = self.connection()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise StorageUnavailable("the database is busy; try again") from exc
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        else:
+            conn.execute("COMMIT")
+
+    def read(self) -> sqlite3.Connection:
+        return self.connection()
+
+    def migrate(self) -> None:
+        with self.write() as conn:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)"
+            )
+            applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+            for version, statements in enumerate(MIGRATIONS, start=1):
+                if version in applied:
+                    continue
+                for statement in statements:
+                    conn.execute(statement)
+                conn.execute("INSERT INTO schema_migrations (version) VALUES (?)", (version,))
+                logger.info("migration applied", extra={"version": version})
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()

@@ -1,0 +1,290 @@
+"""SqliteStore: the foundation's Store port on one SQLite file."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+from ...domain.errors import NotFound
+from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.ports import PreconditionFailed, Store
+from .database import Database
+
+
+class SqliteStore(Store):
+    def __init__(self, path: Path | str) -> None:
+        self.db = Database(path)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- agents -------------------------------------------------------------------------------
+
+    def create_agent(self, agent: Agent, version: ManifestVersion) -> None:
+        try:
+            with self.db.write() as conn:
+                conn.execute(
+                    "INSERT INTO agents (tenant, agent_id, manifest_version, manifest, forked_from,"
+                    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        agent.tenant,
+                        agent.id,
+                        agent.manifest_version,
+                        json.dumps(agent.manifest),
+                        agent.forked_from,
+                        agent.created_at.isoformat(),
+                        agent.updated_at.isoformat(),
+                    ),
+                )
+                self._insert_version(conn, agent.tenant, version)
+        except sqlite3.IntegrityError as exc:
+            raise PreconditionFailed(f"agent {agent.id!r} already exists") from exc
+
+    def save_manifest(self, agent: Agent, version: ManifestVersion, expected_version: int) -> None:
+        with self.db.write() as conn:
+            changed = conn.execute(
+                "UPDATE agents SET manifest_version = ?, manifest = ?, updated_at = ?"
+                " WHERE tenant = ? AND agent_id = ? AND manifest_version = ?",
+                (
+                    agent.manifest_version,
+                    json.dumps(agent.manifest),
+                    agent.updated_at.isoformat(),
+                    agent.tenant,
+                    agent.id,
+                    expected_version,
+                ),
+            ).rowcount
+            if changed != 1:
+                raise PreconditionFailed(f"agent {agent.id!r} changed concurrently")
+            self._insert_version(conn, agent.tenant, version)
+
+    @staticmethod
+    def _insert_version(conn: sqlite3.Connection, tenant: str, version: ManifestVersion) -> None:
+        conn.execute(
+            "INSERT INTO manifest_versions (tenant, agent_id, version, manifest, created_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (
+                tenant,
+                version.agent_id,
+                version.version,
+                json.dumps(version.manifest),
+                version.created_at.isoformat(),
+            ),
+        )
+
+    def get_agent(self, tenant: str, agent_id: str) -> Agent | None:
+        row = (
+            self.db.read()
+            .execute("SELECT * FROM agents WHERE tenant = ? AND agent_id = ?", (tenant, agent_id))
+            .fetchone()
+        )
+        return _agent(row) if row else None
+
+    def list_agents(self, tenant: str, limit: int, after: str | None) -> list[Agent]:
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT * FROM agents WHERE tenant = ? AND agent_id > ? ORDER BY agent_id LIMIT ?",
+                (tenant, after or "", limit),
+            )
+            .fetchall()
+        )
+        return [_agent(row) for row in rows]
+
+    def list_manifest_versions(
+        self, tenant: str, agent_id: str, limit: int, before: int | None
+    ) -> list[ManifestVersion]:
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT * FROM manifest_versions WHERE tenant = ? AND agent_id = ? AND version < ?"
+                " ORDER BY version DESC LIMIT ?",
+                (tenant, agent_id, before if before is not None else 2**62, limit),
+            )
+            .fetchall()
+        )
+        return [_version(row) for row in rows]
+
+    def get_manifest_version(
+        self, tenant: str, agent_id: str, version: int
+    ) -> ManifestVersion | None:
+        row = (
+            self.db.read()
+            .execute(
+                "SELECT * FROM manifest_versions WHERE tenant = ? AND agent_id = ? AND version = ?",
+                (tenant, agent_id, version),
+            )
+            .fetchone()
+        )
+        return _version(row) if row else None
+
+    def delete_agent(self, tenant: str, agent_id: str) -> bool:
+        # One transaction: the foreign keys cascade to everything the agent owns.
+        with self.db.write() as conn:
+            deleted = conn.execute(
+                "DELETE FROM agents WHERE tenant = ? AND agent_id = ?", (tenant, agent_id)
+            ).rowcount
+        return deleted == 1
+
+    # -- sessions and turns -------------------------------------------------------------------
+
+    def create_session(self, session: Session) -> None:
+        with self.db.write() as conn:
+            if not conn.execute(
+                "SELECT 1 FROM agents WHERE tenant = ? AND agent_id = ?",
+                (session.tenant, session.agent_id),
+            ).fetchone():
+                raise NotFound(f"agent {session.agent_id!r} does not exist", code="agent_not_found")
+            try:
+                conn.execute(
+                    "INSERT INTO sessions (tenant, agent_id, session_id, last_sequence, metadata,"
+                    " created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        session.tenant,
+                        session.agent_id,
+                        session.id,
+                        session.last_sequence,
+                        json.dumps(session.metadata),
+                        session.created_at.isoformat(),
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise PreconditionFailed(f"session {session.id!r} already exists") from exc
+
+    def get_session(self, tenant: str, agent_id: str, session_id: str) -> Session | None:
+        row = (
+            self.db.read()
+            .execute(
+                "SELECT * FROM sessions WHERE tenant = ? AND agent_id = ? AND session_id = ?",
+                (tenant, agent_id, session_id),
+            )
+            .fetchone()
+        )
+        return _session(row) if row else None
+
+    def list_sessions(
+        self, tenant: str, agent_id: str, limit: int, after: str | None
+    ) -> list[Session]:
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT * FROM sessions WHERE tenant = ? AND agent_id = ? AND session_id > ?"
+                " ORDER BY session_id LIMIT ?",
+                (tenant, agent_id, after or "", limit),
+            )
+            .fetchall()
+        )
+        return [_session(row) for row in rows]
+
+    def begin_turn(self, turn: Turn) -> None:
+        with self.db.write() as conn:
+            moved = conn.execute(
+                "UPDATE sessions SET last_sequence = ? WHERE tenant = ? AND agent_id = ?"
+                " AND session_id = ? AND last_sequence = ?",
+                (turn.sequence, turn.tenant, turn.agent_id, turn.session_id, turn.sequence - 1),
+            ).rowcount
+            if moved != 1:
+                raise PreconditionFailed("the session's turn sequence moved on")
+            conn.execute(
+                "INSERT INTO turns (tenant, agent_id, session_id, turn_id, sequence, status,"
+                " preview, replay_of, started_by, trigger_run_id, manifest_version, created_at,"
+                " ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    turn.tenant,
+                    turn.agent_id,
+                    turn.session_id,
+                    turn.id,
+                    turn.sequence,
+                    turn.status.value,
+                    int(turn.preview),
+                    turn.replay_of,
+                    turn.started_by,
+                    turn.trigger_run_id,
+                    turn.manifest_version,
+                    turn.created_at.isoformat(),
+                    None,
+                ),
+            )
+
+    def get_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn | None:
+        row = (
+            self.db.read()
+            .execute(
+                "SELECT * FROM turns WHERE tenant = ? AND agent_id = ? AND session_id = ?"
+                " AND turn_id = ?",
+                (tenant, agent_id, session_id, turn_id),
+            )
+            .fetchone()
+        )
+        return _turn(row) if row else None
+
+    def end_turn(self, turn: Turn, status: TurnStatus, ended_at: datetime) -> Turn:
+        with self.db.write() as conn:
+            changed = conn.execute(
+                "UPDATE turns SET status = ?, ended_at = ? WHERE tenant = ? AND agent_id = ?"
+                " AND session_id = ? AND turn_id = ? AND status = ?",
+                (
+                    status.value,
+                    ended_at.isoformat(),
+                    turn.tenant,
+                    turn.agent_id,
+                    turn.session_id,
+                    turn.id,
+                    TurnStatus.OPEN.value,
+                ),
+            ).rowcount
+        if changed != 1:
+            raise PreconditionFailed(f"turn {turn.id!r} is not open")
+        return turn.model_copy(update={"status": status, "ended_at": ended_at})
+
+
+def _agent(row: sqlite3.Row) -> Agent:
+    return Agent(
+        tenant=row["tenant"],
+        id=row["agent_id"],
+        manifest_version=row["manifest_version"],
+        manifest=json.loads(row["manifest"]),
+        forked_from=row["forked_from"],
+        created_at=datetime.fromisoformat(row["created_at"]),
+        updated_at=datetime.fromisoformat(row["updated_at"]),
+    )
+
+
+def _version(row: sqlite3.Row) -> ManifestVersion:
+    return ManifestVersion(
+        agent_id=row["agent_id"],
+        version=row["version"],
+        manifest=json.loads(row["manifest"]),
+        created_at=datetime.fromisoformat(row["created_at"]),
+    )
+
+
+def _session(row: sqlite3.Row) -> Session:
+    return Session(
+        tenant=row["tenant"],
+        agent_id=row["agent_id"],
+        id=row["session_id"],
+        last_sequence=row["last_sequence"],
+        metadata=json.loads(row["metadata"]),
+        created_at=datetime.fromisoformat(row["created_at"]),
+    )
+
+
+def _turn(row: sqlite3.Row) -> Turn:
+    return Turn(
+        tenant=row["tenant"],
+        agent_id=row["agent_id"],
+        session_id=row["session_id"],
+        id=row["turn_id"],
+        sequence=row["sequence"],
+        status=TurnStatus(row["status"]),
+        preview=bool(row["preview"]),
+        replay_of=row["replay_of"],
+        started_by=row["started_by"],
+        trigger_run_id=row["trigger_run_id"],
+        manifest_version=row["manifest_version"],
+        created_at=datetime.fromisoformat(row["created_at"]),
+        ended_at=datetime.fromisoformat(row["ended_at"]) if row["ended_at"] else None,
+    )

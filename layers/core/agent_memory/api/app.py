@@ -1,0 +1,116 @@
+"""Builds the one resolver both shapes serve, with the error mapping every route shares."""
+
+from __future__ import annotations
+
+import json
+import logging
+from functools import cache
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+
+from .. import __version__
+from ..bootstrap import Services
+from ..domain.errors import DomainError
+from .paths import external, normalize_event
+from .routes.agents import agents_router
+from .routes.sessions import sessions_router
+
+logger = logging.getLogger(__name__)
+
+OPENAPI_PATH = "/v1/openapi.json"
+DESCRIPTION = (
+    "Memory and history for AI agents. Agent ids are path-like (`teams/web/releases`) and travel "
+    "as plain path segments: `/v1/agents/teams/web/releases` is the agent and "
+    "`/v1/agents/teams/web/releases/-/sessions` its sessions; the segment `-` separates the id "
+    "from the agent's resources and never appears inside an id. Every error is "
+    '`{"error": {"code": ..., "message": ...}}`.'
+)
+
+
+def _json(status: int, body: dict[str, Any]) -> Response[str]:
+    return Response(status, "application/json", json.dumps(body, separators=(",", ":")))
+
+
+class Api:
+    """The resolver, plus the path normalisation API Gateway's decoded paths need."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.resolver = APIGatewayHttpResolver(enable_validation=True)
+        self.resolver.include_router(agents_router(services))
+        self.resolver.include_router(sessions_router(services))
+        self._register_handlers()
+
+    def handle(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+        return self.resolver.resolve(normalize_event(event), context)
+
+    @cache  # noqa: B019 - one Api per process; the document never changes once built
+    def openapi(self) -> dict[str, Any]:
+        schema = self.resolver.get_openapi_schema(
+            title="agent-memory",
+            version=__version__,
+            description=DESCRIPTION,
+        ).model_dump(mode="json", by_alias=True, exclude_none=True)
+        paths = schema.get("paths", {})
+        schema["paths"] = {external(path): item for path, item in paths.items()}
+        for item in schema["paths"].values():
+            for operation in item.values():
+                for parameter in operation.get("parameters", []):
+                    if parameter.get("in") == "path" and parameter.get("name") == "agent_id":
+                        parameter["name"] = "agentId"
+        return schema
+
+    def _register_handlers(self) -> None:
+        app = self.resolver
+
+        @app.get(OPENAPI_PATH, include_in_schema=False)
+        def openapi_document() -> Response[str]:
+            return _json(200, self.openapi())
+
+        @app.exception_handler(DomainError)
+        def domain_error(exc: DomainError) -> Response[str]:
+            return _json(exc.status, exc.to_body())
+
+        @app.exception_handler(RequestValidationError)
+        def invalid_request(exc: RequestValidationError) -> Response[str]:
+            problems = [
+                {
+                    "field": ".".join(str(p) for p in err.get("loc", ())),
+                    "message": err.get("msg", err.get("type", "invalid")),
+                }
+                for err in exc.errors()
+            ]
+            summary = "; ".join(f"{p['field']}: {p['message']}" for p in problems)
+            return _json(
+                400,
+                {
+                    "error": {
+                        "code": "invalid_request",
+                        "message": f"invalid request: {summary}",
+                        "problems": problems,
+                    }
+                },
+            )
+
+        @app.not_found
+        def not_found(_: Exception) -> Response[str]:
+            event = app.current_event
+            route = f"{event.http_method} {event.request_context.http.path}"
+            body = {"error": {"code": "route_not_found", "message": f"no route for {route}"}}
+            return _json(404, body)
+
+        @app.exception_handler(Exception)
+        def unexpected(exc: Exception) -> Response[str]:
+            # A 5xx is a bug: log it whole, tell the caller no more than that.
+            logger.exception("unhandled error", exc_info=exc)
+            return _json(
+                500,
+                {
+                    "error": {
+                        "code": "internal_error",
+                        "message": "the service failed; this is a bug",
+                    }
+                },
+            )

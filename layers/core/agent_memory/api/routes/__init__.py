@@ -1,0 +1,1 @@
+"""One Router per area, each built from the services it calls."""

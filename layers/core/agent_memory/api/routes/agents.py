@@ -1,0 +1,103 @@
+"""Agents: `/v1/agents`, `/v1/agents/{agentId}` and the agent's manifest versions and fork."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+
+from ...bootstrap import Services
+from ...domain.manifest import Manifest
+from ...domain.models import Agent, ManifestVersion
+from ..paths import agent_id_from
+from ..schemas import AgentList, ForkIn, ManifestVersionList
+from .common import ERRORS, caller_of, created, no_content
+
+Limit = Annotated[int | None, Query(ge=1, le=200, description="Page size, 1-200 (default 50).")]
+Cursor = Annotated[str | None, Query(description="The `next` of the previous page.")]
+AgentId = Annotated[str, Path(description="Path-like agent id, as plain segments.")]
+
+
+def agents_router(services: Services) -> Router:
+    router = Router()
+    caller = caller_of(router, services.settings.tenant_claim)
+    agents = services.agents
+
+    @router.get("/v1/agents", summary="List agents", responses=ERRORS, tags=["agents"])
+    def list_agents(limit: Limit = None, cursor: Cursor = None) -> AgentList:
+        who = caller()
+        who.can_read()
+        page = agents.list(who.tenant, limit, cursor)
+        return AgentList(agents=page.items, next=page.next)
+
+    @router.put(
+        "/v1/agents/<agent_id>",
+        summary="Save an agent's manifest as its next version",
+        description="Creates the agent at version 1 (201) or adds a version (200). A label once "
+        "declared keeps its number in every later version.",
+        responses=ERRORS,
+        tags=["agents"],
+    )
+    def put_agent(agent_id: AgentId, manifest: Annotated[Manifest, Body()]) -> Response[Agent]:
+        who = caller()
+        who.can_write_agents()
+        agent, was_created = agents.put(who.tenant, agent_id_from(agent_id), manifest)
+        return created(agent) if was_created else Response(200, "application/json", agent)
+
+    @router.get("/v1/agents/<agent_id>", summary="Get an agent", responses=ERRORS, tags=["agents"])
+    def get_agent(agent_id: AgentId) -> Agent:
+        who = caller()
+        who.can_read()
+        return agents.get(who.tenant, agent_id_from(agent_id))
+
+    @router.delete(
+        "/v1/agents/<agent_id>",
+        summary="Delete an agent and everything it owns",
+        responses=ERRORS,
+        tags=["agents"],
+    )
+    def delete_agent(agent_id: AgentId) -> Response[None]:
+        who = caller()
+        who.can_write_agents()
+        agents.delete(who.tenant, agent_id_from(agent_id))
+        return no_content()
+
+    @router.get(
+        "/v1/agents/<agent_id>/manifest-versions",
+        summary="List manifest versions, newest first",
+        responses=ERRORS,
+        tags=["agents"],
+    )
+    def list_versions(
+        agent_id: AgentId, limit: Limit = None, cursor: Cursor = None
+    ) -> ManifestVersionList:
+        who = caller()
+        who.can_read()
+        page = agents.manifest_versions(who.tenant, agent_id_from(agent_id), limit, cursor)
+        return ManifestVersionList(versions=page.items, next=page.next)
+
+    @router.get(
+        "/v1/agents/<agent_id>/manifest-versions/<version>",
+        summary="Get one manifest version",
+        responses=ERRORS,
+        tags=["agents"],
+    )
+    def get_version(agent_id: AgentId, version: Annotated[int, Path(ge=1)]) -> ManifestVersion:
+        who = caller()
+        who.can_read()
+        return agents.manifest_version(who.tenant, agent_id_from(agent_id), version)
+
+    @router.post(
+        "/v1/agents/<agent_id>/fork",
+        summary="Copy an agent under a new id",
+        responses=ERRORS,
+        tags=["agents"],
+    )
+    def fork_agent(agent_id: AgentId, body: Annotated[ForkIn, Body()]) -> Response[Agent]:
+        who = caller()
+        who.can_write_agents()
+        return created(agents.fork(who.tenant, agent_id_from(agent_id), body.id))
+
+    return router

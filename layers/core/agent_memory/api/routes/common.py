@@ -1,0 +1,42 @@
+"""What every route shares: the caller, response helpers and the documented error responses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from pydantic import BaseModel
+
+from ...domain.auth import Principal
+from ..context import principal_from_event
+from ..schemas import ErrorResponse
+
+
+def caller_of(router: Router, tenant_claim: str) -> Callable[[], Principal]:
+    def caller() -> Principal:
+        return principal_from_event(router.current_event.raw_event, tenant_claim)
+
+    return caller
+
+
+def created(body: BaseModel) -> Response[Any]:
+    return Response(201, content_type="application/json", body=body)
+
+
+def no_content() -> Response[None]:
+    return Response(204, content_type="application/json", body="")
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"model": ErrorResponse}}}
+
+
+ERRORS: dict[int, Any] = {
+    400: _error("Bad input: nothing was changed."),
+    401: _error("No valid token."),
+    403: _error("The token lacks the scope this call needs."),
+    404: _error("The agent, session or turn does not exist."),
+    409: _error("Conflicts with the stored state: nothing was changed."),
+}

@@ -1,0 +1,101 @@
+"""Sessions and turns: `/v1/agents/{agentId}/-/sessions/...`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+
+from ...bootstrap import Services
+from ...domain.models import Session, Turn
+from ..paths import agent_id_from
+from ..schemas import BeginTurnIn, CreateSessionIn, SessionList
+from .agents import AgentId, Cursor, Limit
+from .common import ERRORS, caller_of, created
+
+SessionId = Annotated[str, Path(description="The session's id.")]
+TurnId = Annotated[str, Path(description="The turn's id.")]
+SESSIONS = "/v1/agents/<agent_id>/sessions"
+TURN = SESSIONS + "/<session_id>/turns/<turn_id>"
+
+
+def sessions_router(services: Services) -> Router:
+    router = Router()
+    caller = caller_of(router, services.settings.tenant_claim)
+    sessions = services.sessions
+
+    @router.post(SESSIONS, summary="Start a session", responses=ERRORS, tags=["sessions"])
+    def create_session(
+        agent_id: AgentId, body: Annotated[CreateSessionIn | None, Body()] = None
+    ) -> Response[Session]:
+        who = caller()
+        who.can_run_sessions()
+        body = body or CreateSessionIn()
+        return created(sessions.create(who.tenant, agent_id_from(agent_id), body.id, body.metadata))
+
+    @router.get(
+        SESSIONS, summary="List sessions, oldest first", responses=ERRORS, tags=["sessions"]
+    )
+    def list_sessions(agent_id: AgentId, limit: Limit = None, cursor: Cursor = None) -> SessionList:
+        who = caller()
+        who.can_read()
+        page = sessions.list(who.tenant, agent_id_from(agent_id), limit, cursor)
+        return SessionList(sessions=page.items, next=page.next)
+
+    @router.get(
+        SESSIONS + "/<session_id>", summary="Get a session", responses=ERRORS, tags=["sessions"]
+    )
+    def get_session(agent_id: AgentId, session_id: SessionId) -> Session:
+        who = caller()
+        who.can_read()
+        return sessions.get(who.tenant, agent_id_from(agent_id), session_id)
+
+    @router.post(
+        SESSIONS + "/<session_id>/turns",
+        summary="Begin the session's next turn",
+        description="The turn runs the agent's current manifest version; sequences are "
+        "gap-free per session.",
+        responses=ERRORS,
+        tags=["turns"],
+    )
+    def begin_turn(
+        agent_id: AgentId,
+        session_id: SessionId,
+        body: Annotated[BeginTurnIn | None, Body()] = None,
+    ) -> Response[Turn]:
+        who = caller()
+        who.can_run_sessions()
+        body = body or BeginTurnIn()
+        return created(
+            sessions.begin_turn(
+                who.tenant,
+                agent_id_from(agent_id),
+                session_id,
+                preview=body.preview,
+                replay_of=body.replay_of,
+                started_by=body.started_by,
+                trigger_run_id=body.trigger_run_id,
+            )
+        )
+
+    @router.get(TURN, summary="Get a turn", responses=ERRORS, tags=["turns"])
+    def get_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:
+        who = caller()
+        who.can_read()
+        return sessions.get_turn(who.tenant, agent_id_from(agent_id), session_id, turn_id)
+
+    @router.post(TURN + "/commit", summary="Commit a turn", responses=ERRORS, tags=["turns"])
+    def commit_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:
+        who = caller()
+        who.can_run_sessions()
+        return sessions.commit(who.tenant, agent_id_from(agent_id), session_id, turn_id)
+
+    @router.post(TURN + "/rollback", summary="Roll a turn back", responses=ERRORS, tags=["turns"])
+    def rollback_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:
+        who = caller()
+        who.can_run_sessions()
+        return sessions.rollback(who.tenant, agent_id_from(agent_id), session_id, turn_id)
+
+    return router

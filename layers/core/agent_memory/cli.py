@@ -1,0 +1,111 @@
+"""`agent-memory`: serve the embedded shape, manage tokens, and talk to a running server."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .local.server import serve
+    from .settings import Settings
+
+    overrides: dict[str, Any] = {
+        k: v
+        for k, v in {
+            "host": args.host,
+            "port": args.port,
+            "data_dir": args.data_dir,
+            "token": args.token,
+        }.items()
+        if v is not None
+    }
+    try:
+        settings = Settings(**overrides)
+    except ValidationError as exc:
+        for err in exc.errors(include_url=False):
+            print(f"agent-memory: {err['msg']}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(message)s")
+    serve(settings)
+    return 0
+
+
+def _token_create(args: argparse.Namespace) -> int:
+    from .local.tokens import add_token
+    from .settings import Settings
+
+    data_dir = Path(args.data_dir) if args.data_dir else Settings().data_dir
+    print(add_token(data_dir, args.tenant))
+    return 0
+
+
+def _agents(args: argparse.Namespace) -> int:
+    from .client import ApiError, Client
+
+    client = Client(args.url, args.token)
+    try:
+        if args.action == "ls":
+            result: Any = client.list_agents(limit=args.limit, cursor=args.cursor)
+        elif args.action == "get":
+            result = client.get_agent(args.agent)
+        elif args.action == "put":
+            text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
+            result = client.put_agent(args.agent, json.loads(text))
+        else:
+            client.delete_agent(args.agent)
+            result = {"deleted": args.agent}
+    except ApiError as exc:
+        print(f"agent-memory: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="agent-memory", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the embedded server (SQLite, 127.0.0.1:8080)")
+    serve.add_argument("--host", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default 8080; 0 picks a free one)")
+    serve.add_argument("--data-dir", help="where the database and token live (default ./data)")
+    serve.add_argument("--token", help="use this API token instead of <data-dir>/token")
+    serve.set_defaults(run=_serve)
+
+    token = commands.add_parser("token", help="manage API tokens of the embedded server")
+    token_commands = token.add_subparsers(dest="token_command", required=True)
+    create = token_commands.add_parser("create", help="make a token for a tenant")
+    create.add_argument("--tenant", required=True)
+    create.add_argument("--data-dir")
+    create.set_defaults(run=_token_create)
+
+    agents = commands.add_parser("agents", help="read and change agents on a running server")
+    agents.add_argument("--url", help="server URL (default $AGENT_MEMORY_URL or 127.0.0.1:8080)")
+    agents.add_argument("--token", help="API token (default $AGENT_MEMORY_TOKEN)")
+    actions = agents.add_subparsers(dest="action", required=True)
+    ls = actions.add_parser("ls", help="list agents")
+    ls.add_argument("--limit", type=int)
+    ls.add_argument("--cursor")
+    for name, text in (("get", "show an agent"), ("rm", "delete an agent and all it owns")):
+        actions.add_parser(name, help=text).add_argument("agent")
+    put = actions.add_parser("put", help="save a manifest document (file or - for stdin)")
+    put.add_argument("agent")
+    put.add_argument("file")
+    agents.set_defaults(run=_agents)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""A small Python SDK for the HTTP API (standard library only)."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from typing import Any
+from urllib.parse import quote, urlencode
+
+
+class ApiError(Exception):
+    """An error response: `status`, and the body's `code` and `message`."""
+
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        error = body.get("error", {}) if isinstance(body, dict) else {}
+        self.status = status
+        self.code = error.get("code", "unknown")
+        self.message = error.get("message", str(body))
+        self.body = body
+        super().__init__(f"{status} {self.code}: {self.message}")
+
+
+class Client:
+    def __init__(
+        self, url: str | None = None, token: str | None = None, timeout: float = 30.0
+    ) -> None:
+        self.url = (url or os.environ.get("AGENT_MEMORY_URL") or "http://127.0.0.1:8080").rstrip(
+            "/"
+        )
+        self.token = token or os.environ.get("AGENT_MEMORY_TOKEN")
+        self.timeout = timeout
+
+    def request(
+        self, method: str, path: str, body: Any = None, query: dict[str, Any] | None = None
+    ) -> Any:
+        url = self.url + quote(path, safe="/-._~")
+        params = {k: v for k, v in (query or {}).items() if v is not None}
+        if params:
+            url += "?" + urlencode(params)
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(url, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        if self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                raw = response.read()
+        except urllib.error.HTTPError as exc:
+            raw = exc.read()
+            try:
+                payload = json.loads(raw)
+            except ValueError:
+                payload = {"error": {"code": "http_error", "message": raw.decode(errors="replace")}}
+            raise ApiError(exc.code, payload) from exc
+        return json.loads(raw) if raw else None
+
+    # -- agents ---------------------------------------------------------------------------
+    def put_agent(self, agent_id: str, manifest: dict[str, Any]) -> dict[str, Any]:
+        return self.request("PUT", f"/v1/agents/{agent_id}", manifest)
+
+    def get_agent(self, agent_id: str) -> dict[str, Any]:
+        return self.request("GET", f"/v1/agents/{agent_id}")
+
+    def list_agents(self, limit: int | None = None, cursor: str | None = None) -> dict[str, Any]:
+        return self.request("GET", "/v1/agents", query={"limit": limit, "cursor": cursor})
+
+    def delete_agent(self, agent_id: str) -> None:
+        self.request("DELETE", f"/v1/agents/{agent_id}")
+
+    def manifest_versions(
+        self, agent_id: str, limit: int | None = None, cursor: str | None = None
+    ) -> dict[str, Any]:
+        return self.request(
+            "GET",
+            f"/v1/agents/{agent_id}/-/manifest-versions",
+            query={"limit": limit, "cursor": cursor},
+        )
+
+    def fork_agent(self, agent_id: str, new_id: str) -> dict[str, Any]:
+        return self.request("POST", f"/v1/agents/{agent_id}/-/fork", {"id": new_id})
+
+    # -- sessions and turns ---------------------------------------------------------------
+    def create_session(self, agent_id: str, **body: Any) -> dict[str, Any]:
+        return self.request("POST", f"/v1/agents/{agent_id}/-/sessions", body)
+
+    def get_session(self, agent_id: str, session_id: str) -> dict[str, Any]:
+        return self.request("GET", f"/v1/agents/{agent_id}/-/sessions/{session_id}")
+
+    def begin_turn(self, agent_id: str, session_id: str, **body: Any) -> dict[str, Any]:
+        return self.request("POST", f"/v1/agents/{agent_id}/-/sessions/{session_id}/turns", body)
+
+    def get_turn(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
+        return self.request("GET", _turn(agent_id, session_id, turn_id))
+
+    def commit_turn(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
+        return self.request("POST", _turn(agent_id, session_id, turn_id) + "/commit")
+
+    def rollback_turn(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
+        return self.request("POST", _turn(agent_id, session_id, turn_id) + "/rollback")
+
+
+def _turn(agent_id: str, session_id: str, turn_id: str) -> str:
+    return f"/v1/agents/{agent_id}/-/sessions/{session_id}/turns/{turn_id}"

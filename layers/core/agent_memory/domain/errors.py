@@ -1,0 +1,59 @@
+"""Domain errors. Each carries a stable `code` and the HTTP status the API renders it with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DomainError(Exception):
+    """Base of every error the service reports to a caller."""
+
+    status: int = 400
+    code: str = "invalid_request"
+
+    def __init__(self, message: str, *, code: str | None = None, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.details = details
+
+    def to_body(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message, **self.details}}
+
+
+class InvalidRequest(DomainError):
+    status = 400
+    code = "invalid_request"
+
+
+class Unauthorized(DomainError):
+    status = 401
+    code = "unauthorized"
+
+
+class Forbidden(DomainError):
+    status = 403
+    code = "forbidden"
+
+
+class NotFound(DomainError):
+    status = 404
+    code = "not_found"
+
+
+class Conflict(DomainError):
+    status = 409
+    code = "conflict"
+
+
+class PayloadTooLarge(DomainError):
+    status = 413
+    code = "payload_too_large"
+
+
+class StorageUnavailable(DomainError):
+    """The backing store refused or failed; the caller may retry."""
+
+    status = 503
+    code = "storage_unavailable"

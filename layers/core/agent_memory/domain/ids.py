@@ -1,0 +1,60 @@
+"""Identifiers: path-like agent ids and time-ordered ids for everything the service creates."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+from .errors import InvalidRequest
+
+AGENT_ID_MAX_LENGTH = 256
+AGENT_ID_MAX_SEGMENTS = 10
+# A segment starts with a letter or digit, so the separator segment `-` can never be part of an id.
+_SEGMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._~-]{0,63}$")
+_OPAQUE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def validate_agent_id(agent_id: str) -> str:
+    """Return the agent id if it is a well-formed path-like id (`teams/web/releases`), else 400."""
+    if not agent_id or len(agent_id) > AGENT_ID_MAX_LENGTH:
+        raise InvalidRequest(
+            f"agent id must be 1 to {AGENT_ID_MAX_LENGTH} characters", code="invalid_agent_id"
+        )
+    segments = agent_id.split("/")
+    if len(segments) > AGENT_ID_MAX_SEGMENTS:
+        raise InvalidRequest(
+            f"agent id has more than {AGENT_ID_MAX_SEGMENTS} segments", code="invalid_agent_id"
+        )
+    for segment in segments:
+        if not _SEGMENT.match(segment):
+            raise InvalidRequest(
+                f"agent id segment {segment!r} is not allowed: each segment is 1 to 64 of "
+                "A-Z a-z 0-9 . _ ~ - and starts with a letter or digit",
+                code="invalid_agent_id",
+            )
+    return agent_id
+
+
+def validate_opaque_id(value: str, what: str) -> str:
+    """Session, turn and record ids: 1-128 of A-Z a-z 0-9 _ -, starting with a letter or digit."""
+    if not _OPAQUE_ID.match(value):
+        raise InvalidRequest(
+            f"{what} id {value!r} is not allowed: 1 to 128 of A-Z a-z 0-9 _ -",
+            code=f"invalid_{what}_id",
+        )
+    return value
+
+
+def new_id(prefix: str) -> str:
+    """A ULID-style id: 48-bit millisecond time then 80 random bits, Crockford base32.
+
+    Ids sort by creation time, which gives stable newest-first listings without a second index.
+    """
+    value = (int(time.time() * 1000) << 80) | int.from_bytes(os.urandom(10), "big")
+    chars = []
+    for _ in range(26):
+        chars.append(_CROCKFORD[value & 31])
+        value >>= 5
+    return f"{prefix}_{''.join(reversed(chars))}"

@@ -1,0 +1,148 @@
+"""The agent manifest document: `{"harness": {"memory": {...}, "history": {...}}}`.
+
+Field names are exactly the spec's (snake_case, as the manifest document writes them). The memory
+and history sections reject unknown fields, so a typo such as `max_result` is a 400 instead of a
+setting silently ignored; the rest of the document is the harness's own and is kept as given.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from .errors import InvalidRequest
+
+Scope = Literal["session", "agent"]
+ToolName = Literal["add_memory", "read_memory", "delete_memory", "search_memory"]
+Name = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
+
+DEFAULT_KINDS = ["guidance", "fact", "event", "reference"]
+INSTRUCTIONS_MAX_CHARS = 4096
+LABEL_NUMBERS = range(5, 19)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _unique(values: list[Any], what: str) -> list[Any]:
+    if len(set(values)) != len(values):
+        raise ValueError(f"{what} must not repeat a value")
+    return values
+
+
+def _session_only() -> list[Scope]:
+    return ["session"]
+
+
+class ScopeConfig(_Strict):
+    read: list[Scope] = Field(default_factory=_session_only)
+    write: list[Scope] = Field(default_factory=_session_only)
+
+    @field_validator("read", "write")
+    @classmethod
+    def _no_repeats(cls, value: list[str]) -> list[str]:
+        return _unique(value, "a scope list")
+
+
+class EveryMessages(_Strict):
+    messages: int = Field(ge=1, le=10_000)
+
+
+class ExtractionConfig(_Strict):
+    prompt: Annotated[str, Field(max_length=INSTRUCTIONS_MAX_CHARS)] | None = None
+    every: Literal["turn"] | EveryMessages = "turn"
+
+
+class SearchConfig(_Strict):
+    mode: Literal["hybrid", "lexical", "vector"] = "hybrid"
+    max_results: int = Field(default=5, ge=1, le=100)
+    min_score: float | None = Field(default=None, ge=-1.0, le=1.0)
+
+
+class Label(_Strict):
+    number: int = Field(ge=LABEL_NUMBERS.start, le=LABEL_NUMBERS.stop - 1)
+    description: str = Field(default="", max_length=1024)
+
+
+class PinnedConfig(_Strict):
+    max_tokens: int = Field(ge=1, le=100_000)
+
+
+class MemoryConfig(_Strict):
+    enabled: bool = False
+    access: Literal["read_write", "read_only"] = "read_write"
+    instructions: str = Field(default="", max_length=INSTRUCTIONS_MAX_CHARS)
+    scope: ScopeConfig = Field(default_factory=ScopeConfig)
+    extraction: ExtractionConfig = Field(default_factory=ExtractionConfig)
+    search: SearchConfig = Field(default_factory=SearchConfig)
+    kinds: Annotated[list[Name], Field(min_length=1, max_length=32)] = Field(
+        default_factory=lambda: list(DEFAULT_KINDS)
+    )
+    labels: dict[Name, Label] = Field(default_factory=dict)
+    pinned: PinnedConfig | None = None
+    tools: list[ToolName] = Field(default_factory=list)
+
+    @field_validator("kinds")
+    @classmethod
+    def _unique_kinds(cls, value: list[str]) -> list[str]:
+        return _unique(value, "kinds")
+
+    @field_validator("tools")
+    @classmethod
+    def _unique_tools(cls, value: list[str]) -> list[str]:
+        return _unique(value, "tools")
+
+    @field_validator("labels")
+    @classmethod
+    def _unique_label_numbers(cls, value: dict[str, Label]) -> dict[str, Label]:
+        _unique([label.number for label in value.values()], "label numbers")
+        return value
+
+
+class HistoryConfig(_Strict):
+    index: Literal["messages", "messages_and_tools"] | None = None
+
+
+class Harness(BaseModel):
+    # Other harness settings (instructions, tools, ...) belong to the harness: kept as given.
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    memory: MemoryConfig = Field(default_factory=MemoryConfig)
+    history: HistoryConfig = Field(default_factory=HistoryConfig)
+
+
+class Manifest(BaseModel):
+    """One version of an agent's configuration."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    harness: Harness = Field(default_factory=Harness)
+
+    def document(self) -> dict[str, Any]:
+        """The manifest as stored and returned: defaults filled in, so readers see what applies."""
+        return self.model_dump(mode="json", by_alias=True)
+
+
+def check_label_numbers(previous: Manifest | None, new: Manifest) -> None:
+    """A label, once declared, keeps its number in every later version; new labels may be added."""
+    if previous is None:
+        return
+    before = previous.harness.memory.labels
+    after = new.harness.memory.labels
+    for name, label in before.items():
+        if name not in after:
+            raise InvalidRequest(
+                f"label {name!r} was declared with number {label.number} and must stay declared "
+                "in later versions",
+                code="label_removed",
+                label=name,
+            )
+        if after[name].number != label.number:
+            raise InvalidRequest(
+                f"label {name!r} keeps number {label.number} in every later version "
+                f"(got {after[name].number})",
+                code="label_renumbered",
+                label=name,
+            )

@@ -1,0 +1,77 @@
+"""Entities of the foundation: agents, manifest versions, sessions and turns."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+T = TypeVar("T")
+
+StartedBy = Literal["person", "app", "trigger", "wake"]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Entity(BaseModel):
+    model_config = ConfigDict(frozen=True, populate_by_name=True)
+
+
+class Agent(Entity):
+    tenant: str = Field(exclude=True)
+    id: str
+    manifest_version: int = Field(serialization_alias="manifestVersion")
+    manifest: dict[str, Any]
+    created_at: datetime = Field(serialization_alias="createdAt")
+    updated_at: datetime = Field(serialization_alias="updatedAt")
+    forked_from: str | None = Field(default=None, serialization_alias="forkedFrom")
+
+
+class ManifestVersion(Entity):
+    agent_id: str = Field(serialization_alias="agentId")
+    version: int
+    manifest: dict[str, Any]
+    created_at: datetime = Field(serialization_alias="createdAt")
+
+
+class Session(Entity):
+    tenant: str = Field(exclude=True)
+    agent_id: str = Field(serialization_alias="agentId")
+    id: str
+    # The last turn sequence handed out; begins take the next one under a condition on this value.
+    last_sequence: int = Field(default=0, serialization_alias="turns")
+    metadata: dict[str, str] = Field(default_factory=dict)
+    created_at: datetime = Field(serialization_alias="createdAt")
+
+
+class TurnStatus(StrEnum):
+    OPEN = "open"
+    COMMITTED = "committed"
+    ROLLED_BACK = "rolled_back"
+
+
+class Turn(Entity):
+    tenant: str = Field(exclude=True)
+    agent_id: str = Field(serialization_alias="agentId")
+    session_id: str = Field(serialization_alias="sessionId")
+    id: str
+    sequence: int
+    status: TurnStatus = TurnStatus.OPEN
+    preview: bool = False
+    replay_of: str | None = Field(default=None, serialization_alias="replayOf")
+    started_by: StartedBy = Field(default="app", serialization_alias="startedBy")
+    trigger_run_id: str | None = Field(default=None, serialization_alias="triggerRunId")
+    manifest_version: int = Field(serialization_alias="manifestVersion")
+    created_at: datetime = Field(serialization_alias="createdAt")
+    ended_at: datetime | None = Field(default=None, serialization_alias="endedAt")
+
+
+class Page(BaseModel, Generic[T]):
+    """One page of a listing; `next` is an opaque cursor, null on the last page."""
+
+    items: list[T]
+    next: str | None = None

@@ -1,0 +1,1 @@
+"""Application services: one per area, each taking its ports in the constructor."""

@@ -1,0 +1,151 @@
+"""Agents: save manifests as versions, read, list, fork and delete them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..errors import Conflict, InvalidRequest, NotFound
+from ..ids import validate_agent_id
+from ..manifest import Manifest, check_label_numbers
+from ..models import Agent, ManifestVersion, Page, utcnow
+from ..paging import check_limit, decode_cursor, int_field, str_field
+from ..paging import page as _page
+from ..ports import PreconditionFailed, Store
+
+_SAVE_ATTEMPTS = 5
+
+
+def parse_manifest(document: Any) -> Manifest:
+    """Validate a manifest document; every problem is one 400 listing each bad field."""
+    if not isinstance(document, dict):
+        raise InvalidRequest("the manifest must be a JSON object", code="invalid_manifest")
+    try:
+        return Manifest.model_validate(document)
+    except ValidationError as exc:
+        problems = [
+            {"field": ".".join(str(p) for p in err["loc"]), "message": err["msg"]}
+            for err in exc.errors(include_url=False)
+        ]
+        summary = "; ".join(f"{p['field']}: {p['message']}" for p in problems)
+        raise InvalidRequest(
+            f"invalid manifest: {summary}", code="invalid_manifest", problems=problems
+        ) from exc
+
+
+class AgentService:
+    """Agents and their versioned manifests."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def put(self, tenant: str, agent_id: str, manifest: Manifest | Any) -> tuple[Agent, bool]:
+        """Save a manifest as the agent's next version, creating the agent at version 1.
+
+        Returns the agent and whether it was created. Concurrent saves each get their own version.
+        """
+        validate_agent_id(agent_id)
+        if not isinstance(manifest, Manifest):
+            manifest = parse_manifest(manifest)
+        for _ in range(_SAVE_ATTEMPTS):
+            current = self._store.get_agent(tenant, agent_id)
+            now = utcnow()
+            if current is None:
+                agent = Agent(
+                    tenant=tenant,
+                    id=agent_id,
+                    manifest_version=1,
+                    manifest=manifest.document(),
+                    created_at=now,
+                    updated_at=now,
+                )
+                version = ManifestVersion(
+                    agent_id=agent_id, version=1, manifest=agent.manifest, created_at=now
+                )
+                try:
+                    self._store.create_agent(agent, version)
+                except PreconditionFailed:
+                    continue
+                return agent, True
+            check_label_numbers(Manifest.model_validate(current.manifest), manifest)
+            number = current.manifest_version + 1
+            agent = current.model_copy(
+                update={
+                    "manifest_version": number,
+                    "manifest": manifest.document(),
+                    "updated_at": now,
+                }
+            )
+            version = ManifestVersion(
+                agent_id=agent_id, version=number, manifest=agent.manifest, created_at=now
+            )
+            try:
+                self._store.save_manifest(agent, version, expected_version=current.manifest_version)
+            except PreconditionFailed:
+                continue
+            return agent, False
+        raise Conflict(
+            "the agent was changed concurrently too many times; try again", code="agent_busy"
+        )
+
+    def get(self, tenant: str, agent_id: str) -> Agent:
+        validate_agent_id(agent_id)
+        agent = self._store.get_agent(tenant, agent_id)
+        if agent is None:
+            raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
+        return agent
+
+    def list(self, tenant: str, limit: int | None, cursor: str | None) -> Page[Agent]:
+        after = str_field(decode_cursor(cursor), "after")
+        size = check_limit(limit)
+        agents = self._store.list_agents(tenant, size + 1, after)
+        return _page(agents, size, lambda last: {"after": last.id})
+
+    def manifest_versions(
+        self, tenant: str, agent_id: str, limit: int | None, cursor: str | None
+    ) -> Page[ManifestVersion]:
+        self.get(tenant, agent_id)
+        position = decode_cursor(cursor)
+        before = int_field(position, "before")
+        size = check_limit(limit)
+        versions = self._store.list_manifest_versions(tenant, agent_id, size + 1, before)
+        return _page(versions, size, lambda last: {"before": last.version})
+
+    def manifest_version(self, tenant: str, agent_id: str, version: int) -> ManifestVersion:
+        self.get(tenant, agent_id)
+        found = self._store.get_manifest_version(tenant, agent_id, version)
+        if found is None:
+            raise NotFound(
+                f"agent {agent_id!r} has no manifest version {version}",
+                code="manifest_version_not_found",
+            )
+        return found
+
+    def delete(self, tenant: str, agent_id: str) -> None:
+        validate_agent_id(agent_id)
+        if not self._store.delete_agent(tenant, agent_id):
+            raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
+
+    def fork(self, tenant: str, agent_id: str, new_id: str) -> Agent:
+        """Copy an agent under a new id: its current manifest becomes version 1 of the copy."""
+        source = self.get(tenant, agent_id)
+        validate_agent_id(new_id)
+        now = utcnow()
+        agent = Agent(
+            tenant=tenant,
+            id=new_id,
+            manifest_version=1,
+            manifest=source.manifest,
+            created_at=now,
+            updated_at=now,
+            forked_from=agent_id,
+        )
+        version = ManifestVersion(
+            agent_id=new_id, version=1, manifest=source.manifest, created_at=now
+        )
+        try:
+            self._store.create_agent(agent, version)
+        except PreconditionFailed as exc:
+            raise Conflict(f"agent {new_id!r} already exists", code="agent_exists") from exc
+        return agent

@@ -1,0 +1,137 @@
+"""Sessions and turns: begin with a gap-free sequence, then commit or roll back exactly once."""
+
+from __future__ import annotations
+
+from ..errors import Conflict, InvalidRequest, NotFound
+from ..ids import new_id, validate_opaque_id
+from ..models import Page, Session, StartedBy, Turn, TurnStatus, utcnow
+from ..paging import check_limit, decode_cursor, page, str_field
+from ..ports import PreconditionFailed, Store
+from .agents import AgentService
+
+# Concurrent begins on one session race on the sequence counter; each loser re-reads and retries.
+_BEGIN_ATTEMPTS = 50
+
+
+class SessionService:
+    """Sessions of an agent, and the turns that run in them."""
+
+    def __init__(self, store: Store, agents: AgentService) -> None:
+        self._store = store
+        self._agents = agents
+
+    def create(
+        self, tenant: str, agent_id: str, session_id: str | None, metadata: dict[str, str]
+    ) -> Session:
+        self._agents.get(tenant, agent_id)
+        if session_id is not None:
+            validate_opaque_id(session_id, "session")
+        session = Session(
+            tenant=tenant,
+            agent_id=agent_id,
+            id=session_id or new_id("ses"),
+            metadata=metadata,
+            created_at=utcnow(),
+        )
+        try:
+            self._store.create_session(session)
+        except PreconditionFailed as exc:
+            raise Conflict(f"session {session.id!r} already exists", code="session_exists") from exc
+        return session
+
+    def get(self, tenant: str, agent_id: str, session_id: str) -> Session:
+        self._agents.get(tenant, agent_id)
+        session = self._store.get_session(tenant, agent_id, session_id)
+        if session is None:
+            raise NotFound(f"session {session_id!r} does not exist", code="session_not_found")
+        return session
+
+    def list(
+        self, tenant: str, agent_id: str, limit: int | None, cursor: str | None
+    ) -> Page[Session]:
+        self._agents.get(tenant, agent_id)
+        size = check_limit(limit)
+        after = str_field(decode_cursor(cursor), "after")
+        sessions = self._store.list_sessions(tenant, agent_id, size + 1, after)
+        return page(sessions, size, lambda last: {"after": last.id})
+
+    def begin_turn(
+        self,
+        tenant: str,
+        agent_id: str,
+        session_id: str,
+        *,
+        preview: bool = False,
+        replay_of: str | None = None,
+        started_by: StartedBy = "app",
+        trigger_run_id: str | None = None,
+    ) -> Turn:
+        """Begin the session's next turn, running the agent's current manifest version."""
+        agent = self._agents.get(tenant, agent_id)
+        if replay_of is not None:
+            original = self._store.get_turn(tenant, agent_id, session_id, replay_of)
+            if original is None:
+                raise InvalidRequest(
+                    f"replay_of names turn {replay_of!r}, which is not a turn of this session",
+                    code="invalid_replay_of",
+                )
+        for _ in range(_BEGIN_ATTEMPTS):
+            session = self.get(tenant, agent_id, session_id)
+            turn = Turn(
+                tenant=tenant,
+                agent_id=agent_id,
+                session_id=session_id,
+                id=new_id("trn"),
+                sequence=session.last_sequence + 1,
+                preview=preview,
+                replay_of=replay_of,
+                started_by=started_by,
+                trigger_run_id=trigger_run_id,
+                manifest_version=agent.manifest_version,
+                created_at=utcnow(),
+            )
+            try:
+                self._store.begin_turn(turn)
+            except PreconditionFailed:
+                continue
+            return turn
+        raise Conflict(
+            "too many turns began at once on this session; try again", code="session_busy"
+        )
+
+    def get_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
+        self.get(tenant, agent_id, session_id)
+        turn = self._store.get_turn(tenant, agent_id, session_id, turn_id)
+        if turn is None:
+            raise NotFound(f"turn {turn_id!r} does not exist", code="turn_not_found")
+        return turn
+
+    def commit(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
+        return self._end(tenant, agent_id, session_id, turn_id, TurnStatus.COMMITTED)
+
+    def rollback(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
+        return self._end(tenant, agent_id, session_id, turn_id, TurnStatus.ROLLED_BACK)
+
+    def open_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
+        """The turn, which must still be open: a committed or rolled-back turn cannot change."""
+        turn = self.get_turn(tenant, agent_id, session_id, turn_id)
+        if turn.status is not TurnStatus.OPEN:
+            raise _closed(turn)
+        return turn
+
+    def _end(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str, status: TurnStatus
+    ) -> Turn:
+        turn = self.open_turn(tenant, agent_id, session_id, turn_id)
+        try:
+            return self._store.end_turn(turn, status, utcnow())
+        except PreconditionFailed as exc:
+            raise _closed(self.get_turn(tenant, agent_id, session_id, turn_id)) from exc
+
+
+def _closed(turn: Turn) -> Conflict:
+    return Conflict(
+        f"turn {turn.id!r} is {turn.status.value.replace('_', ' ')} and cannot change",
+        code="turn_closed",
+        status=turn.status.value,
+    )

@@ -1,0 +1,145 @@
+"""A WSGI app that turns each request into the API Gateway HTTP API v2 event the cloud sends,
+checks the bearer token, and hands the event to the same resolver the Lambda function runs."""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import parse_qsl
+
+from ..api.app import OPENAPI_PATH, Api
+from .tokens import TokenBook
+
+logger = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 10 * 1024 * 1024  # API Gateway's own payload limit
+StartResponse = Callable[[str, list[tuple[str, str]]], Any]
+PUBLIC_PATHS = frozenset({OPENAPI_PATH})
+
+
+class LocalGateway:
+    def __init__(self, api: Api, tokens: TokenBook, tenant_claim: str) -> None:
+        self.api = api
+        self.tokens = tokens
+        self.tenant_claim = tenant_claim
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        path = environ.get("PATH_INFO") or "/"
+        grant = None
+        if path not in PUBLIC_PATHS:
+            header = environ.get("HTTP_AUTHORIZATION", "")
+            scheme, _, token = header.partition(" ")
+            grant = self.tokens.grant_for(token.strip()) if scheme.lower() == "bearer" else None
+            if grant is None:
+                return _error(
+                    start_response,
+                    401,
+                    "unauthorized",
+                    "send Authorization: Bearer <token> (see <data-dir>/token)",
+                )
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        if length > MAX_BODY_BYTES:
+            return _error(
+                start_response,
+                413,
+                "payload_too_large",
+                f"request bodies are at most {MAX_BODY_BYTES} bytes",
+            )
+        body = environ["wsgi.input"].read(length) if length else b""
+        claims = (
+            {
+                self.tenant_claim: grant.tenant,
+                "sub": "local-token",
+                "scope": " ".join(sorted(grant.scopes)),
+            }
+            if grant
+            else None
+        )
+        event = to_event(environ, path, body, claims)
+        result = self.api.handle(event, None)
+        return _respond(start_response, result)
+
+
+def to_event(
+    environ: dict[str, Any], path: str, body: bytes, claims: dict[str, str] | None
+) -> dict[str, Any]:
+    """The API Gateway HTTP API (payload format 2.0) event for one WSGI request."""
+    headers: dict[str, str] = {}
+    for key, value in environ.items():
+        if key.startswith("HTTP_"):
+            headers[key[5:].replace("_", "-").lower()] = value
+    for key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+        if environ.get(key):
+            headers[key.replace("_", "-").lower()] = environ[key]
+    raw_query = environ.get("QUERY_STRING", "")
+    query: dict[str, str] = {}
+    for name, value in parse_qsl(raw_query, keep_blank_values=True):
+        # API Gateway joins repeated parameters with commas.
+        query[name] = f"{query[name]},{value}" if name in query else value
+    method = environ.get("REQUEST_METHOD", "GET")
+    now = time.time()
+    try:
+        text: str | None = body.decode("utf-8") if body else None
+        encoded = False
+    except UnicodeDecodeError:
+        text, encoded = base64.b64encode(body).decode(), True
+    context: dict[str, Any] = {
+        "accountId": "local",
+        "apiId": "local",
+        "domainName": environ.get("HTTP_HOST", "local"),
+        "http": {
+            "method": method,
+            "path": path,
+            "protocol": environ.get("SERVER_PROTOCOL"),
+            "sourceIp": environ.get("REMOTE_ADDR", ""),
+            "userAgent": environ.get("HTTP_USER_AGENT", ""),
+        },
+        "requestId": str(uuid.uuid4()),
+        "routeKey": "$default",
+        "stage": "$default",
+        "time": time.strftime("%d/%b/%Y:%H:%M:%S +0000", time.gmtime(now)),
+        "timeEpoch": int(now * 1000),
+    }
+    if claims is not None:
+        context["authorizer"] = {"jwt": {"claims": claims, "scopes": None}}
+    return {
+        "version": "2.0",
+        "routeKey": "$default",
+        "rawPath": path,
+        "rawQueryString": raw_query,
+        "headers": headers,
+        "queryStringParameters": query or None,
+        "requestContext": context,
+        "body": text,
+        "isBase64Encoded": encoded,
+    }
+
+
+def _respond(start_response: StartResponse, result: dict[str, Any]) -> list[bytes]:
+    status = int(result.get("statusCode", 200))
+    body = result.get("body") or ""
+    payload = base64.b64decode(body) if result.get("isBase64Encoded") else body.encode()
+    headers = [(k, str(v)) for k, v in (result.get("headers") or {}).items()]
+    for name, values in (result.get("multiValueHeaders") or {}).items():
+        headers.extend((name, str(v)) for v in values)
+    headers.extend(("Set-Cookie", c) for c in result.get("cookies") or [])
+    headers.append(("Content-Length", str(len(payload))))
+    start_response(f"{status} {HTTPStatus(status).phrase}", headers)
+    return [payload]
+
+
+def _error(start_response: StartResponse, status: int, code: str, message: str) -> list[bytes]:
+    return _respond(
+        start_response,
+        {
+            "statusCode": status,
+            "headers": {"Content-Type": "application/json"},
+            "body": json.dumps({"error": {"code": code, "message": message}}),
+        },
+    )

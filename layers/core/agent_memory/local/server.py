@@ -1,0 +1,59 @@
+"""`agent-memory serve`: the embedded shape on waitress, a production multi-threaded WSGI server."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+from types import FrameType
+
+from waitress.server import create_server
+
+from ..api.app import Api
+from ..bootstrap import build_services
+from ..settings import Settings
+from .gateway import LocalGateway
+from .tokens import TokenBook
+
+logger = logging.getLogger(__name__)
+
+
+def serve(settings: Settings) -> None:
+    """Serve until SIGTERM or SIGINT; requests in flight finish and the store closes cleanly."""
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    token = settings.token.get_secret_value() if settings.token else None
+    tokens, made = TokenBook.load(settings.data_dir, token)
+    services = build_services(settings)
+    gateway = LocalGateway(Api(services), tokens, settings.tenant_claim)
+    server = create_server(
+        gateway,
+        host=settings.host,
+        port=settings.port,
+        threads=settings.threads,
+        ident="agent-memory",
+        clear_untrusted_proxy_headers=True,
+    )
+
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        logger.info("stopping", extra={"signal": signal.Signals(signum).name})
+        # waitress's loop ends on SystemExit and waits for the requests in flight.
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    host, port = server.effective_host, server.effective_port  # type: ignore[attr-defined]
+    if made:
+        print(f"API token (saved to {settings.data_dir / 'token'}): {made}", flush=True)
+    else:
+        print(f"API token: see {settings.data_dir / 'token'}", flush=True)
+    print(
+        f"agent-memory listening on http://{host}:{port} "
+        f"(store: {settings.store}, data: {settings.data_dir})",
+        flush=True,
+    )
+    try:
+        server.run()
+    finally:
+        services.close()
+        print("agent-memory stopped", flush=True)
+    sys.stdout.flush()

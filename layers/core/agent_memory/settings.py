@@ -1,0 +1,61 @@
+"""All configuration, read once from `AGENT_MEMORY_*` variables and validated at start."""
+
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """The service's settings. A missing or contradictory value fails at start, not on a request."""
+
+    model_config = SettingsConfigDict(env_prefix="AGENT_MEMORY_", extra="ignore", frozen=True)
+
+    store: Literal["sqlite", "dynamodb"] = "sqlite"
+
+    # Embedded shape.
+    data_dir: Path = Path("./data")
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=0, le=65535)
+    token: SecretStr | None = None
+    threads: int = Field(default=8, ge=1, le=256)
+
+    # Cloud shape.
+    table_name: str | None = None
+    region: str | None = Field(
+        default=None, validation_alias=AliasChoices("AGENT_MEMORY_REGION", "AWS_REGION")
+    )
+    dynamodb_endpoint: str | None = None
+    tenant_claim: str = "tenant"
+
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    @model_validator(mode="after")
+    def _check(self) -> Settings:
+        if self.store == "dynamodb" and not self.table_name:
+            raise ValueError("AGENT_MEMORY_TABLE_NAME is required when AGENT_MEMORY_STORE=dynamodb")
+        if self.store == "dynamodb" and not self.region:
+            raise ValueError("AWS_REGION is required when AGENT_MEMORY_STORE=dynamodb")
+        if not self.binds_loopback and self.token is None:
+            raise ValueError(
+                f"refusing to listen on {self.host}, which is not a loopback address, without an "
+                "explicit token: set AGENT_MEMORY_TOKEN (or --token)"
+            )
+        return self
+
+    @property
+    def binds_loopback(self) -> bool:
+        if self.host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(self.host).is_loopback
+        except ValueError:
+            return False
+
+    @property
+    def database_path(self) -> Path:
+        return self.data_dir / "agent-memory.sqlite3"

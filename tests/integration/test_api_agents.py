@@ -1,0 +1,197 @@
+"""Agents over the API, on both stores: manifests, versions, listing, fork, delete, errors."""
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+A = "/v1/agents/teams/web/releases"
+MANIFEST = {
+    "harness": {
+        "memory": {
+            "enabled": True,
+            "scope": {"read": ["session", "agent"], "write": ["session", "agent"]},
+            "labels": {"customer_id": {"number": 5, "description": "The customer."}},
+            "pinned": {"max_tokens": 2000},
+            "extraction": {"every": "turn"},
+        },
+        "history": {"index": "messages_and_tools"},
+    }
+}
+
+
+def with_labels(**labels):
+    return {"harness": {"memory": {"labels": labels}}}
+
+
+def test_put_creates_then_each_save_is_a_new_version(api):
+    created = api.ok("PUT", A, MANIFEST, expect=201)
+    assert created["id"] == "teams/web/releases"
+    assert created["manifestVersion"] == 1
+    assert created["manifest"]["harness"]["memory"]["labels"]["customer_id"]["number"] == 5
+
+    again = api.ok("PUT", A, MANIFEST)
+    assert again["manifestVersion"] == 2
+    assert api.ok("GET", A)["manifestVersion"] == 2
+
+    versions = api.ok("GET", A + "/-/manifest-versions")
+    assert [v["version"] for v in versions["versions"]] == [2, 1]
+    assert api.ok("GET", A + "/-/manifest-versions/1")["manifest"] == created["manifest"]
+
+
+@pytest.mark.parametrize("segments", [1, 2, 3, 4, 5])
+def test_ids_of_one_to_five_segments(api, segments):
+    agent_id = "/".join(f"s{i}" for i in range(segments))
+    assert api.ok("PUT", f"/v1/agents/{agent_id}", {}, expect=201)["id"] == agent_id
+    assert api.ok("GET", f"/v1/agents/{agent_id}")["id"] == agent_id
+    session = api.ok("POST", f"/v1/agents/{agent_id}/-/sessions", expect=201)
+    assert session["agentId"] == agent_id
+
+
+def test_a_label_keeps_its_number_and_a_refused_save_changes_nothing(api):
+    api.ok("PUT", A, with_labels(customer_id={"number": 5}), expect=201)
+    api.ok("PUT", A, with_labels(customer_id={"number": 5}, region={"number": 6}))
+
+    status, body = api.call("PUT", A, with_labels(customer_id={"number": 7}, region={"number": 6}))
+    assert (status, body["error"]["code"]) == (400, "label_renumbered")
+    status, body = api.call("PUT", A, with_labels(region={"number": 6}))
+    assert (status, body["error"]["code"]) == (400, "label_removed")
+
+    # Nothing changed: still version 2, still two versions.
+    assert api.ok("GET", A)["manifestVersion"] == 2
+    assert len(api.ok("GET", A + "/-/manifest-versions")["versions"]) == 2
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        with_labels(a={"number": 4}),
+        with_labels(a={"number": 5}, b={"number": 5}),
+        {"harness": {"memory": {"instructions": "x" * 4097}}},
+        {"harness": {"memory": {"scope": {"read": ["everyone"]}}}},
+        {"harness": {"memory": {"typo": True}}},
+        "{not json",
+        [],
+    ],
+)
+def test_an_invalid_manifest_is_a_400_and_stores_nothing(api, body):
+    status, payload = api.call("PUT", A, body)
+    assert status == 400
+    assert set(payload["error"]) >= {"code", "message"}
+    assert api.call("GET", A)[0] == 404
+    assert api.ok("GET", "/v1/agents")["agents"] == []
+
+
+@pytest.mark.parametrize("path", ["/v1/agents/a//b", "/v1/agents/a/b/", "/v1/agents/a b"])
+def test_a_malformed_agent_id_is_a_400(api, path):
+    status, payload = api.call("PUT", path, {})
+    assert (status, payload["error"]["code"]) == (400, "invalid_agent_id")
+
+
+def test_listing_pages_through_agents_in_id_order(api):
+    ids = [f"team/agent-{i:02d}" for i in range(7)]
+    for agent_id in reversed(ids):
+        api.ok("PUT", f"/v1/agents/{agent_id}", {}, expect=201)
+    seen, cursor = [], None
+    while True:
+        page = api.ok("GET", "/v1/agents", limit=3, cursor=cursor)
+        seen += [a["id"] for a in page["agents"]]
+        cursor = page["next"]
+        if cursor is None:
+            break
+    assert seen == ids
+
+
+@pytest.mark.parametrize(("query", "code"), [({"limit": 0}, "invalid_request"),
+                                             ({"limit": 201}, "invalid_request"),
+                                             ({"cursor": "garbage!"}, "invalid_cursor")])
+def test_bad_paging_parameters_are_400(api, query, code):
+    status, payload = api.call("GET", "/v1/agents", **query)
+    assert (status, payload["error"]["code"]) == (400, code)
+
+
+def test_manifest_versions_page_newest_first(api):
+    for _ in range(5):
+        api.call("PUT", A, {})
+    first = api.ok("GET", A + "/-/manifest-versions", limit=2)
+    second = api.ok("GET", A + "/-/manifest-versions", limit=2, cursor=first["next"])
+    third = api.ok("GET", A + "/-/manifest-versions", limit=2, cursor=second["next"])
+    versions = [v["version"] for p in (first, second, third) for v in p["versions"]]
+    assert versions == [5, 4, 3, 2, 1]
+    assert third["next"] is None
+
+
+def test_delete_removes_the_agent_and_everything_it_owns(api):
+    api.ok("PUT", A, MANIFEST, expect=201)
+    session = api.ok("POST", A + "/-/sessions", expect=201)
+    api.ok("POST", f"{A}/-/sessions/{session['id']}/turns", expect=201)
+
+    assert api.call("DELETE", A) == (204, None)
+
+    assert api.call("GET", A)[0] == 404
+    assert api.call("GET", f"{A}/-/sessions/{session['id']}")[0] == 404
+    assert api.call("DELETE", A)[0] == 404
+    # The same id starts clean.
+    api.ok("PUT", A, {}, expect=201)
+    assert api.ok("GET", A + "/-/sessions")["sessions"] == []
+    assert [v["version"] for v in api.ok("GET", A + "/-/manifest-versions")["versions"]] == [1]
+
+
+def test_fork_copies_the_current_manifest_as_version_one(api):
+    api.ok("PUT", A, {}, expect=201)
+    api.ok("PUT", A, MANIFEST)
+    fork = api.ok("POST", A + "/-/fork", {"id": "teams/web/releases-copy"}, expect=201)
+    assert fork["manifestVersion"] == 1
+    assert fork["forkedFrom"] == "teams/web/releases"
+    assert fork["manifest"] == api.ok("GET", A)["manifest"]
+
+    status, payload = api.call("POST", A + "/-/fork", {"id": "teams/web/releases-copy"})
+    assert (status, payload["error"]["code"]) == (409, "agent_exists")
+    status, _ = api.call("POST", "/v1/agents/missing/-/fork", {"id": "x"})
+    assert status == 404
+    status, _ = api.call("POST", A + "/-/fork", {"id": "bad//id"})
+    assert status == 400
+
+
+def test_tenants_never_see_each_other(api):
+    api.ok("PUT", A, MANIFEST, expect=201)
+    other = api.as_tenant("globex")
+    assert other.call("GET", A)[0] == 404
+    assert other.ok("GET", "/v1/agents")["agents"] == []
+    assert other.call("POST", A + "/-/sessions")[0] == 404
+    # globex may use the same id for its own agent, independent of acme's.
+    assert other.ok("PUT", A, {}, expect=201)["manifestVersion"] == 1
+    assert api.ok("GET", A)["manifestVersion"] == 1
+    assert api.ok("GET", A)["manifest"]["harness"]["memory"]["enabled"] is True
+
+
+def test_scopes_are_enforced(api):
+    reader = api.as_tenant("acme", scope="agents:read")
+    status, payload = reader.call("PUT", A, {})
+    assert (status, payload["error"]["code"]) == (403, "insufficient_scope")
+    api.ok("PUT", A, {}, expect=201)
+    assert reader.ok("GET", A)["id"] == "teams/web/releases"
+    assert reader.call("DELETE", A)[0] == 403
+    assert reader.call("POST", A + "/-/sessions")[0] == 403
+    runner = api.as_tenant("acme", scope="sessions:own")
+    assert runner.call("POST", A + "/-/sessions")[0] == 201
+    assert runner.call("PUT", A, {})[0] == 403
+
+
+def test_a_token_without_a_tenant_is_401(api):
+    status, payload = api.as_tenant(None).call("GET", "/v1/agents")
+    assert (status, payload["error"]["code"]) == (401, "missing_tenant")
+
+
+def test_unknown_routes_are_404_in_the_error_shape(api):
+    status, payload = api.call("GET", "/v1/agents/a/-/nothing-here")
+    assert (status, payload["error"]["code"]) == (404, "route_not_found")
+
+
+def test_the_openapi_document_is_valid_and_describes_the_scheme(api):
+    from openapi_spec_validator import validate
+
+    document = api.ok("GET", "/v1/openapi.json")
+    validate(document)
+    assert "/v1/agents/{agentId}/-/sessions" in document["paths"]
+    assert "/v1/agents/{agentId}" in document["paths"]
+    assert "`/-/`" in document["info"]["description"] or "/-/" in document["info"]["description"]
