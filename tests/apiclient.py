@@ -19,18 +19,30 @@ def http_event(
 ) -> dict[str, Any]:
     params = {k: str(v) for k, v in (query or {}).items() if v is not None}
     context: dict[str, Any] = {
-        "http": {"method": method, "path": path, "protocol": "HTTP/1.1", "sourceIp": "192.0.2.1",
-                 "userAgent": "tests"},
-        "requestId": "req-1", "routeKey": "ANY /v1/agents/{proxy+}", "stage": "$default",
+        "http": {
+            "method": method,
+            "path": path,
+            "protocol": "HTTP/1.1",
+            "sourceIp": "192.0.2.1",
+            "userAgent": "tests",
+        },
+        "requestId": "req-1",
+        "routeKey": "ANY /v1/agents/{proxy+}",
+        "stage": "$default",
         "timeEpoch": 0,
     }
     if tenant is not None:
-        context["authorizer"] = {"jwt": {"claims": {"tenant": tenant, "sub": "u1", "scope": scope},
-                                         "scopes": None}}
+        context["authorizer"] = {
+            "jwt": {"claims": {"tenant": tenant, "sub": "u1", "scope": scope}, "scopes": None}
+        }
     return {
-        "version": "2.0", "routeKey": "ANY /v1/agents/{proxy+}", "rawPath": path,
-        "rawQueryString": urlencode(params), "headers": {"content-type": "application/json"},
-        "queryStringParameters": params or None, "requestContext": context,
+        "version": "2.0",
+        "routeKey": "ANY /v1/agents/{proxy+}",
+        "rawPath": path,
+        "rawQueryString": urlencode(params),
+        "headers": {"content-type": "application/json"},
+        "queryStringParameters": params or None,
+        "requestContext": context,
         "body": body if isinstance(body, str) or body is None else json.dumps(body),
         "isBase64Encoded": False,
     }

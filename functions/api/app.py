@@ -1,11 +1,12 @@
 """API function: every /v1 route behind API Gateway's HTTP API."""
 
-from agent_memory.api.app import Api
-from agent_memory.bootstrap import build_services
-from agent_memory.settings import Settings
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from agent_memory.api.app import Api
+from agent_memory.bootstrap import build_services
+from agent_memory.settings import Settings
 
 logger = Logger()
 api = Api(build_services(Settings()))  # parsed and wired at cold start: bad config fails here

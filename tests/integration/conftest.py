@@ -1,17 +1,20 @@
 import pytest
 
-from apiclient import ApiClient
 from agent_memory.api.app import Api
 from agent_memory.bootstrap import build_services
 from agent_memory.settings import Settings
+from apiclient import ApiClient
 
 
 @pytest.fixture
 def aws_env(monkeypatch):
     for name, value in {
-        "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_SECURITY_TOKEN": "testing", "AWS_SESSION_TOKEN": "testing",
-        "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1",
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SECURITY_TOKEN": "testing",
+        "AWS_SESSION_TOKEN": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_REGION": "us-east-1",
     }.items():
         monkeypatch.setenv(name, value)
 

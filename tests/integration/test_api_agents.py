@@ -101,9 +101,14 @@ def test_listing_pages_through_agents_in_id_order(api):
     assert seen == ids
 
 
-@pytest.mark.parametrize(("query", "code"), [({"limit": 0}, "invalid_request"),
-                                             ({"limit": 201}, "invalid_request"),
-                                             ({"cursor": "garbage!"}, "invalid_cursor")])
+@pytest.mark.parametrize(
+    ("query", "code"),
+    [
+        ({"limit": 0}, "invalid_request"),
+        ({"limit": 201}, "invalid_request"),
+        ({"cursor": "garbage!"}, "invalid_cursor"),
+    ],
+)
 def test_bad_paging_parameters_are_400(api, query, code):
     status, payload = api.call("GET", "/v1/agents", **query)
     assert (status, payload["error"]["code"]) == (400, code)
@@ -195,3 +200,9 @@ def test_the_openapi_document_is_valid_and_describes_the_scheme(api):
     assert "/v1/agents/{agentId}/-/sessions" in document["paths"]
     assert "/v1/agents/{agentId}" in document["paths"]
     assert "`/-/`" in document["info"]["description"] or "/-/" in document["info"]["description"]
+
+
+@pytest.mark.parametrize("tenant", ["a#b", "x" * 65, "-lead", "has space"])
+def test_a_tenant_claim_that_could_break_keys_is_refused(api, tenant):
+    status, payload = api.as_tenant(tenant).call("GET", "/v1/agents")
+    assert (status, payload["error"]["code"]) == (401, "invalid_tenant")

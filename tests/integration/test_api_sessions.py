@@ -21,8 +21,9 @@ def turns(session_id):
 
 def test_a_session_is_created_with_a_generated_or_chosen_id(api, session):
     assert session.startswith("ses_")
-    chosen = api.ok("POST", A + "/-/sessions", {"id": "support-42", "metadata": {"channel": "web"}},
-                    expect=201)
+    chosen = api.ok(
+        "POST", A + "/-/sessions", {"id": "support-42", "metadata": {"channel": "web"}}, expect=201
+    )
     assert chosen["id"] == "support-42"
     assert api.ok("GET", A + "/-/sessions/support-42")["metadata"] == {"channel": "web"}
     listed = [s["id"] for s in api.ok("GET", A + "/-/sessions")["sessions"]]
@@ -54,9 +55,14 @@ def test_a_session_of_a_missing_agent_is_404(api):
 def test_turns_are_numbered_in_order_and_record_how_they_started(api, session):
     first = api.ok("POST", turns(session), {"started_by": "person"}, expect=201)
     second = api.ok(
-        "POST", turns(session),
-        {"started_by": "wake", "trigger_run_id": "run-7", "preview": True,
-         "replay_of": first["id"]},
+        "POST",
+        turns(session),
+        {
+            "started_by": "wake",
+            "trigger_run_id": "run-7",
+            "preview": True,
+            "replay_of": first["id"],
+        },
         expect=201,
     )
     assert (first["sequence"], second["sequence"]) == (1, 2)

@@ -97,9 +97,7 @@ def test_a_document_that_is_not_an_object_is_refused():
 
 def test_a_label_keeps_its_number_and_new_labels_may_be_added():
     before = parse_manifest(memory(labels={"customer_id": {"number": 5}}))
-    grown = parse_manifest(
-        memory(labels={"customer_id": {"number": 5}, "region": {"number": 6}})
-    )
+    grown = parse_manifest(memory(labels={"customer_id": {"number": 5}, "region": {"number": 6}}))
     check_label_numbers(before, grown)  # adding is fine
 
     renumbered = parse_manifest(memory(labels={"customer_id": {"number": 7}}))

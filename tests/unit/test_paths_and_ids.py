@@ -38,8 +38,21 @@ def test_the_caller_path_stays_in_the_request_context():
 
 
 @pytest.mark.parametrize(
-    "bad", ["", "a//b", "a/", "/a", "a/-/b", "-", "a/../b", "a b", "a/%2F", "x" * 257,
-            "/".join(["s"] * 11), "a/.hidden"],
+    "bad",
+    [
+        "",
+        "a//b",
+        "a/",
+        "/a",
+        "a/-/b",
+        "-",
+        "a/../b",
+        "a b",
+        "a/%2F",
+        "x" * 257,
+        "/".join(["s"] * 11),
+        "a/.hidden",
+    ],
 )
 def test_malformed_agent_ids_are_400(bad):
     with pytest.raises(InvalidRequest) as caught:

@@ -11,8 +11,19 @@ from agent_memory.settings import Settings
 pytestmark = pytest.mark.unit
 
 DOMAIN = pathlib.Path(__file__).parents[2] / "layers/core/agent_memory/domain"
-FORBIDDEN = {"boto3", "botocore", "pynamodb", "sqlite3", "http", "urllib", "waitress",
-             "aws_lambda_powertools", "opensearchpy", "requests", "httpx"}
+FORBIDDEN = {
+    "boto3",
+    "botocore",
+    "pynamodb",
+    "sqlite3",
+    "http",
+    "urllib",
+    "waitress",
+    "aws_lambda_powertools",
+    "opensearchpy",
+    "requests",
+    "httpx",
+}
 
 
 def test_defaults_are_the_embedded_shape(monkeypatch, tmp_path):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..domain.auth import Principal
 from ..domain.errors import Unauthorized
+
+_TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
 def principal_from_event(event: dict[str, Any], tenant_claim: str) -> Principal:
@@ -17,6 +20,13 @@ def principal_from_event(event: dict[str, Any], tenant_claim: str) -> Principal:
     if not isinstance(tenant, str) or not tenant:
         raise Unauthorized(
             f"the caller's token carries no {tenant_claim!r} claim", code="missing_tenant"
+        )
+    if not _TENANT.match(tenant):
+        # Tenants prefix every stored key: refuse what could be confused with a key separator.
+        raise Unauthorized(
+            f"the token's {tenant_claim!r} claim is not a valid tenant id: 1-64 of "
+            "A-Z a-z 0-9 . _ -",
+            code="invalid_tenant",
         )
     scopes: set[str] = set()
     raw = claims.get("scope") or claims.get("scp") or ""

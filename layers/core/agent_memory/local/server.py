@@ -20,7 +20,8 @@ logger = logging.getLogger(__name__)
 
 def serve(settings: Settings) -> None:
     """Serve until SIGTERM or SIGINT; requests in flight finish and the store closes cleanly."""
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    # The directory holds the database and the token: only its owner may enter it.
+    settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     token = settings.token.get_secret_value() if settings.token else None
     tokens, made = TokenBook.load(settings.data_dir, token)
     services = build_services(settings)

@@ -55,11 +55,16 @@ class Database:
             raise StorageUnavailable("the database is busy; try again") from exc
         try:
             yield conn
+            conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            # Locked past the busy timeout, disk full, I/O error: nothing was written.
+            conn.execute("ROLLBACK")
+            raise StorageUnavailable(
+                "the database could not complete the write; try again"
+            ) from exc
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        else:
-            conn.execute("COMMIT")
 
     def read(self) -> sqlite3.Connection:
         return self.connection()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -43,7 +45,7 @@ class SqliteStore(Store):
             raise PreconditionFailed(f"agent {agent.id!r} already exists") from exc
 
     def save_manifest(self, agent: Agent, version: ManifestVersion, expected_version: int) -> None:
-        with self.db.write() as conn:
+        with _lost_race(f"agent {agent.id!r} changed concurrently"), self.db.write() as conn:
             changed = conn.execute(
                 "UPDATE agents SET manifest_version = ?, manifest = ?, updated_at = ?"
                 " WHERE tenant = ? AND agent_id = ? AND manifest_version = ?",
@@ -179,7 +181,7 @@ class SqliteStore(Store):
         return [_session(row) for row in rows]
 
     def begin_turn(self, turn: Turn) -> None:
-        with self.db.write() as conn:
+        with _lost_race(f"turn {turn.id!r} exists"), self.db.write() as conn:
             moved = conn.execute(
                 "UPDATE sessions SET last_sequence = ? WHERE tenant = ? AND agent_id = ?"
                 " AND session_id = ? AND last_sequence = ?",
@@ -238,6 +240,15 @@ class SqliteStore(Store):
         if changed != 1:
             raise PreconditionFailed(f"turn {turn.id!r} is not open")
         return turn.model_copy(update={"status": status, "ended_at": ended_at})
+
+
+@contextmanager
+def _lost_race(message: str) -> Iterator[None]:
+    """A unique key taken by a concurrent writer is a lost race, as a failed condition is."""
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        raise PreconditionFailed(message) from exc
 
 
 def _agent(row: sqlite3.Row) -> Agent:

@@ -1,0 +1,341 @@
+"""DynamoStore: the foundation's Store port on one DynamoDB table (layout in keys.py).
+
+Every multi-item change is one TransactWriteItems, every read is strongly consistent, and an
+agent delete is a crash-safe walk: mark the head, delete what it owns, delete the head last.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from itertools import islice, takewhile
+from typing import Any, TypeVar
+
+from pynamodb.exceptions import DeleteError, DoesNotExist, TableError, UpdateError
+from pynamodb.expressions.condition import Condition
+from pynamodb.expressions.update import Action
+
+from ...domain.errors import Conflict, NotFound, StorageUnavailable
+from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.ports import PreconditionFailed, Store
+from . import keys
+from .items import AgentItem, Item, bind_items
+from .transactions import (
+    ConditionsFailed,
+    Transaction,
+    is_condition_failure,
+    storage_errors,
+    unavailable,
+)
+
+logger = logging.getLogger(__name__)
+
+M = TypeVar("M", bound=Item)
+
+_BATCH_SIZE = 25  # BatchWriteItem's limit
+_BATCH_ATTEMPTS = 8
+_BATCH_BACKOFF_SECONDS = 0.05
+
+
+def _live(agent: type[AgentItem]) -> Condition:
+    """The head exists and no delete has started on it."""
+    live: Condition = agent.pk.exists() & agent.deleting.does_not_exist()
+    return live
+
+
+class DynamoStore(Store):
+    """The Store port on the single table `table_name`; `host` points it at a local endpoint."""
+
+    def __init__(self, table_name: str, region: str, host: str | None = None) -> None:
+        self.table_name = table_name
+        self._items = bind_items(table_name, region, host)
+        # Every call this store makes goes through this one pynamodb connection.
+        self.connection = self._items.connection
+
+    def create_table(self) -> None:
+        """Create the table unless it exists: on demand, streams of old and new images, TTL on."""
+        item = self._items.item
+        with storage_errors():
+            if item.exists():
+                return
+            try:
+                item.create_table(wait=True)
+            except TableError as exc:
+                # Someone else created it between our check and our create: that is success.
+                if exc.cause_response_code != "ResourceInUseException":
+                    raise
+        logger.info("table created", extra={"table": self.table_name})
+
+    # -- agents -------------------------------------------------------------------------------
+
+    def create_agent(self, agent: Agent, version: ManifestVersion) -> None:
+        head, mv = self._items.agent, self._items.version
+        try:
+            with Transaction(self.connection) as tx:
+                tx.put("head", head.of(agent), head.pk.does_not_exist(), return_old=True)
+                tx.put("version", mv.of(agent.tenant, version), mv.pk.does_not_exist())
+        except ConditionsFailed as exc:
+            reason = exc.failed.get("head")
+            old = (reason.raw_item if reason else None) or {}
+            if head.deleting.attr_name in old:
+                raise Conflict(
+                    f"agent {agent.id!r} is still being deleted; DELETE it again to finish",
+                    code="agent_deleting",
+                ) from exc
+            raise PreconditionFailed(f"agent {agent.id!r} already exists") from exc
+
+    def save_manifest(self, agent: Agent, version: ManifestVersion, expected_version: int) -> None:
+        head, mv = self._items.agent, self._items.version
+        actions: list[Action] = [
+            head.manifest_version.set(agent.manifest_version),
+            head.manifest.set(agent.manifest),
+            head.updated_at.set(agent.updated_at),
+        ]
+        current = (head.manifest_version == expected_version) & head.deleting.does_not_exist()
+        try:
+            with Transaction(self.connection) as tx:
+                key = head.key(keys.agents_pk(agent.tenant), keys.agent_sk(agent.id))
+                tx.update("head", key, actions, current)
+                tx.put("version", mv.of(agent.tenant, version), mv.pk.does_not_exist())
+        except ConditionsFailed as exc:
+            raise PreconditionFailed(f"agent {agent.id!r} changed concurrently") from exc
+
+    def get_agent(self, tenant: str, agent_id: str) -> Agent | None:
+        item = self._get(self._items.agent, keys.agents_pk(tenant), keys.agent_sk(agent_id))
+        return None if item is None or item.deleting else item.to_agent()
+
+    def list_agents(self, tenant: str, limit: int, after: str | None) -> list[Agent]:
+        head = self._items.agent
+        items = self._query(
+            head,
+            keys.agents_pk(tenant),
+            keys.AGENT,
+            limit,
+            after,
+            filter_condition=head.deleting.does_not_exist(),
+        )
+        return [item.to_agent() for item in items]
+
+    def list_manifest_versions(
+        self, tenant: str, agent_id: str, limit: int, before: int | None
+    ) -> list[ManifestVersion]:
+        bound = None if before is None else keys.version_suffix(before)
+        items = self._query(
+            self._items.version,
+            keys.agent_pk(tenant, agent_id),
+            keys.VERSION,
+            limit,
+            bound,
+            newest_first=True,
+        )
+        return [item.to_version() for item in items]
+
+    def get_manifest_version(
+        self, tenant: str, agent_id: str, version: int
+    ) -> ManifestVersion | None:
+        item = self._get(
+            self._items.version, keys.agent_pk(tenant, agent_id), keys.version_sk(version)
+        )
+        return item.to_version() if item else None
+
+    def delete_agent(self, tenant: str, agent_id: str) -> bool:
+        head = self._items.agent
+        key = head.key(keys.agents_pk(tenant), keys.agent_sk(agent_id))
+        # 1. Mark the head: from here on it reads as absent and refuses new sessions, turns and
+        #    manifest saves, so the walk below cannot race with anything that adds to it.
+        try:
+            key.update([head.deleting.set(True)], condition=head.pk.exists())
+        except UpdateError as exc:
+            if is_condition_failure(exc):
+                return False
+            raise unavailable(exc) from exc
+        # 2. Delete what it owns. A session's turns go before the session item, so a crash part
+        #    way never leaves turns that no session leads to; the next call picks up from here.
+        owned = keys.agent_pk(tenant, agent_id)
+        pending: list[tuple[str, str]] = []
+        for pk, sk in self._keys(owned):
+            if sk.startswith(keys.SESSION):
+                session_id = sk.removeprefix(keys.SESSION)
+                self._delete_keys(self._keys(keys.session_pk(tenant, agent_id, session_id)))
+            pending.append((pk, sk))
+            if len(pending) == _BATCH_SIZE:
+                self._delete_keys(pending)
+                pending = []
+        self._delete_keys(pending)
+        # 3. The head goes last, and only while it is still the one being deleted.
+        try:
+            key.delete(condition=head.deleting.exists())
+        except DeleteError as exc:
+            if not is_condition_failure(exc):
+                raise unavailable(exc) from exc
+            # A concurrent delete already removed it; the agent is gone either way.
+        logger.info("agent deleted", extra={"tenant": tenant, "agent_id": agent_id})
+        return True
+
+    # -- sessions and turns -------------------------------------------------------------------
+
+    def create_session(self, session: Session) -> None:
+        head, item = self._items.agent, self._items.session
+        try:
+            with Transaction(self.connection) as tx:
+                tx.check(
+                    "agent",
+                    head,
+                    keys.agents_pk(session.tenant),
+                    keys.agent_sk(session.agent_id),
+                    _live(head),
+                )
+                tx.put("session", item.of(session), item.pk.does_not_exist())
+        except ConditionsFailed as exc:
+            if "agent" in exc.failed:
+                raise NotFound(
+                    f"agent {session.agent_id!r} does not exist", code="agent_not_found"
+                ) from exc
+            raise PreconditionFailed(f"session {session.id!r} already exists") from exc
+
+    def get_session(self, tenant: str, agent_id: str, session_id: str) -> Session | None:
+        item = self._get(
+            self._items.session, keys.agent_pk(tenant, agent_id), keys.session_sk(session_id)
+        )
+        return item.to_session() if item else None
+
+    def list_sessions(
+        self, tenant: str, agent_id: str, limit: int, after: str | None
+    ) -> list[Session]:
+        items = self._query(
+            self._items.session, keys.agent_pk(tenant, agent_id), keys.SESSION, limit, after
+        )
+        return [item.to_session() for item in items]
+
+    def begin_turn(self, turn: Turn) -> None:
+        head, session, item = self._items.agent, self._items.session, self._items.turn
+        # Like SqliteStore, a turn is stored as begun: it has not ended whatever the caller says.
+        begun = turn.model_copy(update={"ended_at": None})
+        session_key = session.key(
+            keys.agent_pk(turn.tenant, turn.agent_id), keys.session_sk(turn.session_id)
+        )
+        try:
+            with Transaction(self.connection) as tx:
+                # A turn needs a live agent too, so none can slip in behind a delete's walk.
+                tx.check(
+                    "agent",
+                    head,
+                    keys.agents_pk(turn.tenant),
+                    keys.agent_sk(turn.agent_id),
+                    _live(head),
+                )
+                tx.update(
+                    "session",
+                    session_key,
+                    [session.last_sequence.set(turn.sequence)],
+                    session.last_sequence == turn.sequence - 1,
+                )
+                tx.put("turn", item.of(begun), item.pk.does_not_exist())
+        except ConditionsFailed as exc:
+            if set(exc.failed) == {"turn"}:
+                raise PreconditionFailed(f"turn {turn.id!r} already exists") from exc
+            raise PreconditionFailed("the session's turn sequence moved on") from exc
+
+    def get_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn | None:
+        item = self._get(
+            self._items.turn, keys.session_pk(tenant, agent_id, session_id), keys.turn_sk(turn_id)
+        )
+        return item.to_turn() if item else None
+
+    def end_turn(self, turn: Turn, status: TurnStatus, ended_at: datetime) -> Turn:
+        item = self._items.turn
+        key = item.key(
+            keys.session_pk(turn.tenant, turn.agent_id, turn.session_id), keys.turn_sk(turn.id)
+        )
+        try:
+            key.update(
+                [item.status.set(status.value), item.ended_at.set(ended_at)],
+                condition=item.status == TurnStatus.OPEN.value,
+            )
+        except UpdateError as exc:
+            if is_condition_failure(exc):
+                raise PreconditionFailed(f"turn {turn.id!r} is not open") from exc
+            raise unavailable(exc) from exc
+        return turn.model_copy(update={"status": status, "ended_at": ended_at})
+
+    # -- primitives ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _get(model: type[M], pk: str, sk: str) -> M | None:
+        with storage_errors():
+            try:
+                return model.get(pk, sk, consistent_read=True)
+            except DoesNotExist:
+                return None
+
+    @staticmethod
+    def _query(
+        model: type[M],
+        pk: str,
+        prefix: str,
+        limit: int,
+        start_after: str | None,
+        *,
+        newest_first: bool = False,
+        filter_condition: Condition | None = None,
+    ) -> list[M]:
+        """Up to `limit` items of one kind (sort keys starting `prefix`) in sort-key order.
+
+        `start_after` is an exclusive bound in the direction of travel. The key condition cannot
+        also say "starts with prefix" once it holds a bound, so reading stops at the first item
+        of another kind instead.
+        """
+        if limit <= 0:
+            return []
+        condition: Condition
+        if start_after is None:
+            condition = model.sk.startswith(prefix)
+        elif newest_first:
+            condition = model.sk < prefix + start_after
+        else:
+            condition = model.sk > prefix + start_after
+        with storage_errors():
+            results = model.query(
+                pk,
+                condition,
+                filter_condition=filter_condition,
+                consistent_read=True,
+                scan_index_forward=not newest_first,
+                page_size=limit,
+            )
+            of_kind = takewhile(lambda item: item.sk.startswith(prefix), results)
+            return list(islice(of_kind, limit))
+
+    def _keys(self, pk: str) -> Iterator[tuple[str, str]]:
+        """Every key in a partition, read a page at a time."""
+        results = self._items.item.query(pk, consistent_read=True, attributes_to_get=["pk", "sk"])
+        with storage_errors():
+            for item in results:
+                yield item.pk, item.sk
+
+    def _delete_keys(self, keys_: Iterable[tuple[str, str]]) -> None:
+        batch: list[dict[str, Any]] = []
+        for pk, sk in keys_:
+            batch.append({"pk": pk, "sk": sk})
+            if len(batch) == _BATCH_SIZE:
+                self._batch_delete(batch)
+                batch = []
+        if batch:
+            self._batch_delete(batch)
+
+    def _batch_delete(self, batch: list[dict[str, Any]]) -> None:
+        """One BatchWriteItem, resending what DynamoDB leaves unprocessed with backoff."""
+        for attempt in range(_BATCH_ATTEMPTS):
+            with storage_errors():
+                data = self._items.table.batch_write_item(delete_items=batch)
+            unprocessed = (data or {}).get("UnprocessedItems", {}).get(self.table_name, [])
+            if not unprocessed:
+                return
+            # Unprocessed keys come back typed ({"S": ...}); pynamodb passes those through.
+            batch = [request["DeleteRequest"]["Key"] for request in unprocessed]
+            time.sleep(_BATCH_BACKOFF_SECONDS * 2**attempt)
+        raise StorageUnavailable(
+            "DynamoDB is throttling the delete; DELETE the agent again to finish"
+        )

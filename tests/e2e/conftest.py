@@ -1,0 +1,87 @@
+"""Start `agent-memory serve` as a real subprocess on a free port and talk to it over HTTP."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agent_memory.client import Client
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """One `agent-memory serve` process; restartable on the same data directory."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.process: subprocess.Popen[str] | None = None
+        self.output = ""
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, *extra: str, env: dict[str, str] | None = None) -> Server:
+        command = [
+            sys.executable,
+            "-m",
+            "agent_memory.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--data-dir",
+            str(self.data_dir),
+            *extra,
+        ]
+        self.process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, **(env or {})},
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.process.stdout.read()}")  # type: ignore[union-attr]
+            try:
+                urllib.request.urlopen(self.url + "/v1/openapi.json", timeout=1).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start in 20 s")
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        assert self.process is not None
+        self.process.send_signal(sig)
+        code = self.process.wait(timeout=20)
+        self.output += self.process.stdout.read()  # type: ignore[union-attr]
+        self.process = None
+        return code
+
+    def client(self) -> Client:
+        return Client(self.url, (self.data_dir / "token").read_text().strip())
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator[Server]:
+    srv = Server(tmp_path / "data").start()
+    yield srv
+    if srv.process is not None:
+        srv.process.kill()
+        srv.process.wait()
