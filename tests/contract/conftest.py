@@ -16,6 +16,17 @@ from agent_memory.adapters.dynamodb import DynamoStore
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.domain.models import Agent, ManifestVersion, Session, Turn, utcnow
 from agent_memory.domain.ports import Store
+from agent_memory.domain.records import (
+    Effect,
+    Execution,
+    Provenance,
+    Record,
+    RecordOperation,
+    RecordStatus,
+    RecordVersion,
+    RecordWrite,
+    to_doc,
+)
 
 REGION = "us-east-1"
 
@@ -122,6 +133,107 @@ class Build:
             trigger_run_id="run-7",
             manifest_version=1,
             created_at=self.now,
+        )
+
+    # -- record memory and the turn log --------------------------------------------------------
+
+    def provenance(self, session_id: str = "ses_1", turn_id: str = "trn_0001") -> Provenance:
+        return Provenance(
+            actor="agent",
+            execution="exe_1",
+            invocation="inv-9",
+            manifest_version=1,
+            session_id=session_id,
+            turn_id=turn_id,
+            trigger_run_id="run-7",
+        )
+
+    def record(
+        self,
+        record_id: str,
+        *,
+        tenant: str = "acme",
+        agent_id: str = "teams/web",
+        session_id: str | None = None,
+        **fields: Any,
+    ) -> Record:
+        """An agent-scope record, or a session-scope one of `session_id` when given."""
+        values: dict[str, Any] = {
+            "tenant": tenant,
+            "agent_id": agent_id,
+            "id": record_id,
+            "scope": "session" if session_id else "agent",
+            "session_id": session_id,
+            "summary": f"summary of {record_id}",
+            "content": f'content of {record_id} \u00e9\u4e2d "quoted"',
+            "kind": "fact",
+            "labels": {"topic": "billing"},
+            "provenance": self.provenance(session_id or "ses_1"),
+            "created_at": self.now,
+            "updated_at": self.now,
+            **fields,
+        }
+        return Record(**values)
+
+    def version(
+        self, record: Record, operation: RecordOperation = RecordOperation.CREATE
+    ) -> RecordVersion:
+        return RecordVersion(
+            record=record, operation=operation, changed_by=record.provenance, at=record.updated_at
+        )
+
+    def create(self, record: Record) -> RecordWrite:
+        """The write that stores a new record with its first version."""
+        return RecordWrite(record=record, expected_version=None, versions=[self.version(record)])
+
+    def change(
+        self,
+        record: Record,
+        operation: RecordOperation = RecordOperation.DELETE,
+        expected_version: int | None = None,
+        **changes: Any,
+    ) -> RecordWrite:
+        """The write that moves `record` to its next version (status DELETED unless told)."""
+        status = {
+            RecordOperation.DELETE: RecordStatus.DELETED,
+            RecordOperation.SUPERSEDE: RecordStatus.SUPERSEDED,
+        }.get(operation, record.status)
+        later = record.updated_at + timedelta(seconds=record.version)
+        changed = record.model_copy(
+            update={
+                "status": status,
+                "version": record.version + 1,
+                "updated_at": later,
+                **changes,
+            }
+        )
+        expected = record.version if expected_version is None else expected_version
+        return RecordWrite(
+            record=changed, expected_version=expected, versions=[self.version(changed, operation)]
+        )
+
+    def execution(self, execution_id: str, turn_id: str = "trn_0001") -> Execution:
+        return Execution(
+            id=execution_id,
+            turn_id=turn_id,
+            tool="search_memory",
+            input={"query": "billing", "limit": 5},
+            output={"records": [{"id": "rec_1", "score": 0.5}]},
+            error=None,
+            caller={"invocation": "inv-9", "execution": execution_id},
+            retrieved=True,
+            created_at=self.now,
+        )
+
+    def effect(
+        self, effect_id: str, sequence: int, turn_id: str = "trn_0001", record_id: str = "rec_x"
+    ) -> Effect:
+        return Effect(
+            effect_id=effect_id,
+            turn_id=turn_id,
+            sequence=sequence,
+            kind="record.add",
+            payload={"record": to_doc(self.record(record_id))},
         )
 
 

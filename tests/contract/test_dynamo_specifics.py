@@ -12,16 +12,17 @@ import pytest
 from pynamodb.exceptions import PynamoDBException
 
 from agent_memory.adapters.dynamodb import DynamoStore
-from agent_memory.domain.errors import Conflict, NotFound, StorageUnavailable
+from agent_memory.domain.errors import Conflict, NotFound, PayloadTooLarge, StorageUnavailable
 from agent_memory.domain.models import Session, TurnStatus, utcnow
 from agent_memory.domain.ports import PreconditionFailed
+from agent_memory.domain.records import Record, RecordOperation, RecordQuery
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build
 
 pytestmark = pytest.mark.contract
 
-READS = {"GetItem", "Query", "Scan", "DescribeTable"}
+READS = {"GetItem", "BatchGetItem", "Query", "Scan", "DescribeTable"}
 
 
 @pytest.fixture
@@ -258,3 +259,184 @@ def test_create_session_tells_a_missing_agent_from_an_existing_session(
         store.create_session(session)
 
     assert raised.value.code == "agent_not_found"
+
+
+# -- record memory and the turn log ------------------------------------------------------------
+
+
+def _agent_with_records(
+    store: DynamoStore, build: Build, count: int
+) -> tuple[Session, list[Record]]:
+    agent, version = build.agent("teams/web")
+    store.create_agent(agent, version)
+    session = build.session(agent)
+    store.create_session(session)
+    records = [build.record(f"rec_{n:03d}") for n in range(1, count + 1)]
+    for start in range(0, count, 24):
+        store.write_records(
+            "acme", "teams/web", [build.create(r) for r in records[start : start + 24]]
+        )
+    return session, records
+
+
+def test_record_writes_and_commits_are_one_transaction_each(
+    store: DynamoStore, build: Build, calls: list[str]
+) -> None:
+    session, (first, second) = _agent_with_records(store, build, 2)
+    turn = build.turn(session, 1)
+    store.begin_turn(turn)
+
+    calls.clear()
+    store.write_records(
+        "acme", "teams/web", [build.create(build.record("rec_003")), build.change(first)]
+    )
+    assert writes(calls) == ["TransactWriteItems"]
+
+    calls.clear()
+    with pytest.raises(PreconditionFailed):
+        store.write_records("acme", "teams/web", [build.change(first)])  # stale now
+    assert writes(calls) == ["TransactWriteItems"]
+
+    calls.clear()
+    with pytest.raises(PreconditionFailed):
+        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), [build.change(first)])
+    assert writes(calls) == ["TransactWriteItems"]
+
+    calls.clear()
+    commit = [build.create(build.record("rec_004")), build.change(second)]
+    store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), commit)
+    assert writes(calls) == ["TransactWriteItems"]
+
+
+def test_the_largest_commit_a_turn_can_make_is_one_transaction(
+    store: DynamoStore, build: Build, calls: list[str]
+) -> None:
+    # Given 24 stored records, and a turn whose 24 writes each add a record replacing one of them
+    session, stored = _agent_with_records(store, build, 24)
+    turn = build.turn(session, 1)
+    store.begin_turn(turn)
+    commit = []
+    for old in stored:
+        new = build.record(old.id.replace("rec_", "rec_new_"), replaces=old.id)
+        superseded = build.change(old, RecordOperation.SUPERSEDE, replaced_by=new.id)
+        commit += [build.create(new), superseded]
+    calls.clear()
+
+    store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), commit)  # 96 puts, a check, an update
+
+    assert writes(calls) == ["TransactWriteItems"]
+    found = store.get_records("acme", "teams/web", [w.record.id for w in commit])
+    assert found == sorted((w.record for w in commit), key=lambda r: r.id)
+
+
+def test_a_change_dynamodb_would_refuse_is_refused_before_it_is_sent(
+    store: DynamoStore, build: Build, calls: list[str]
+) -> None:
+    session, _ = _agent_with_records(store, build, 0)
+    big = "x" * 100_000
+    too_many = [build.create(build.record(f"rec_{n:03d}")) for n in range(50)]  # 100 puts + 1
+    too_big = [build.create(build.record(f"rec_{n:03d}", content=big)) for n in range(21)]
+    twice = [build.create(build.record("rec_001")), build.create(build.record("rec_001"))]
+    before = table_keys(store)
+    calls.clear()
+
+    for refused in (too_many, too_big):
+        with pytest.raises(PayloadTooLarge) as raised:
+            store.write_records("acme", "teams/web", refused)
+        assert raised.value.code == "transaction_too_large"
+    with pytest.raises(ValueError, match="twice"):
+        store.write_records("acme", "teams/web", twice)
+
+    assert writes(calls) == []
+    assert table_keys(store) == before
+
+
+def test_the_turn_log_and_records_are_keyed_as_documented(store: DynamoStore, build: Build) -> None:
+    session, (record,) = _agent_with_records(store, build, 1)
+    store.write_records("acme", "teams/web", [build.change(record)])
+    store.begin_turn(build.turn(session, 1))
+    store.add_execution("acme", "teams/web", session.id, build.execution("exe_1"))
+    store.stage_effect("acme", "teams/web", session.id, build.effect("eff_1", 7))
+
+    assert set(table_keys(store)) >= {
+        ("T#acme#A#teams/web#R", "R#rec_001"),
+        ("T#acme#A#teams/web#R#rec_001", "V#00000001"),
+        ("T#acme#A#teams/web#R#rec_001", "V#00000002"),
+        ("T#acme#A#teams/web#S#ses_1", "X#trn_0001#exe_1"),
+        ("T#acme#A#teams/web#S#ses_1", "FX#trn_0001#000007"),
+        ("T#acme#A#teams/web#S#ses_1", "FXID#trn_0001#eff_1"),
+    }
+    # Nothing of it shows up among the agent's sessions or manifest versions
+    assert [s.id for s in store.list_sessions("acme", "teams/web", 10, None)] == [session.id]
+    assert len(store.list_manifest_versions("acme", "teams/web", 10, None)) == 1
+
+
+def test_finding_records_by_id_reads_only_those(
+    store: DynamoStore, build: Build, calls: list[str]
+) -> None:
+    _agent_with_records(store, build, 30)
+    calls.clear()
+
+    found = store.find_records(
+        "acme", "teams/web", RecordQuery(ids=frozenset({"rec_002", "rec_020"})), 10, None
+    )
+
+    assert [r.id for r in found] == ["rec_020", "rec_002"]
+    assert calls == ["BatchGetItem"]
+
+
+def test_nothing_is_added_to_an_agent_being_deleted(store: DynamoStore, build: Build) -> None:
+    # Given an agent whose delete has marked the head and not walked yet
+    session, (record,) = _agent_with_records(store, build, 1)
+    turn = build.turn(session, 1)
+    store.begin_turn(turn)
+    head = store._items.agent
+    head.key("T#acme#AGENTS", "A#teams/web").update([head.deleting.set(True)])
+    before = table_keys(store)
+
+    # Then no record, execution, effect or commit can slip in behind the walk
+    with pytest.raises(PreconditionFailed):
+        store.write_records("acme", "teams/web", [build.create(build.record("rec_002"))])
+    with pytest.raises(PreconditionFailed):
+        store.add_execution("acme", "teams/web", session.id, build.execution("exe_1"))
+    with pytest.raises(PreconditionFailed):
+        store.stage_effect("acme", "teams/web", session.id, build.effect("eff_1", 1))
+    with pytest.raises(PreconditionFailed):
+        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), [build.change(record)])
+    assert table_keys(store) == before
+    assert store.delete_agent("acme", "teams/web") is True
+    assert table_keys(store) == []
+
+
+def test_an_interrupted_delete_never_strands_record_versions(
+    store: DynamoStore, build: Build, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given 30 records with two versions each, and a delete that crashes on its fourth batch
+    # (versions of 25 records in two, their heads in the third, then the other versions)
+    _, records = _agent_with_records(store, build, 30)
+    store.write_records("acme", "teams/web", [build.change(r) for r in records[:24]])
+    store.write_records("acme", "teams/web", [build.change(r) for r in records[24:]])
+    batch_delete = store._batch_delete
+    batches: list[int] = []
+
+    def crash_on_fourth_batch(batch: list[dict[str, Any]]) -> None:
+        batches.append(len(batch))
+        if len(batches) == 4:
+            raise StorageUnavailable("simulated crash")
+        batch_delete(batch)
+
+    monkeypatch.setattr(store, "_batch_delete", crash_on_fourth_batch)
+    with pytest.raises(StorageUnavailable):
+        store.delete_agent("acme", "teams/web")
+    monkeypatch.undo()
+
+    # Then part of the records are gone, and every version left has its head
+    remaining = set(table_keys(store))
+    heads = {sk.removeprefix("R#") for pk, sk in remaining if pk == "T#acme#A#teams/web#R"}
+    assert heads == {f"rec_{n:03d}" for n in range(26, 31)}
+    version_partitions = {pk for pk, _ in remaining if pk.startswith("T#acme#A#teams/web#R#")}
+    assert version_partitions <= {f"T#acme#A#teams/web#R#{rid}" for rid in heads}
+    assert store.get_agent("acme", "teams/web") is None
+    # And the next delete finishes the job
+    assert store.delete_agent("acme", "teams/web") is True
+    assert table_keys(store) == []

@@ -44,6 +44,10 @@ def store(request, tmp_path):
 
 
 @pytest.fixture
-def api(store, tmp_path) -> ApiClient:
-    services = build_services(Settings(data_dir=tmp_path), store=store)
+def services(store, tmp_path):
+    return build_services(Settings(data_dir=tmp_path), store=store)
+
+
+@pytest.fixture
+def api(services) -> ApiClient:
     return ApiClient(Api(services).handle)

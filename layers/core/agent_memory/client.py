@@ -100,6 +100,36 @@ class Client:
     def rollback_turn(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
         return self.request("POST", _turn(agent_id, session_id, turn_id) + "/rollback")
 
+    # -- tools and records -----------------------------------------------------------------
+    def call_tool(
+        self,
+        agent_id: str,
+        session_id: str,
+        turn_id: str,
+        name: str,
+        caller: dict[str, Any] | None = None,
+        **arguments: Any,
+    ) -> dict[str, Any]:
+        body = {**arguments, "caller": caller or {"role": "agent"}}
+        path = _turn(agent_id, session_id, turn_id) + f"/tools/{name}"
+        return self.request("POST", path, body)["output"]
+
+    def instructions(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
+        return self.request("GET", _turn(agent_id, session_id, turn_id) + "/instructions")
+
+    def list_records(self, agent_id: str, **query: Any) -> dict[str, Any]:
+        return self.request("GET", f"/v1/agents/{agent_id}/-/records", query=query)
+
+    def get_record(self, agent_id: str, record_id: str) -> dict[str, Any]:
+        return self.request("GET", f"/v1/agents/{agent_id}/-/records/{record_id}")
+
+    def delete_record(self, agent_id: str, record_id: str) -> dict[str, Any]:
+        return self.request("DELETE", f"/v1/agents/{agent_id}/-/records/{record_id}")
+
+    def record_versions(self, agent_id: str, record_id: str, **query: Any) -> dict[str, Any]:
+        path = f"/v1/agents/{agent_id}/-/records/{record_id}/versions"
+        return self.request("GET", path, query=query)
+
 
 def _turn(agent_id: str, session_id: str, turn_id: str) -> str:
     return f"/v1/agents/{agent_id}/-/sessions/{session_id}/turns/{turn_id}"

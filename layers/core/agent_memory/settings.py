@@ -22,7 +22,8 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=0, le=65535)
     token: SecretStr | None = None
-    threads: int = Field(default=8, ge=1, le=256)
+    threads: int = Field(default=16, ge=2, le=256)
+    webhook_url: str | None = None
 
     # Cloud shape.
     table_name: str | None = None
@@ -31,6 +32,7 @@ class Settings(BaseSettings):
     )
     dynamodb_endpoint: str | None = None
     tenant_claim: str = "tenant"
+    event_bus_name: str | None = None
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 

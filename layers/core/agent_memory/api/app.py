@@ -15,7 +15,9 @@ from ..bootstrap import Services
 from ..domain.errors import DomainError
 from .paths import external, normalize_event
 from .routes.agents import agents_router
+from .routes.records import records_router
 from .routes.sessions import sessions_router
+from .routes.tools import tools_router
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +43,8 @@ class Api:
         self.resolver = APIGatewayHttpResolver(enable_validation=True)
         self.resolver.include_router(agents_router(services))
         self.resolver.include_router(sessions_router(services))
+        self.resolver.include_router(tools_router(services))
+        self.resolver.include_router(records_router(services))
         self._register_handlers()
 
     def handle(self, event: dict[str, Any], context: Any) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ..domain.models import Agent, ManifestVersion, Session, StartedBy, Turn
+from ..domain.records import Record, RecordVersion
 
 ShortText = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 
@@ -45,6 +46,16 @@ class ManifestVersionList(BaseModel):
 
 class SessionList(BaseModel):
     sessions: list[Session]
+    next: str | None
+
+
+class RecordList(BaseModel):
+    records: list[Record]
+    next: str | None
+
+
+class RecordVersionList(BaseModel):
+    versions: list[RecordVersion]
     next: str | None
 
 

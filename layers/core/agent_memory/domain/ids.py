@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 
 from .errors import InvalidRequest
@@ -47,12 +48,24 @@ def validate_opaque_id(value: str, what: str) -> str:
     return value
 
 
-def new_id(prefix: str) -> str:
-    """A ULID-style id: 48-bit millisecond time then 80 random bits, Crockford base32.
+_last = [0, 0]
+_lock = threading.Lock()
 
-    Ids sort by creation time, which gives stable newest-first listings without a second index.
+
+def new_id(prefix: str) -> str:
+    """A monotonic ULID: 48-bit millisecond time then 80 random bits, Crockford base32.
+
+    Ids sort by creation time, which gives stable newest-first listings without a second index;
+    within one millisecond of one process the random part counts up, so order still holds.
     """
-    value = (int(time.time() * 1000) << 80) | int.from_bytes(os.urandom(10), "big")
+    with _lock:
+        millis = int(time.time() * 1000)
+        if millis <= _last[0]:
+            millis, entropy = _last[0], _last[1] + 1
+        else:
+            entropy = int.from_bytes(os.urandom(10), "big") >> 1  # room to count up
+        _last[0], _last[1] = millis, entropy
+    value = (millis << 80) | (entropy & ((1 << 80) - 1))
     chars = []
     for _ in range(26):
         chars.append(_CROCKFORD[value & 31])

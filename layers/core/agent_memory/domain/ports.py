@@ -7,10 +7,14 @@ tests/contract that runs against each of them.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from .errors import Conflict
+from .events import Event
+from .files.models import FileMemory, FileVersion, FileWrite
 from .models import Agent, ManifestVersion, Session, Turn, TurnStatus
+from .records import Effect, Execution, Record, RecordQuery, RecordVersion, RecordWrite
 
 
 class PreconditionFailed(Conflict):
@@ -87,11 +91,129 @@ class SessionStore(ABC):
     ) -> Turn | None: ...
 
     @abstractmethod
-    def end_turn(self, turn: Turn, status: TurnStatus, ended_at: datetime) -> Turn:
-        """Move an open turn to committed or rolled back; PreconditionFailed if it is not open."""
+    def end_turn(
+        self,
+        turn: Turn,
+        status: TurnStatus,
+        ended_at: datetime,
+        writes: Sequence[RecordWrite] = (),
+    ) -> Turn:
+        """Move an open turn to committed or rolled back, and apply `writes` with it: all or none.
+
+        PreconditionFailed if the turn is not open or any write's expected version does not hold.
+        """
 
 
-class Store(AgentStore, SessionStore, ABC):
+class TurnLog(ABC):
+    """What a turn did: the native tool calls it made and the writes it staged."""
+
+    @abstractmethod
+    def add_execution(
+        self, tenant: str, agent_id: str, session_id: str, execution: Execution
+    ) -> None:
+        """Record one tool call on its turn."""
+
+    @abstractmethod
+    def list_executions(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> list[Execution]:
+        """The turn's executions in the order they were made."""
+
+    @abstractmethod
+    def stage_effect(self, tenant: str, agent_id: str, session_id: str, effect: Effect) -> None:
+        """Keep a write until the turn ends. PreconditionFailed if the turn already staged an
+        effect with this effect_id or this sequence."""
+
+    @abstractmethod
+    def staged_effects(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> list[Effect]:
+        """The turn's staged writes in sequence order."""
+
+
+class RecordStore(ABC):
+    """Memory records of an agent: a head per record and every version of it."""
+
+    @abstractmethod
+    def get_records(self, tenant: str, agent_id: str, ids: Iterable[str]) -> list[Record]:
+        """The heads of the records with these ids that exist, whatever their status."""
+
+    @abstractmethod
+    def find_records(
+        self, tenant: str, agent_id: str, query: RecordQuery, limit: int, before: str | None
+    ) -> list[Record]:
+        """Up to `limit` records matching `query`, newest (highest id) first, ids below `before`."""
+
+    @abstractmethod
+    def record_versions(
+        self, tenant: str, agent_id: str, record_id: str, limit: int, before: int | None
+    ) -> list[RecordVersion]:
+        """Versions of one record, newest first, only those below `before` when given."""
+
+    @abstractmethod
+    def write_records(self, tenant: str, agent_id: str, writes: Sequence[RecordWrite]) -> None:
+        """Apply writes outside any turn (an app's change): all or none, each only while its
+        expected version holds (PreconditionFailed otherwise)."""
+
+
+class FileStore(ABC):
+    """File memories of an agent: heads by path, and every version."""
+
+    @abstractmethod
+    def get_file(self, tenant: str, agent_id: str, path: str) -> FileMemory | None: ...
+
+    @abstractmethod
+    def list_files(
+        self, tenant: str, agent_id: str, prefix: str, limit: int, after: str | None
+    ) -> list[FileMemory]:
+        """Memories whose path starts with `prefix`, in path order after `after`, at most
+        `limit`. Adapters may leave `content` empty here: listings never show it."""
+
+    @abstractmethod
+    def file_versions(
+        self, tenant: str, agent_id: str, path: str | None, limit: int, before: str | None
+    ) -> list[FileVersion]:
+        """Versions newest first (one path's, or every path's), ids below `before`."""
+
+    @abstractmethod
+    def get_file_version(
+        self, tenant: str, agent_id: str, version_id: str
+    ) -> FileVersion | None: ...
+
+    @abstractmethod
+    def count_files(self, tenant: str, agent_id: str) -> int: ...
+
+    @abstractmethod
+    def write_files(
+        self, tenant: str, agent_id: str, writes: Sequence[FileWrite], max_files: int
+    ) -> None:
+        """Apply writes outside any turn (an app's change): all or none. PreconditionFailed when
+        an expected version does not hold; LimitExceeded when the count would pass max_files."""
+
+    @abstractmethod
+    def save_session_index(
+        self, tenant: str, agent_id: str, session_id: str, text: str, built_at: datetime
+    ) -> None:
+        """Keep the memory index a session opened with (until a compaction refreshes it)."""
+
+    @abstractmethod
+    def session_index(self, tenant: str, agent_id: str, session_id: str) -> str | None: ...
+
+
+class LimitExceeded(Conflict):
+    code = "limit_exceeded"
+
+
+class EventPublisher(ABC):
+    """Where memory events go: an in-process bus served as SSE, or EventBridge."""
+
+    @abstractmethod
+    def publish(self, events: Sequence[Event]) -> None:
+        """Deliver events after the change they describe has committed. Never raises for a
+        delivery failure: the change is already durable, so a lost event is logged, not fatal."""
+
+
+class Store(AgentStore, SessionStore, TurnLog, RecordStore, ABC):
     """Everything the foundation keeps, behind one object per adapter."""
 
     def close(self) -> None:  # noqa: B027 - optional hook, most adapters hold nothing to close

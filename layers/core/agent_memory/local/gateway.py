@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from ..api.app import OPENAPI_PATH, Api
+from .sse import EventStreams
 from .tokens import TokenBook
 
 logger = logging.getLogger(__name__)
@@ -24,10 +25,13 @@ PUBLIC_PATHS = frozenset({OPENAPI_PATH})
 
 
 class LocalGateway:
-    def __init__(self, api: Api, tokens: TokenBook, tenant_claim: str) -> None:
+    def __init__(
+        self, api: Api, tokens: TokenBook, tenant_claim: str, streams: EventStreams | None = None
+    ) -> None:
         self.api = api
         self.tokens = tokens
         self.tenant_claim = tenant_claim
+        self.streams = streams
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         path = environ.get("PATH_INFO") or "/"
@@ -37,15 +41,17 @@ class LocalGateway:
             scheme, _, token = header.partition(" ")
             grant = self.tokens.grant_for(token.strip()) if scheme.lower() == "bearer" else None
             if grant is None:
-                return _error(
+                return error(
                     start_response,
                     401,
                     "unauthorized",
                     "send Authorization: Bearer <token> (see <data-dir>/token)",
                 )
+        if self.streams is not None and grant is not None and self.streams.matches(environ):
+            return self.streams(environ, start_response, grant.tenant)
         length = int(environ.get("CONTENT_LENGTH") or 0)
         if length > MAX_BODY_BYTES:
-            return _error(
+            return error(
                 start_response,
                 413,
                 "payload_too_large",
@@ -63,7 +69,7 @@ class LocalGateway:
         )
         event = to_event(environ, path, body, claims)
         result = self.api.handle(event, None)
-        return _respond(start_response, result)
+        return respond(start_response, result)
 
 
 def to_event(
@@ -121,7 +127,7 @@ def to_event(
     }
 
 
-def _respond(start_response: StartResponse, result: dict[str, Any]) -> list[bytes]:
+def respond(start_response: StartResponse, result: dict[str, Any]) -> list[bytes]:
     status = int(result.get("statusCode", 200))
     body = result.get("body") or ""
     payload = base64.b64decode(body) if result.get("isBase64Encoded") else body.encode()
@@ -134,8 +140,8 @@ def _respond(start_response: StartResponse, result: dict[str, Any]) -> list[byte
     return [payload]
 
 
-def _error(start_response: StartResponse, status: int, code: str, message: str) -> list[bytes]:
-    return _respond(
+def error(start_response: StartResponse, status: int, code: str, message: str) -> list[bytes]:
+    return respond(
         start_response,
         {
             "statusCode": status,

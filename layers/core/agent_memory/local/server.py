@@ -9,10 +9,12 @@ from types import FrameType
 
 from waitress.server import create_server
 
+from ..adapters.events.local_bus import InProcessBus
 from ..api.app import Api
 from ..bootstrap import build_services
 from ..settings import Settings
 from .gateway import LocalGateway
+from .sse import EventStreams
 from .tokens import TokenBook
 
 logger = logging.getLogger(__name__)
@@ -25,7 +27,11 @@ def serve(settings: Settings) -> None:
     token = settings.token.get_secret_value() if settings.token else None
     tokens, made = TokenBook.load(settings.data_dir, token)
     services = build_services(settings)
-    gateway = LocalGateway(Api(services), tokens, settings.tenant_claim)
+    streams = None
+    if isinstance(services.events, InProcessBus):
+        # Event streams hold a thread each: keep half the threads for requests.
+        streams = EventStreams(services.events, services.agents, settings.threads // 2)
+    gateway = LocalGateway(Api(services), tokens, settings.tenant_claim, streams)
     server = create_server(
         gateway,
         host=settings.host,
@@ -33,10 +39,13 @@ def serve(settings: Settings) -> None:
         threads=settings.threads,
         ident="agent-memory",
         clear_untrusted_proxy_headers=True,
+        send_bytes=1,  # flush each event-stream chunk at once instead of buffering 18 kB
     )
 
     def stop(signum: int, _frame: FrameType | None) -> None:
         logger.info("stopping", extra={"signal": signal.Signals(signum).name})
+        if streams is not None:
+            streams.closing.set()
         # waitress's loop ends on SystemExit and waits for the requests in flight.
         raise SystemExit(0)
 

@@ -3,11 +3,14 @@
 The item classes below are templates without a table: `bind_items` makes subclasses with their
 own Meta (table name, region, endpoint) for each store, so two stores never share global state.
 Datetimes are kept as ISO 8601 text and manifests as JSON text, exactly as SqliteStore keeps them,
-so every model field reads back equal to what was written.
+so every model field reads back equal to what was written. Records, their versions, executions
+and effects are kept whole as a JSON `doc` (the form SqliteStore stores), next to the few typed
+attributes a condition, a filter or a stream consumer needs.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -25,6 +28,16 @@ from pynamodb.constants import PAY_PER_REQUEST_BILLING_MODE, STREAM_NEW_AND_OLD_
 from pynamodb.models import Model
 
 from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.records import (
+    Effect,
+    Execution,
+    Record,
+    RecordVersion,
+    from_doc,
+    to_doc,
+    version_from_doc,
+    version_to_doc,
+)
 from . import keys
 
 M = TypeVar("M", bound="Item")
@@ -205,6 +218,139 @@ class TurnItem(Item):
         )
 
 
+class ExecutionItem(Item):
+    tenant = UnicodeAttribute()
+    agent_id = UnicodeAttribute()
+    session_id = UnicodeAttribute()
+    turn_id = UnicodeAttribute()
+    execution_id = UnicodeAttribute()
+    doc = UnicodeAttribute()
+
+    @classmethod
+    def of(cls, tenant: str, agent_id: str, session_id: str, execution: Execution) -> ExecutionItem:
+        return cls(
+            keys.session_pk(tenant, agent_id, session_id),
+            keys.execution_sk(execution.turn_id, execution.id),
+            tenant=tenant,
+            agent_id=agent_id,
+            session_id=session_id,
+            turn_id=execution.turn_id,
+            execution_id=execution.id,
+            doc=execution.model_dump_json(),
+        )
+
+    def to_execution(self) -> Execution:
+        return Execution.model_validate_json(self.doc)
+
+
+class EffectItem(Item):
+    tenant = UnicodeAttribute()
+    agent_id = UnicodeAttribute()
+    session_id = UnicodeAttribute()
+    turn_id = UnicodeAttribute()
+    sequence = NumberAttribute()
+    effect_id = UnicodeAttribute()
+    doc = UnicodeAttribute()
+
+    @classmethod
+    def of(cls, tenant: str, agent_id: str, session_id: str, effect: Effect) -> EffectItem:
+        return cls(
+            keys.session_pk(tenant, agent_id, session_id),
+            keys.effect_sk(effect.turn_id, effect.sequence),
+            tenant=tenant,
+            agent_id=agent_id,
+            session_id=session_id,
+            turn_id=effect.turn_id,
+            sequence=effect.sequence,
+            effect_id=effect.effect_id,
+            doc=effect.model_dump_json(),
+        )
+
+    def to_effect(self) -> Effect:
+        return Effect.model_validate_json(self.doc)
+
+
+class EffectIdItem(Item):
+    """Holds an effect id of a turn, so a second effect with the same id is refused."""
+
+    turn_id = UnicodeAttribute()
+    effect_id = UnicodeAttribute()
+    sequence = NumberAttribute()
+
+    @classmethod
+    def of(cls, tenant: str, agent_id: str, session_id: str, effect: Effect) -> EffectIdItem:
+        return cls(
+            keys.session_pk(tenant, agent_id, session_id),
+            keys.effect_id_sk(effect.turn_id, effect.effect_id),
+            turn_id=effect.turn_id,
+            effect_id=effect.effect_id,
+            sequence=effect.sequence,
+        )
+
+
+class RecordItem(Item):
+    """A record's head. The typed attributes repeat fields of `doc` for conditions and filters."""
+
+    tenant = UnicodeAttribute()
+    agent_id = UnicodeAttribute()
+    record_id = UnicodeAttribute()
+    scope = UnicodeAttribute()
+    session_id = UnicodeAttribute(null=True)
+    status = UnicodeAttribute()
+    kind = UnicodeAttribute()
+    preview = BooleanAttribute()
+    pinned = BooleanAttribute()
+    version = NumberAttribute()
+    doc = UnicodeAttribute()
+
+    @classmethod
+    def of(cls, tenant: str, agent_id: str, record: Record) -> RecordItem:
+        # Keyed by the tenant and agent it is written under, as SqliteStore keys its rows.
+        return cls(
+            keys.records_pk(tenant, agent_id),
+            keys.record_sk(record.id),
+            tenant=tenant,
+            agent_id=agent_id,
+            record_id=record.id,
+            scope=record.scope,
+            session_id=record.session_id,
+            status=record.status.value,
+            kind=record.kind,
+            preview=record.preview,
+            pinned=record.pinned,
+            version=record.version,
+            doc=json.dumps(to_doc(record)),
+        )
+
+    def to_record(self) -> Record:
+        return from_doc(json.loads(self.doc))
+
+
+class RecordVersionItem(Item):
+    tenant = UnicodeAttribute()
+    agent_id = UnicodeAttribute()
+    record_id = UnicodeAttribute()
+    version = NumberAttribute()
+    doc = UnicodeAttribute()
+
+    @classmethod
+    def of(
+        cls, tenant: str, agent_id: str, record_id: str, version: RecordVersion
+    ) -> RecordVersionItem:
+        return cls(
+            keys.record_versions_pk(tenant, agent_id, record_id),
+            keys.record_version_sk(version.record.version),
+            tenant=tenant,
+            agent_id=agent_id,
+            record_id=record_id,
+            version=version.record.version,
+            doc=json.dumps(version_to_doc(version)),
+        )
+
+    def to_version(self) -> RecordVersion:
+        return version_from_doc(json.loads(self.doc))
+
+
 @dataclass(frozen=True)
 class Items:
     """The item classes bound to one table, and the one connection they all use."""
@@ -214,6 +360,11 @@ class Items:
     version: type[VersionItem]
     session: type[SessionItem]
     turn: type[TurnItem]
+    execution: type[ExecutionItem]
+    effect: type[EffectItem]
+    effect_id: type[EffectIdItem]
+    record: type[RecordItem]
+    record_version: type[RecordVersionItem]
     table: TableConnection
 
     @property
@@ -236,15 +387,31 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         return type(template.__name__, (template,), {"Meta": meta, "__module__": __name__})
 
     item = bound(Item)
-    agent, version, session, turn = (
-        bound(AgentItem),
-        bound(VersionItem),
-        bound(SessionItem),
-        bound(TurnItem),
+    items = Items(
+        item=item,
+        agent=bound(AgentItem),
+        version=bound(VersionItem),
+        session=bound(SessionItem),
+        turn=bound(TurnItem),
+        execution=bound(ExecutionItem),
+        effect=bound(EffectItem),
+        effect_id=bound(EffectIdItem),
+        record=bound(RecordItem),
+        record_version=bound(RecordVersionItem),
+        # pynamodb caches a connection (and so a botocore client) per model class; handing the
+        # first one to the others gives the whole store one client, paid for once per cold start.
+        table=item._get_connection(),
     )
-    # pynamodb caches a connection (and so a botocore client) per model class; handing the first
-    # one to the others gives the whole store one client, which a cold start pays for once.
-    table = item._get_connection()
-    for cls in (agent, version, session, turn):
-        cls._connection = table
-    return Items(item=item, agent=agent, version=version, session=session, turn=turn, table=table)
+    for cls in (
+        items.agent,
+        items.version,
+        items.session,
+        items.turn,
+        items.execution,
+        items.effect,
+        items.effect_id,
+        items.record,
+        items.record_version,
+    ):
+        cls._connection = items.table
+    return items

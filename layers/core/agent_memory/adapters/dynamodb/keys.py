@@ -4,9 +4,16 @@
     manifest version  pk T#{tenant}#A#{agentId}              sk MV#{version:010d}
     session           pk T#{tenant}#A#{agentId}              sk S#{sessionId}
     turn              pk T#{tenant}#A#{agentId}#S#{session}  sk TURN#{turnId}
+    execution         pk T#{tenant}#A#{agentId}#S#{session}  sk X#{turnId}#{executionId}
+    staged effect     pk T#{tenant}#A#{agentId}#S#{session}  sk FX#{turnId}#{sequence:06d}
+    effect id marker  pk T#{tenant}#A#{agentId}#S#{session}  sk FXID#{turnId}#{effectId}
+    record head       pk T#{tenant}#A#{agentId}#R            sk R#{recordId}
+    record version    pk T#{tenant}#A#{agentId}#R#{recordId} sk V#{version:08d}
 
-An agent owns its whole `T#{tenant}#A#{agentId}` partition and, through each session item, the
-session's own partition; deleting an agent walks exactly those.
+An agent owns its whole `T#{tenant}#A#{agentId}` partition, through each session item the
+session's own partition, and its records partition, through each record head the record's
+versions partition; deleting an agent walks exactly those. Ids never contain `#`, so no two of
+these partitions can be the same and a prefix (`X#{turnId}#`) selects exactly one turn's items.
 """
 
 from __future__ import annotations
@@ -15,7 +22,14 @@ AGENT = "A#"
 VERSION = "MV#"
 SESSION = "S#"
 TURN = "TURN#"
+EXECUTION = "X#"
+EFFECT = "FX#"
+EFFECT_ID = "FXID#"
+RECORD = "R#"
+RECORD_VERSION = "V#"
 VERSION_DIGITS = 10
+RECORD_VERSION_DIGITS = 8
+SEQUENCE_DIGITS = 6
 
 
 def _part(value: str) -> str:
@@ -56,3 +70,39 @@ def session_pk(tenant: str, agent_id: str, session_id: str) -> str:
 
 def turn_sk(turn_id: str) -> str:
     return TURN + _part(turn_id)
+
+
+def execution_prefix(turn_id: str) -> str:
+    return f"{EXECUTION}{_part(turn_id)}#"
+
+
+def execution_sk(turn_id: str, execution_id: str) -> str:
+    return execution_prefix(turn_id) + _part(execution_id)
+
+
+def effect_prefix(turn_id: str) -> str:
+    return f"{EFFECT}{_part(turn_id)}#"
+
+
+def effect_sk(turn_id: str, sequence: int) -> str:
+    return f"{effect_prefix(turn_id)}{sequence:0{SEQUENCE_DIGITS}d}"
+
+
+def effect_id_sk(turn_id: str, effect_id: str) -> str:
+    return f"{EFFECT_ID}{_part(turn_id)}#{_part(effect_id)}"
+
+
+def records_pk(tenant: str, agent_id: str) -> str:
+    return f"{agent_pk(tenant, agent_id)}#R"
+
+
+def record_sk(record_id: str) -> str:
+    return RECORD + _part(record_id)
+
+
+def record_versions_pk(tenant: str, agent_id: str, record_id: str) -> str:
+    return f"{records_pk(tenant, agent_id)}#{_part(record_id)}"
+
+
+def record_version_sk(version: int) -> str:
+    return f"{RECORD_VERSION}{version:0{RECORD_VERSION_DIGITS}d}"

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
-from itertools import islice, takewhile
+from itertools import chain, islice, takewhile
 from typing import Any, TypeVar
 
 from pynamodb.exceptions import DeleteError, DoesNotExist, TableError, UpdateError
@@ -20,8 +20,10 @@ from pynamodb.expressions.update import Action
 from ...domain.errors import Conflict, NotFound, StorageUnavailable
 from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import PreconditionFailed, Store
+from ...domain.records import RecordWrite
 from . import keys
-from .items import AgentItem, Item, bind_items
+from .items import Item, bind_items
+from .records import TURN, DynamoRecords, live_agent, write_failure
 from .transactions import (
     ConditionsFailed,
     Transaction,
@@ -39,13 +41,7 @@ _BATCH_ATTEMPTS = 8
 _BATCH_BACKOFF_SECONDS = 0.05
 
 
-def _live(agent: type[AgentItem]) -> Condition:
-    """The head exists and no delete has started on it."""
-    live: Condition = agent.pk.exists() & agent.deleting.does_not_exist()
-    return live
-
-
-class DynamoStore(Store):
+class DynamoStore(DynamoRecords, Store):
     """The Store port on the single table `table_name`; `host` points it at a local endpoint."""
 
     def __init__(self, table_name: str, region: str, host: str | None = None) -> None:
@@ -151,19 +147,20 @@ class DynamoStore(Store):
             if is_condition_failure(exc):
                 return False
             raise unavailable(exc) from exc
-        # 2. Delete what it owns. A session's turns go before the session item, so a crash part
-        #    way never leaves turns that no session leads to; the next call picks up from here.
-        owned = keys.agent_pk(tenant, agent_id)
-        pending: list[tuple[str, str]] = []
-        for pk, sk in self._keys(owned):
-            if sk.startswith(keys.SESSION):
-                session_id = sk.removeprefix(keys.SESSION)
-                self._delete_keys(self._keys(keys.session_pk(tenant, agent_id, session_id)))
-            pending.append((pk, sk))
-            if len(pending) == _BATCH_SIZE:
-                self._delete_keys(pending)
-                pending = []
-        self._delete_keys(pending)
+
+        # 2. Delete what it owns. An item that leads to a partition (a session to its turns, a
+        #    record head to its versions) goes after that partition, so a crash part way never
+        #    leaves items nothing leads to; the next call picks up from wherever this one stopped.
+        def record_versions(sk: str) -> str:
+            return keys.record_versions_pk(tenant, agent_id, sk.removeprefix(keys.RECORD))
+
+        def session_items(sk: str) -> str | None:
+            if not sk.startswith(keys.SESSION):
+                return None
+            return keys.session_pk(tenant, agent_id, sk.removeprefix(keys.SESSION))
+
+        self._delete_partition(keys.records_pk(tenant, agent_id), record_versions)
+        self._delete_partition(keys.agent_pk(tenant, agent_id), session_items)
         # 3. The head goes last, and only while it is still the one being deleted.
         try:
             key.delete(condition=head.deleting.exists())
@@ -185,7 +182,7 @@ class DynamoStore(Store):
                     head,
                     keys.agents_pk(session.tenant),
                     keys.agent_sk(session.agent_id),
-                    _live(head),
+                    live_agent(head),
                 )
                 tx.put("session", item.of(session), item.pk.does_not_exist())
         except ConditionsFailed as exc:
@@ -224,7 +221,7 @@ class DynamoStore(Store):
                     head,
                     keys.agents_pk(turn.tenant),
                     keys.agent_sk(turn.agent_id),
-                    _live(head),
+                    live_agent(head),
                 )
                 tx.update(
                     "session",
@@ -244,20 +241,37 @@ class DynamoStore(Store):
         )
         return item.to_turn() if item else None
 
-    def end_turn(self, turn: Turn, status: TurnStatus, ended_at: datetime) -> Turn:
+    def end_turn(
+        self,
+        turn: Turn,
+        status: TurnStatus,
+        ended_at: datetime,
+        writes: Sequence[RecordWrite] = (),
+    ) -> Turn:
         item = self._items.turn
         key = item.key(
             keys.session_pk(turn.tenant, turn.agent_id, turn.session_id), keys.turn_sk(turn.id)
         )
+        actions: list[Action] = [item.status.set(status.value), item.ended_at.set(ended_at)]
+        is_open = item.status == TurnStatus.OPEN.value
+        if not writes:
+            try:
+                key.update(actions, condition=is_open)
+            except UpdateError as exc:
+                if is_condition_failure(exc):
+                    raise PreconditionFailed(f"turn {turn.id!r} is not open") from exc
+                raise unavailable(exc) from exc
+            return turn.model_copy(update={"status": status, "ended_at": ended_at})
+        # A commit: the turn's end and every record write in one transaction, all or nothing.
         try:
-            key.update(
-                [item.status.set(status.value), item.ended_at.set(ended_at)],
-                condition=item.status == TurnStatus.OPEN.value,
-            )
-        except UpdateError as exc:
-            if is_condition_failure(exc):
+            with Transaction(self.connection) as tx:
+                self._check_agent(tx, turn.tenant, turn.agent_id)
+                tx.update(TURN, key, actions, is_open)
+                self._put_writes(tx, turn.tenant, turn.agent_id, writes, reserved=2)
+        except ConditionsFailed as exc:
+            if TURN in exc.failed:
                 raise PreconditionFailed(f"turn {turn.id!r} is not open") from exc
-            raise unavailable(exc) from exc
+            raise write_failure(exc) from exc
         return turn.model_copy(update={"status": status, "ended_at": ended_at})
 
     # -- primitives ---------------------------------------------------------------------------
@@ -314,6 +328,27 @@ class DynamoStore(Store):
         with storage_errors():
             for item in results:
                 yield item.pk, item.sk
+
+    def _delete_partition(self, pk: str, leads_to: Callable[[str], str | None]) -> None:
+        """Delete every item of a partition, and the partitions its items lead to.
+
+        A batch of items goes only after every item of the partitions they lead to (named by
+        `leads_to(sk)`, None for an item that leads nowhere), so a crash never strands items.
+        """
+        batch: list[tuple[str, str]] = []
+        for key in self._keys(pk):
+            batch.append(key)
+            if len(batch) == _BATCH_SIZE:
+                self._delete_led(batch, leads_to)
+                batch = []
+        self._delete_led(batch, leads_to)
+
+    def _delete_led(
+        self, batch: list[tuple[str, str]], leads_to: Callable[[str], str | None]
+    ) -> None:
+        owned = [pk for pk in (leads_to(sk) for _, sk in batch) if pk is not None]
+        self._delete_keys(chain.from_iterable(self._keys(pk) for pk in owned))
+        self._delete_keys(batch)
 
     def _delete_keys(self, keys_: Iterable[tuple[str, str]]) -> None:
         batch: list[dict[str, Any]] = []

@@ -90,3 +90,14 @@ class Database:
                 conn.close()
             self._connections.clear()
         self._local = threading.local()
+
+
+@contextmanager
+def lost_race(message: str) -> Iterator[None]:
+    """A unique or foreign key refusing a write is a failed precondition, as a condition is."""
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        from ...domain.ports import PreconditionFailed
+
+        raise PreconditionFailed(message) from exc

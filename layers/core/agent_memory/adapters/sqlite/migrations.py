@@ -51,4 +51,89 @@ MIGRATIONS: list[list[str]] = [
             FOREIGN KEY (tenant, agent_id, session_id) REFERENCES sessions ON DELETE CASCADE
         ) WITHOUT ROWID""",
     ],
+    # 2: record memory, its versions, and each turn's executions and staged effects
+    [
+        """CREATE TABLE records (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            record_id TEXT NOT NULL,
+            scope TEXT NOT NULL,
+            session_id TEXT,
+            status TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            preview INTEGER NOT NULL,
+            pinned INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (tenant, agent_id, record_id),
+            FOREIGN KEY (tenant, agent_id) REFERENCES agents ON DELETE CASCADE
+        ) WITHOUT ROWID""",
+        """CREATE TABLE record_versions (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            record_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (tenant, agent_id, record_id, version),
+            FOREIGN KEY (tenant, agent_id, record_id) REFERENCES records ON DELETE CASCADE
+        ) WITHOUT ROWID""",
+        """CREATE TABLE executions (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            turn_id TEXT NOT NULL,
+            execution_id TEXT NOT NULL,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (tenant, agent_id, session_id, turn_id, execution_id),
+            FOREIGN KEY (tenant, agent_id, session_id, turn_id) REFERENCES turns ON DELETE CASCADE
+        ) WITHOUT ROWID""",
+        """CREATE TABLE effects (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            turn_id TEXT NOT NULL,
+            sequence INTEGER NOT NULL,
+            effect_id TEXT NOT NULL,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (tenant, agent_id, session_id, turn_id, sequence),
+            UNIQUE (tenant, agent_id, session_id, turn_id, effect_id),
+            FOREIGN KEY (tenant, agent_id, session_id, turn_id) REFERENCES turns ON DELETE CASCADE
+        ) WITHOUT ROWID""",
+    ],
+    # 3: file memory (/memories/**/*.md), its versions, and each session's memory index
+    [
+        """CREATE TABLE files (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            path TEXT NOT NULL,
+            content TEXT NOT NULL,
+            bytes INTEGER NOT NULL,
+            content_sha256 TEXT NOT NULL,
+            description TEXT,
+            version INTEGER NOT NULL,
+            updated_at TEXT NOT NULL,
+            updated_by TEXT NOT NULL,
+            PRIMARY KEY (tenant, agent_id, path),
+            FOREIGN KEY (tenant, agent_id) REFERENCES agents ON DELETE CASCADE
+        ) WITHOUT ROWID""",
+        """CREATE TABLE file_versions (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            version_id TEXT NOT NULL,
+            path TEXT NOT NULL,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (tenant, agent_id, version_id),
+            FOREIGN KEY (tenant, agent_id) REFERENCES agents ON DELETE CASCADE
+        ) WITHOUT ROWID""",
+        "CREATE INDEX file_versions_by_path ON file_versions (tenant, agent_id, path, version_id)",
+        """CREATE TABLE session_index (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            text TEXT NOT NULL,
+            built_at TEXT NOT NULL,
+            PRIMARY KEY (tenant, agent_id, session_id),
+            FOREIGN KEY (tenant, agent_id, session_id) REFERENCES sessions ON DELETE CASCADE
+        ) WITHOUT ROWID""",
+    ],
 ]

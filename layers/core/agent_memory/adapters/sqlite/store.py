@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
 from ...domain.errors import NotFound
 from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import PreconditionFailed, Store
+from ...domain.records import RecordWrite
 from .database import Database
+from .database import lost_race as _lost_race
+from .records import SqliteRecords
 
 
-class SqliteStore(Store):
+class SqliteStore(SqliteRecords, Store):
     def __init__(self, path: Path | str) -> None:
         self.db = Database(path)
 
@@ -222,33 +224,16 @@ class SqliteStore(Store):
         )
         return _turn(row) if row else None
 
-    def end_turn(self, turn: Turn, status: TurnStatus, ended_at: datetime) -> Turn:
+    def end_turn(
+        self,
+        turn: Turn,
+        status: TurnStatus,
+        ended_at: datetime,
+        writes: Sequence[RecordWrite] = (),
+    ) -> Turn:
         with self.db.write() as conn:
-            changed = conn.execute(
-                "UPDATE turns SET status = ?, ended_at = ? WHERE tenant = ? AND agent_id = ?"
-                " AND session_id = ? AND turn_id = ? AND status = ?",
-                (
-                    status.value,
-                    ended_at.isoformat(),
-                    turn.tenant,
-                    turn.agent_id,
-                    turn.session_id,
-                    turn.id,
-                    TurnStatus.OPEN.value,
-                ),
-            ).rowcount
-        if changed != 1:
-            raise PreconditionFailed(f"turn {turn.id!r} is not open")
+            self._end_turn_with(conn, turn, status, ended_at.isoformat(), writes)
         return turn.model_copy(update={"status": status, "ended_at": ended_at})
-
-
-@contextmanager
-def _lost_race(message: str) -> Iterator[None]:
-    """A unique key taken by a concurrent writer is a lost race, as a failed condition is."""
-    try:
-        yield
-    except sqlite3.IntegrityError as exc:
-        raise PreconditionFailed(message) from exc
 
 
 def _agent(row: sqlite3.Row) -> Agent:

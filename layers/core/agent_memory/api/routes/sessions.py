@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -41,7 +41,7 @@ def sessions_router(services: Services) -> Router:
     def list_sessions(agent_id: AgentId, limit: Limit = None, cursor: Cursor = None) -> SessionList:
         who = caller()
         who.can_read()
-        page = sessions.list(who.tenant, agent_id_from(agent_id), limit, cursor)
+        page = sessions.list_sessions(who.tenant, agent_id_from(agent_id), limit, cursor)
         return SessionList(sessions=page.items, next=page.next)
 
     @router.get(
@@ -80,11 +80,16 @@ def sessions_router(services: Services) -> Router:
             )
         )
 
-    @router.get(TURN, summary="Get a turn", responses=ERRORS, tags=["turns"])
-    def get_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:
+    @router.get(
+        TURN,
+        summary="Get a turn with the memories it wrote and its executions",
+        responses=ERRORS,
+        tags=["turns"],
+    )
+    def get_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> dict[str, Any]:
         who = caller()
         who.can_read()
-        return sessions.get_turn(who.tenant, agent_id_from(agent_id), session_id, turn_id)
+        return services.tools.turn_detail(who.tenant, agent_id_from(agent_id), session_id, turn_id)
 
     @router.post(TURN + "/commit", summary="Commit a turn", responses=ERRORS, tags=["turns"])
     def commit_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+
 from ..errors import Conflict, InvalidRequest, NotFound
+from ..events import Change, Event
 from ..ids import new_id, validate_opaque_id
 from ..models import Page, Session, StartedBy, Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
-from ..ports import PreconditionFailed, Store
+from ..ports import EventPublisher, PreconditionFailed, Store
 from .agents import AgentService
+from .records import RecordService
+
+logger = logging.getLogger(__name__)
 
 # Concurrent begins on one session race on the sequence counter; each loser re-reads and retries.
 _BEGIN_ATTEMPTS = 50
@@ -16,9 +22,13 @@ _BEGIN_ATTEMPTS = 50
 class SessionService:
     """Sessions of an agent, and the turns that run in them."""
 
-    def __init__(self, store: Store, agents: AgentService) -> None:
+    def __init__(
+        self, store: Store, agents: AgentService, records: RecordService, events: EventPublisher
+    ) -> None:
         self._store = store
         self._agents = agents
+        self._records = records
+        self._events = events
 
     def create(
         self, tenant: str, agent_id: str, session_id: str | None, metadata: dict[str, str]
@@ -46,7 +56,7 @@ class SessionService:
             raise NotFound(f"session {session_id!r} does not exist", code="session_not_found")
         return session
 
-    def list(
+    def list_sessions(
         self, tenant: str, agent_id: str, limit: int | None, cursor: str | None
     ) -> Page[Session]:
         self._agents.get(tenant, agent_id)
@@ -107,10 +117,50 @@ class SessionService:
         return turn
 
     def commit(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
-        return self._end(tenant, agent_id, session_id, turn_id, TurnStatus.COMMITTED)
+        """Apply every write the turn staged, all at once, with the turn's move to committed.
+
+        A write that lost a race with another turn (its record changed meanwhile) is worked out
+        again against the new state; the turn commits exactly once.
+        """
+        for _ in range(_BEGIN_ATTEMPTS):
+            turn = self.open_turn(tenant, agent_id, session_id, turn_id)
+            writes, changes = self._records.writes_for_commit(turn)
+            try:
+                ended = self._store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), writes)
+            except PreconditionFailed:
+                continue
+            self._publish(ended, changes)
+            return ended
+        raise Conflict(
+            "the turn's writes kept conflicting with other turns; commit again", code="turn_busy"
+        )
 
     def rollback(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
-        return self._end(tenant, agent_id, session_id, turn_id, TurnStatus.ROLLED_BACK)
+        """End the turn; nothing it staged is ever applied."""
+        turn = self.open_turn(tenant, agent_id, session_id, turn_id)
+        try:
+            return self._store.end_turn(turn, TurnStatus.ROLLED_BACK, utcnow())
+        except PreconditionFailed as exc:
+            raise _closed(self.get_turn(tenant, agent_id, session_id, turn_id)) from exc
+
+    def _publish(self, turn: Turn, changes: list[Change]) -> None:
+        if not changes:
+            return
+        at = utcnow()
+        common = {
+            "tenant": turn.tenant,
+            "agent_id": turn.agent_id,
+            "session_id": turn.session_id,
+            "turn_id": turn.id,
+            "effect_id": f"eff_{turn.id}",
+            "at": at,
+        }
+        self._events.publish(
+            [
+                Event(type="memory.updated", changes=changes, **common),
+                Event(type="agent.memory_updated", changes=changes, **common),
+            ]
+        )
 
     def open_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
         """The turn, which must still be open: a committed or rolled-back turn cannot change."""
@@ -118,15 +168,6 @@ class SessionService:
         if turn.status is not TurnStatus.OPEN:
             raise _closed(turn)
         return turn
-
-    def _end(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str, status: TurnStatus
-    ) -> Turn:
-        turn = self.open_turn(tenant, agent_id, session_id, turn_id)
-        try:
-            return self._store.end_turn(turn, status, utcnow())
-        except PreconditionFailed as exc:
-            raise _closed(self.get_turn(tenant, agent_id, session_id, turn_id)) from exc
 
 
 def _closed(turn: Turn) -> Conflict:

@@ -1,0 +1,274 @@
+"""Record memory, executions and staged effects on DynamoDB (a mixin of DynamoStore).
+
+Semantics mirror SqliteRecords exactly; the layout is in keys.py. A record write is one
+TransactWriteItems: a live-agent check (so nothing lands behind a delete's walk), each head put
+under its expected-version condition and each version put under attribute_not_exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from functools import reduce
+from itertools import islice
+from typing import TypeVar
+
+from pynamodb.connection import Connection
+from pynamodb.expressions.condition import Condition
+
+from ...domain.errors import PayloadTooLarge
+from ...domain.ports import PreconditionFailed
+from ...domain.records import Effect, Execution, Record, RecordQuery, RecordVersion, RecordWrite
+from . import keys
+from .items import AgentItem, Item, Items
+from .transactions import ConditionsFailed, Transaction, storage_errors
+
+# DynamoDB's limits on one TransactWriteItems: 100 actions and 4 MB of items in all.
+MAX_TRANSACTION_ACTIONS = 100
+MAX_TRANSACTION_BYTES = 4 * 1024 * 1024
+# What an item costs beyond its doc: key, typed attributes and their names, generously.
+_ITEM_OVERHEAD_BYTES = 1024
+# Items read per Query page while looking for matching records.
+_MIN_PAGE, _MAX_PAGE = 25, 1000
+# The most values a FilterExpression's IN takes.
+_MAX_IN_VALUES = 100
+
+AGENT = "agent"
+TURN = "turn"
+
+M = TypeVar("M", bound=Item)
+
+
+def live_agent(agent: type[AgentItem]) -> Condition:
+    """The head exists and no delete has started on it."""
+    live: Condition = agent.pk.exists() & agent.deleting.does_not_exist()
+    return live
+
+
+class DynamoRecords:
+    _items: Items
+    connection: Connection
+
+    # -- turn log ------------------------------------------------------------------------------
+
+    def add_execution(
+        self, tenant: str, agent_id: str, session_id: str, execution: Execution
+    ) -> None:
+        model = self._items.execution
+        item = model.of(tenant, agent_id, session_id, execution)
+        try:
+            with Transaction(self.connection) as tx:
+                self._check_turn(tx, tenant, agent_id, session_id, execution.turn_id)
+                tx.put("execution", item, model.pk.does_not_exist())
+        except ConditionsFailed as exc:
+            if exc.failed.keys() & {AGENT, TURN}:
+                raise PreconditionFailed(f"turn {execution.turn_id!r} does not exist") from exc
+            raise PreconditionFailed(f"execution {execution.id!r} already exists") from exc
+
+    def list_executions(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> list[Execution]:
+        model = self._items.execution
+        items = _all(
+            model, keys.session_pk(tenant, agent_id, session_id), keys.execution_prefix(turn_id)
+        )
+        return [item.to_execution() for item in items]
+
+    def stage_effect(self, tenant: str, agent_id: str, session_id: str, effect: Effect) -> None:
+        model, marker = self._items.effect, self._items.effect_id
+        try:
+            with Transaction(self.connection) as tx:
+                self._check_turn(tx, tenant, agent_id, session_id, effect.turn_id)
+                item = model.of(tenant, agent_id, session_id, effect)
+                tx.put("sequence", item, model.pk.does_not_exist())
+                held = marker.of(tenant, agent_id, session_id, effect)
+                tx.put("effect_id", held, marker.pk.does_not_exist())
+        except ConditionsFailed as exc:
+            if exc.failed.keys() & {AGENT, TURN}:
+                raise PreconditionFailed(f"turn {effect.turn_id!r} does not exist") from exc
+            raise PreconditionFailed("the turn already staged this effect or sequence") from exc
+
+    def staged_effects(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> list[Effect]:
+        model = self._items.effect
+        items = _all(
+            model, keys.session_pk(tenant, agent_id, session_id), keys.effect_prefix(turn_id)
+        )
+        return [item.to_effect() for item in items]
+
+    # -- records -------------------------------------------------------------------------------
+
+    def get_records(self, tenant: str, agent_id: str, ids: Iterable[str]) -> list[Record]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+        model = self._items.record
+        pk = keys.records_pk(tenant, agent_id)
+        with storage_errors():
+            found = [
+                item.to_record()
+                for item in model.batch_get(
+                    [(pk, keys.record_sk(record_id)) for record_id in wanted],
+                    consistent_read=True,
+                )
+            ]
+        # SqliteStore reads them in key order; the port promises no order, so keep the same one.
+        return sorted(found, key=lambda record: record.id)
+
+    def find_records(
+        self, tenant: str, agent_id: str, query: RecordQuery, limit: int, before: str | None
+    ) -> list[Record]:
+        if limit <= 0:
+            return []
+        if query.ids:
+            # A known handful of ids: read those heads instead of walking the whole partition.
+            candidates = [
+                record
+                for record in self.get_records(tenant, agent_id, query.ids)
+                if before is None or record.id < before
+            ]
+            candidates.sort(key=lambda record: record.id, reverse=True)
+            return [record for record in candidates if query.matches(record)][:limit]
+        model = self._items.record
+        # The bound needs no key check: it only limits a Query inside this agent's partition.
+        bound = (
+            model.sk.startswith(keys.RECORD) if before is None else model.sk < keys.RECORD + before
+        )
+        with storage_errors():
+            results = model.query(
+                keys.records_pk(tenant, agent_id),
+                bound,
+                filter_condition=_prefilter(self._items, query),
+                consistent_read=True,
+                scan_index_forward=False,
+                page_size=min(max(limit, _MIN_PAGE), _MAX_PAGE),
+            )
+            # RecordQuery.matches is the definition of a match; the filter only saves transfer.
+            matching = (
+                record for record in (i.to_record() for i in results) if query.matches(record)
+            )
+            return list(islice(matching, limit))
+
+    def record_versions(
+        self, tenant: str, agent_id: str, record_id: str, limit: int, before: int | None
+    ) -> list[RecordVersion]:
+        if limit <= 0:
+            return []
+        model = self._items.record_version
+        bound = (
+            model.sk.startswith(keys.RECORD_VERSION)
+            if before is None or before >= 10**keys.RECORD_VERSION_DIGITS
+            else model.sk < keys.record_version_sk(before)
+        )
+        with storage_errors():
+            results = model.query(
+                keys.record_versions_pk(tenant, agent_id, record_id),
+                bound,
+                consistent_read=True,
+                scan_index_forward=False,
+                page_size=limit,
+            )
+            return [item.to_version() for item in islice(results, limit)]
+
+    def write_records(self, tenant: str, agent_id: str, writes: Sequence[RecordWrite]) -> None:
+        if not writes:
+            return
+        try:
+            with Transaction(self.connection) as tx:
+                self._check_agent(tx, tenant, agent_id)
+                self._put_writes(tx, tenant, agent_id, writes, reserved=1)
+        except ConditionsFailed as exc:
+            raise write_failure(exc) from exc
+
+    # -- shared with DynamoStore.end_turn ------------------------------------------------------
+
+    def _check_agent(self, tx: Transaction, tenant: str, agent_id: str) -> None:
+        head = self._items.agent
+        tx.check(AGENT, head, keys.agents_pk(tenant), keys.agent_sk(agent_id), live_agent(head))
+
+    def _check_turn(
+        self, tx: Transaction, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> None:
+        """The turn exists (SqliteStore's foreign key) and its agent is live (the delete walk)."""
+        self._check_agent(tx, tenant, agent_id)
+        turn = self._items.turn
+        pk = keys.session_pk(tenant, agent_id, session_id)
+        tx.check(TURN, turn, pk, keys.turn_sk(turn_id), turn.pk.exists())
+
+    def _put_writes(
+        self,
+        tx: Transaction,
+        tenant: str,
+        agent_id: str,
+        writes: Sequence[RecordWrite],
+        *,
+        reserved: int,
+    ) -> None:
+        """Add each write's head and versions to `tx`, which already holds `reserved` actions."""
+        head, version = self._items.record, self._items.record_version
+        puts: list[tuple[str, Item, Condition]] = []
+        for write in writes:
+            record = write.record
+            current: Condition = (
+                head.pk.does_not_exist()
+                if write.expected_version is None
+                else head.version == write.expected_version
+            )
+            puts.append((f"record {record.id}", head.of(tenant, agent_id, record), current))
+            for each in write.versions:
+                label = f"version {record.id} {each.record.version}"
+                kept = version.of(tenant, agent_id, record.id, each)
+                puts.append((label, kept, version.pk.does_not_exist()))
+        _fits(puts, reserved)
+        for label, item, condition in puts:
+            tx.put(label, item, condition)
+
+
+def _all(model: type[M], pk: str, prefix: str) -> Iterator[M]:
+    """Every item of one kind in a partition, in sort-key order, read a page at a time."""
+    with storage_errors():
+        yield from model.query(pk, model.sk.startswith(prefix), consistent_read=True)
+
+
+def _prefilter(items: Items, query: RecordQuery) -> Condition | None:
+    """The simple part of `query` as a FilterExpression on the heads' typed attributes."""
+    model = items.record
+    conditions: list[Condition] = []
+    if query.statuses:
+        conditions.append(model.status.is_in(*sorted(s.value for s in query.statuses)))
+    if 0 < len(query.kinds) <= _MAX_IN_VALUES:
+        conditions.append(model.kind.is_in(*sorted(query.kinds)))
+    if query.pinned is not None:
+        conditions.append(model.pinned == query.pinned)
+    if query.preview != "any":
+        conditions.append(model.preview == (query.preview == "only"))
+    return reduce(lambda a, b: a & b, conditions) if conditions else None
+
+
+def _fits(puts: list[tuple[str, Item, Condition]], reserved: int) -> None:
+    """Refuse up front what DynamoDB would refuse with a ValidationException (no retry helps)."""
+    labels = [label for label, _, _ in puts]
+    if len(set(labels)) != len(labels):
+        # One transaction cannot touch an item twice (SqliteStore would apply them in turn).
+        raise ValueError("a record, or one version of it, is written twice in one transaction")
+    actions = reserved + len(puts)
+    if actions > MAX_TRANSACTION_ACTIONS:
+        raise PayloadTooLarge(
+            f"the change writes {actions} items at once; DynamoDB takes at most "
+            f"{MAX_TRANSACTION_ACTIONS}",
+            code="transaction_too_large",
+        )
+    size = sum(len(getattr(item, "doc", "").encode()) + _ITEM_OVERHEAD_BYTES for _, item, _ in puts)
+    if size > MAX_TRANSACTION_BYTES:
+        raise PayloadTooLarge(
+            f"the change writes about {size} bytes at once; DynamoDB takes at most "
+            f"{MAX_TRANSACTION_BYTES} in one transaction",
+            code="transaction_too_large",
+        )
+
+
+def write_failure(exc: ConditionsFailed) -> PreconditionFailed:
+    if AGENT in exc.failed:
+        return PreconditionFailed("the agent does not exist or is being deleted")
+    changed = sorted(label for label in exc.failed)
+    return PreconditionFailed(f"changed concurrently: {', '.join(changed)}")

@@ -1,0 +1,1 @@
+"""EventPublisher adapters: an in-process bus (embedded) and EventBridge (cloud)."""

@@ -1,0 +1,93 @@
+"""The embedded event bus: in-process subscribers (served as SSE) and an optional webhook."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import queue
+import threading
+import urllib.request
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ...domain.events import Event
+from ...domain.ports import EventPublisher
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Subscription:
+    tenant: str
+    agent_id: str
+    session_id: str | None
+    queue: queue.Queue[tuple[int, Event]] = field(default_factory=lambda: queue.Queue(1000))
+
+    def wants(self, event: Event) -> bool:
+        if (event.tenant, event.agent_id) != (self.tenant, self.agent_id):
+            return False
+        # A session's stream carries memory.updated; the agent's stream agent.memory_updated.
+        if self.session_id is None:
+            return event.type == "agent.memory_updated"
+        return event.type == "memory.updated" and event.session_id == self.session_id
+
+
+class InProcessBus(EventPublisher):
+    """Keeps the last `history` events so a reconnecting client resumes from Last-Event-ID."""
+
+    def __init__(self, webhook_url: str | None = None, history: int = 1000) -> None:
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._recent: deque[tuple[int, Event]] = deque(maxlen=history)
+        self._subscribers: list[Subscription] = []
+        self._webhook_url = webhook_url
+
+    def publish(self, events: Sequence[Event]) -> None:
+        with self._lock:
+            numbered = [(next(self._ids), event) for event in events]
+            self._recent.extend(numbered)
+            for subscription in self._subscribers:
+                for item in numbered:
+                    if subscription.wants(item[1]):
+                        try:
+                            subscription.queue.put_nowait(item)
+                        except queue.Full:
+                            logger.warning(
+                                "slow event subscriber dropped an event",
+                                extra={"agent_id": subscription.agent_id},
+                            )
+        if self._webhook_url:
+            threading.Thread(target=self._post, args=(list(events),), daemon=True).start()
+
+    def subscribe(
+        self, tenant: str, agent_id: str, session_id: str | None, last_id: int | None = None
+    ) -> Subscription:
+        subscription = Subscription(tenant, agent_id, session_id)
+        with self._lock:
+            if last_id is not None:
+                for item in self._recent:
+                    if item[0] > last_id and subscription.wants(item[1]):
+                        subscription.queue.put_nowait(item)
+            self._subscribers.append(subscription)
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        with self._lock:
+            if subscription in self._subscribers:
+                self._subscribers.remove(subscription)
+
+    def _post(self, events: list[Event]) -> None:
+        assert self._webhook_url
+        body = json.dumps([{"type": e.type, **e.body()} for e in events]).encode()
+        request = urllib.request.Request(
+            self._webhook_url,
+            data=body,
+            method="POST",
+            headers={"Content-Type": "application/json"},
+        )
+        try:
+            urllib.request.urlopen(request, timeout=5).close()
+        except OSError as exc:
+            logger.warning("webhook delivery failed", extra={"error": str(exc)})

@@ -1,0 +1,255 @@
+"""Record memory, executions and staged effects on SQLite (a mixin of SqliteStore)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ...domain.models import Turn, TurnStatus
+from ...domain.ports import PreconditionFailed
+from ...domain.records import (
+    Effect,
+    Execution,
+    Record,
+    RecordQuery,
+    RecordVersion,
+    RecordWrite,
+    from_doc,
+    to_doc,
+    version_from_doc,
+    version_to_doc,
+)
+from .database import Database
+from .database import lost_race as _lost_race
+
+
+class SqliteRecords:
+    db: Database
+
+    # -- turn log ------------------------------------------------------------------------------
+
+    def add_execution(
+        self, tenant: str, agent_id: str, session_id: str, execution: Execution
+    ) -> None:
+        with _lost_race("no such open turn, or the execution is recorded"), self.db.write() as conn:
+            conn.execute(
+                "INSERT INTO executions (tenant, agent_id, session_id, turn_id, execution_id, doc)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    tenant,
+                    agent_id,
+                    session_id,
+                    execution.turn_id,
+                    execution.id,
+                    execution.model_dump_json(),
+                ),
+            )
+
+    def list_executions(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> list[Execution]:
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT doc FROM executions WHERE tenant = ? AND agent_id = ? AND session_id = ?"
+                " AND turn_id = ? ORDER BY execution_id",
+                (tenant, agent_id, session_id, turn_id),
+            )
+            .fetchall()
+        )
+        return [Execution.model_validate_json(row[0]) for row in rows]
+
+    def stage_effect(self, tenant: str, agent_id: str, session_id: str, effect: Effect) -> None:
+        try:
+            with self.db.write() as conn:
+                conn.execute(
+                    "INSERT INTO effects (tenant, agent_id, session_id, turn_id, sequence,"
+                    " effect_id, doc) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        tenant,
+                        agent_id,
+                        session_id,
+                        effect.turn_id,
+                        effect.sequence,
+                        effect.effect_id,
+                        effect.model_dump_json(),
+                    ),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise PreconditionFailed(
+                "no such turn, or it already staged this effect or sequence"
+            ) from exc
+
+    def staged_effects(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> list[Effect]:
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT doc FROM effects WHERE tenant = ? AND agent_id = ? AND session_id = ?"
+                " AND turn_id = ? ORDER BY sequence",
+                (tenant, agent_id, session_id, turn_id),
+            )
+            .fetchall()
+        )
+        return [Effect.model_validate_json(row[0]) for row in rows]
+
+    # -- records -------------------------------------------------------------------------------
+
+    def get_records(self, tenant: str, agent_id: str, ids: Iterable[str]) -> list[Record]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+        marks = ",".join("?" * len(wanted))
+        rows = (
+            self.db.read()
+            .execute(
+                f"SELECT doc FROM records WHERE tenant = ? AND agent_id = ? AND record_id IN ({marks})",
+                (tenant, agent_id, *wanted),
+            )
+            .fetchall()
+        )
+        return [from_doc(json.loads(row[0])) for row in rows]
+
+    def find_records(
+        self, tenant: str, agent_id: str, query: RecordQuery, limit: int, before: str | None
+    ) -> list[Record]:
+        where = ["tenant = ?", "agent_id = ?"]
+        args: list[Any] = [tenant, agent_id]
+        if before is not None:
+            where.append("record_id < ?")
+            args.append(before)
+        for column, values in (
+            ("status", [s.value for s in query.statuses]),
+            ("kind", list(query.kinds)),
+            ("record_id", list(query.ids)),
+        ):
+            if values:
+                where.append(f"{column} IN ({','.join('?' * len(values))})")
+                args += values
+        if query.pinned is not None:
+            where.append("pinned = ?")
+            args.append(int(query.pinned))
+        if query.preview != "any":
+            where.append("preview = ?")
+            args.append(1 if query.preview == "only" else 0)
+        scopes = []
+        if query.include_agent:
+            scopes.append("scope = 'agent'")
+        if query.include_all_sessions:
+            scopes.append("scope = 'session'")
+        elif query.session_id is not None:
+            scopes.append("(scope = 'session' AND session_id = ?)")
+            args.append(query.session_id)
+        where.append(f"({' OR '.join(scopes)})" if scopes else "0")
+        for name, value in query.labels.items():
+            # Names are bound, never spliced into the SQL: a caller's label name is data.
+            where.append(
+                "EXISTS (SELECT 1 FROM json_each(doc, '$.labels') WHERE key = ? AND value = ?)"
+            )
+            args += [name, value]
+        rows = (
+            self.db.read()
+            .execute(
+                f"SELECT doc FROM records WHERE {' AND '.join(where)} ORDER BY record_id DESC LIMIT ?",
+                (*args, limit),
+            )
+            .fetchall()
+        )
+        return [from_doc(json.loads(row[0])) for row in rows]
+
+    def record_versions(
+        self, tenant: str, agent_id: str, record_id: str, limit: int, before: int | None
+    ) -> list[RecordVersion]:
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT doc FROM record_versions WHERE tenant = ? AND agent_id = ? AND record_id = ?"
+                " AND version < ? ORDER BY version DESC LIMIT ?",
+                (tenant, agent_id, record_id, before if before is not None else 2**62, limit),
+            )
+            .fetchall()
+        )
+        return [version_from_doc(json.loads(row[0])) for row in rows]
+
+    def write_records(self, tenant: str, agent_id: str, writes: Sequence[RecordWrite]) -> None:
+        with self.db.write() as conn:
+            self._apply(conn, tenant, agent_id, writes)
+
+    def _end_turn_with(
+        self,
+        conn: sqlite3.Connection,
+        turn: Turn,
+        status: TurnStatus,
+        ended_at: str,
+        writes: Sequence[RecordWrite],
+    ) -> None:
+        changed = conn.execute(
+            "UPDATE turns SET status = ?, ended_at = ? WHERE tenant = ? AND agent_id = ?"
+            " AND session_id = ? AND turn_id = ? AND status = ?",
+            (
+                status.value,
+                ended_at,
+                turn.tenant,
+                turn.agent_id,
+                turn.session_id,
+                turn.id,
+                TurnStatus.OPEN.value,
+            ),
+        ).rowcount
+        if changed != 1:
+            raise PreconditionFailed(f"turn {turn.id!r} is not open")
+        self._apply(conn, turn.tenant, turn.agent_id, writes)
+
+    @staticmethod
+    def _apply(
+        conn: sqlite3.Connection, tenant: str, agent_id: str, writes: Sequence[RecordWrite]
+    ) -> None:
+        for write in writes:
+            record = write.record
+            values = (
+                record.scope,
+                record.session_id,
+                record.status.value,
+                record.kind,
+                int(record.preview),
+                int(record.pinned),
+                record.version,
+                json.dumps(to_doc(record)),
+            )
+            if write.expected_version is None:
+                try:
+                    conn.execute(
+                        "INSERT INTO records (scope, session_id, status, kind, preview, pinned,"
+                        " version, doc, tenant, agent_id, record_id)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (*values, tenant, agent_id, record.id),
+                    )
+                except sqlite3.IntegrityError as exc:
+                    raise PreconditionFailed(f"record {record.id!r} exists") from exc
+            else:
+                changed = conn.execute(
+                    "UPDATE records SET scope = ?, session_id = ?, status = ?, kind = ?,"
+                    " preview = ?, pinned = ?, version = ?, doc = ? WHERE tenant = ?"
+                    " AND agent_id = ? AND record_id = ? AND version = ?",
+                    (*values, tenant, agent_id, record.id, write.expected_version),
+                ).rowcount
+                if changed != 1:
+                    raise PreconditionFailed(f"record {record.id!r} changed concurrently")
+            for version in write.versions:
+                try:
+                    conn.execute(
+                        "INSERT INTO record_versions (tenant, agent_id, record_id, version, doc)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        (
+                            tenant,
+                            agent_id,
+                            record.id,
+                            version.record.version,
+                            json.dumps(version_to_doc(version)),
+                        ),
+                    )
+                except sqlite3.IntegrityError as exc:
+                    raise PreconditionFailed(f"record {record.id!r} version exists") from exc

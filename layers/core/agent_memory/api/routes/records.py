@@ -1,0 +1,150 @@
+"""Management API for record memory: list, read, delete, and every version."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated, Any, Literal
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
+
+from ...bootstrap import Services
+from ...domain.errors import InvalidRequest
+from ...domain.records import Record, RecordQuery, RecordStatus
+from ..paths import agent_id_from
+from ..schemas import RecordList, RecordVersionList
+from .agents import AgentId, Cursor, Limit
+from .common import ERRORS, caller_of
+
+RECORDS = "/v1/agents/<agent_id>/records"
+_LABEL_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+RecordId = Annotated[str, Path(description="The record's id.")]
+
+
+def _labels(raw: str | None) -> dict[str, str]:
+    if not raw:
+        return {}
+    try:
+        labels = json.loads(raw)
+    except ValueError as exc:
+        raise InvalidRequest(
+            'labels is a JSON object such as {"customer_id": "c-1"}', code="invalid_labels"
+        ) from exc
+    if not isinstance(labels, dict) or not all(
+        isinstance(v, str) and _LABEL_NAME.match(k) for k, v in labels.items()
+    ):
+        raise InvalidRequest(
+            "labels maps declared label names (a-z, 0-9, _) to string values",
+            code="invalid_labels",
+        )
+    return labels
+
+
+def records_router(services: Services) -> Router:
+    router = Router()
+    caller = caller_of(router, services.settings.tenant_claim)
+    records = services.records
+
+    @router.get(
+        RECORDS,
+        summary="List or search an agent's memory records",
+        responses=ERRORS,
+        tags=["records"],
+    )
+    def list_records(
+        agent_id: AgentId,
+        query: Annotated[
+            str | None, Query(max_length=4096, description="Rank by this text.")
+        ] = None,
+        kind: Annotated[str | None, Query(description="Comma-separated kinds.")] = None,
+        labels: Annotated[str | None, Query(description="JSON object of exact values.")] = None,
+        ids: Annotated[str | None, Query(description="Comma-separated record ids.")] = None,
+        status: Annotated[
+            str | None, Query(description="Comma-separated statuses, or all (default ACTIVE).")
+        ] = None,
+        scope: Annotated[Literal["session", "agent"] | None, Query()] = None,
+        session_id: Annotated[str | None, Query(alias="sessionId")] = None,
+        preview: Annotated[Literal["live", "any", "only"], Query()] = "live",
+        pinned: Annotated[bool | None, Query()] = None,
+        limit: Limit = None,
+        cursor: Cursor = None,
+    ) -> RecordList:
+        who = caller()
+        who.can_read()
+        statuses = _statuses(status)
+        filters = RecordQuery(
+            statuses=statuses,
+            kinds=frozenset(_split(kind)),
+            labels=_labels(labels),
+            ids=frozenset(_split(ids)),
+            include_agent=scope in (None, "agent"),
+            session_id=session_id if scope in (None, "session") else None,
+            include_all_sessions=scope in (None, "session") and session_id is None,
+            preview=preview,
+            pinned=pinned,
+        )
+        page = records.list_records(
+            who.tenant, agent_id_from(agent_id), filters, query, limit, cursor
+        )
+        return RecordList(records=page.items, next=page.next)
+
+    @router.get(
+        RECORDS + "/<record_id>",
+        summary="Read a record, whatever its status",
+        responses=ERRORS,
+        tags=["records"],
+    )
+    def get_record(agent_id: AgentId, record_id: RecordId) -> Record:
+        who = caller()
+        who.can_read()
+        return records.get(who.tenant, agent_id_from(agent_id), record_id)
+
+    @router.delete(
+        RECORDS + "/<record_id>",
+        summary="Delete a record",
+        description="Gone from recall and search at once; it and its versions stay readable.",
+        responses=ERRORS,
+        tags=["records"],
+    )
+    def delete_record(agent_id: AgentId, record_id: RecordId) -> Response[Any]:
+        who = caller()
+        who.can_write_agents()
+        deleted = records.delete(
+            who.tenant, agent_id_from(agent_id), record_id, actor=f"api:{who.subject or 'unknown'}"
+        )
+        return Response(200, "application/json", deleted)
+
+    @router.get(
+        RECORDS + "/<record_id>/versions",
+        summary="Every version, newest first",
+        responses=ERRORS,
+        tags=["records"],
+    )
+    def record_versions(
+        agent_id: AgentId, record_id: RecordId, limit: Limit = None, cursor: Cursor = None
+    ) -> RecordVersionList:
+        who = caller()
+        who.can_read()
+        page = records.versions(who.tenant, agent_id_from(agent_id), record_id, limit, cursor)
+        return RecordVersionList(versions=page.items, next=page.next)
+
+    return router
+
+
+def _split(raw: str | None) -> list[str]:
+    return [part.strip() for part in (raw or "").split(",") if part.strip()]
+
+
+def _statuses(raw: str | None) -> frozenset[RecordStatus]:
+    if raw is None:
+        return frozenset({RecordStatus.ACTIVE})
+    if raw == "all":
+        return frozenset(RecordStatus)
+    try:
+        return frozenset(RecordStatus(s) for s in _split(raw))
+    except ValueError as exc:
+        raise InvalidRequest(
+            "status is ACTIVE, SUPERSEDED, DELETED (comma-separated) or all", code="invalid_status"
+        ) from exc

@@ -1,0 +1,64 @@
+"""Native tools and the memory part of a turn's instructions."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+
+from ...bootstrap import Services
+from ..paths import agent_id_from
+from .agents import AgentId
+from .common import ERRORS, caller_of
+from .sessions import TURN, SessionId, TurnId
+
+ToolName = Annotated[
+    str,
+    Path(
+        description="add_memory, read_memory, delete_memory, search_memory, memory, search_history"
+    ),
+]
+
+
+def tools_router(services: Services) -> Router:
+    router = Router()
+    caller = caller_of(router, services.settings.tenant_claim)
+    tools = services.tools
+
+    @router.post(
+        TURN + "/tools/<name>",
+        summary="Call a native tool within a turn",
+        description='The body is the tool\'s input plus `caller`: {"role": "agent" | "helper" | '
+        '"programmatic" | "agent_as_tool", "execution", "invocation"}. Returns {"output": ...}; '
+        "a refused call is a 4xx whose message is for the agent, and changes nothing. Every call "
+        "is recorded as an execution on the turn.",
+        responses=ERRORS,
+        tags=["tools"],
+    )
+    def call_tool(
+        agent_id: AgentId,
+        session_id: SessionId,
+        turn_id: TurnId,
+        name: ToolName,
+        body: Annotated[dict[str, Any], Body()],
+    ) -> dict[str, Any]:
+        who = caller()
+        who.can_run_sessions()
+        output = tools.call(who.tenant, agent_id_from(agent_id), session_id, turn_id, name, body)
+        return {"output": output}
+
+    @router.get(
+        TURN + "/instructions",
+        summary="The memory part of the turn's instructions",
+        description="Memory rules, harness.memory.instructions, and the pinned records the turn "
+        "reads (one line each: summary and id).",
+        responses=ERRORS,
+        tags=["tools"],
+    )
+    def instructions(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> dict[str, Any]:
+        who = caller()
+        who.can_read()
+        return tools.instructions(who.tenant, agent_id_from(agent_id), session_id, turn_id)
+
+    return router

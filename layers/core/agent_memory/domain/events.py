@@ -1,0 +1,37 @@
+"""Memory events, published after the change they describe has committed."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import Field
+
+from .models import Entity
+
+EventType = Literal["memory.updated", "agent.memory_updated"]
+
+
+class Change(Entity):
+    """One thing a commit changed: a record (`id`) or a file memory (`path`)."""
+
+    id: str | None = None
+    path: str | None = None
+    operation: str
+    version: int
+
+
+class Event(Entity):
+    """`memory.updated` goes to the session's stream, `agent.memory_updated` to the agent's."""
+
+    type: EventType
+    tenant: str = Field(exclude=True)
+    agent_id: str = Field(serialization_alias="agentId")
+    session_id: str | None = Field(default=None, serialization_alias="sessionId")
+    turn_id: str | None = Field(default=None, serialization_alias="turnId")
+    effect_id: str | None = Field(default=None, serialization_alias="effectId")
+    changes: list[Change] = Field(default_factory=list)
+    at: datetime
+
+    def body(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)

@@ -1,0 +1,1 @@
+"""Ranking shared by every search adapter."""

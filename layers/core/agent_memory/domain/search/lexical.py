@@ -1,0 +1,63 @@
+"""Lexical ranking: tokenising and BM25, with newer documents winning ties."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+_TOKEN = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it
+    its itself just me more most my myself no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself
+    yourselves""".split()
+)
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case word tokens without stopwords; `what's` -> `what`, `eu-west-1` -> eu west 1."""
+    tokens = []
+    for token in _TOKEN.findall(text.lower()):
+        token = token.split("'", 1)[0]
+        if token and token not in STOPWORDS:
+            tokens.append(token)
+    return tokens
+
+
+@dataclass(frozen=True)
+class Scored:
+    index: int
+    score: float
+
+
+def bm25(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[Scored]:
+    """Documents sharing a word with the query, best first; ties go to the later document
+    (callers pass documents oldest first, so newer wins)."""
+    terms = set(tokenize(query))
+    if not terms or not documents:
+        return []
+    tokenized = [tokenize(doc) for doc in documents]
+    avg = sum(len(t) for t in tokenized) / len(tokenized) or 1.0
+    frequency = Counter(term for tokens in tokenized for term in set(tokens) if term in terms)
+    n = len(documents)
+    scored = []
+    for index, tokens in enumerate(tokenized):
+        counts = Counter(tokens)
+        score = 0.0
+        for term in terms:
+            tf = counts.get(term, 0)
+            if not tf:
+                continue
+            idf = math.log(1 + (n - frequency[term] + 0.5) / (frequency[term] + 0.5))
+            score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len(tokens) / avg))
+        if score > 0:
+            scored.append(Scored(index, score))
+    scored.sort(key=lambda s: (-s.score, -s.index))
+    return scored

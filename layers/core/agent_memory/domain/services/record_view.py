@@ -1,0 +1,96 @@
+"""What a turn sees of record memory: committed records, its own staged writes on top, and the
+preview rules (live turns never see preview records; preview turns see everything except the
+records a preview record replaces)."""
+
+from __future__ import annotations
+
+from ..ports import Store
+from ..records import Effect, Record, RecordQuery, RecordStatus, from_doc
+from .turn_context import TurnContext
+
+ALL_STATUSES = frozenset(RecordStatus)
+CANDIDATES = 5000  # records ranked per lexical search; the search index replaces this cap
+
+
+class RecordView:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def staged(self, ctx: TurnContext) -> list[Effect]:
+        return self._store.staged_effects(ctx.tenant, ctx.agent_id, ctx.session_id, ctx.turn.id)
+
+    def query_for(self, ctx: TurnContext, **filters: object) -> RecordQuery:
+        """The scopes a turn reads, with the caller's filters."""
+        read = ctx.memory.scope.read
+        return RecordQuery(
+            include_agent="agent" in read,
+            session_id=ctx.session_id if "session" in read else None,
+            preview="any" if ctx.preview else "live",
+            **filters,
+        )
+
+    def find(
+        self,
+        ctx: TurnContext,
+        query: RecordQuery,
+        limit: int = CANDIDATES,
+        before: str | None = None,
+    ) -> list[Record]:
+        """Records the turn sees that match `query`, newest first."""
+        committed = self._store.find_records(ctx.tenant, ctx.agent_id, query, limit, before)
+        records = {r.id: r for r in committed}
+        self.overlay(ctx, records)
+        hidden = self.hidden_by_preview(ctx) if ctx.preview else set()
+        found = [
+            r
+            for r in records.values()
+            if query.matches(r) and r.id not in hidden and (before is None or r.id < before)
+        ]
+        found.sort(key=lambda r: r.id, reverse=True)
+        return found[:limit]
+
+    def get(self, ctx: TurnContext, record_id: str) -> Record | None:
+        """One record the turn may see (any status), staged writes included."""
+        records = {r.id: r for r in self._store.get_records(ctx.tenant, ctx.agent_id, [record_id])}
+        self.overlay(ctx, records, only={record_id})
+        record = records.get(record_id)
+        if record is None or (record.preview and not ctx.preview):
+            return None
+        if not record.visible_to(ctx.session_id, ctx.memory.scope.read):
+            return None
+        return record
+
+    def hidden_by_preview(self, ctx: TurnContext) -> set[str]:
+        """Ids that preview records name in `replaces`: a preview turn does not see them."""
+        query = RecordQuery(statuses=ALL_STATUSES, preview="only", include_all_sessions=True)
+        previews = self._store.find_records(ctx.tenant, ctx.agent_id, query, CANDIDATES, None)
+        hidden = {r.replaces for r in previews if r.replaces}
+        for effect in self.staged(ctx):
+            if effect.kind == "record.add":
+                staged = from_doc(effect.payload["record"])
+                if staged.preview and staged.replaces:
+                    hidden.add(staged.replaces)
+        return hidden
+
+    def overlay(
+        self, ctx: TurnContext, records: dict[str, Record], only: set[str] | None = None
+    ) -> None:
+        """Apply the turn's staged writes, in order, to `records` (the turn reads its own)."""
+        for effect in self.staged(ctx):
+            if effect.kind == "record.add":
+                record = from_doc(effect.payload["record"])
+                if only is None or record.id in only:
+                    records[record.id] = record
+                target = records.get(record.replaces) if record.replaces else None
+                if (
+                    target is not None
+                    and not record.preview
+                    and target.status is RecordStatus.ACTIVE
+                ):
+                    records[target.id] = target.model_copy(
+                        update={"status": RecordStatus.SUPERSEDED, "replaced_by": record.id}
+                    )
+            elif effect.kind == "record.delete":
+                target = records.get(effect.payload["id"])
+                if target is not None and target.status is RecordStatus.ACTIVE:
+                    records[target.id] = target.model_copy(update={"status": RecordStatus.DELETED})

@@ -1,0 +1,135 @@
+"""What a tool call needs to know about its turn: the turn, its manifest, and who is calling."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import DomainError, InvalidRequest
+from ..manifest import Manifest, MemoryConfig
+from ..models import Turn
+from ..ports import Store
+from ..records import Provenance
+
+Role = Literal["agent", "helper", "programmatic", "agent_as_tool"]
+
+
+class ToolRefused(DomainError):
+    """A tool call the agent's configuration does not allow; the message is for the agent."""
+
+    status = 403
+    code = "memory.forbidden"
+
+
+class Caller(BaseModel):
+    """Who makes a tool call: the session's own agent, or a reader (helper, program, tool)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    role: Role
+    execution: str | None = Field(default=None, max_length=256)
+    invocation: str | None = Field(default=None, max_length=256)
+
+
+def parse_caller(raw: Any) -> Caller:
+    if raw is None:
+        raise InvalidRequest(
+            'a tool call needs a caller: {"role": "agent" | "helper" | "programmatic" | '
+            '"agent_as_tool"}',
+            code="invalid_caller",
+        )
+    try:
+        return Caller.model_validate(raw)
+    except ValidationError as exc:
+        raise InvalidRequest(
+            f"invalid caller: {exc.errors(include_url=False)[0]['msg']}", code="invalid_caller"
+        ) from exc
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    turn: Turn
+    memory: MemoryConfig
+    caller: Caller
+    root_turn: Turn
+
+    @property
+    def tenant(self) -> str:
+        return self.turn.tenant
+
+    @property
+    def agent_id(self) -> str:
+        return self.turn.agent_id
+
+    @property
+    def session_id(self) -> str:
+        return self.turn.session_id
+
+    @property
+    def preview(self) -> bool:
+        return self.turn.preview
+
+    def effect_id(self, tool: str) -> str:
+        """A replayed turn's call carries its original's execution id, so it gets the same
+        effect id and is applied once; a call without an execution id is always new."""
+        if self.caller.execution is None:
+            return uuid.uuid4().hex
+        seed = f"{self.root_turn.id}:{tool}:{self.caller.execution}"
+        return hashlib.sha256(seed.encode()).hexdigest()[:32]
+
+    def provenance(self) -> Provenance:
+        return Provenance(
+            actor=f"agent:{self.agent_id}@{self.turn.manifest_version}",
+            execution=self.caller.execution,
+            invocation=self.caller.invocation,
+            manifest_version=self.turn.manifest_version,
+            session_id=self.session_id,
+            turn_id=self.turn.id,
+            trigger_run_id=self.turn.trigger_run_id,
+        )
+
+    def require_writer(self, what: str) -> None:
+        """Only the session's own agent writes, and only with read_write access."""
+        if self.caller.role != "agent":
+            raise ToolRefused(
+                f"{what} is refused: only the agent itself changes memory; a "
+                f"{self.caller.role.replace('_', ' ')} may search and read it but never write it"
+            )
+        if self.memory.access == "read_only":
+            raise ToolRefused(f"{what} is refused: this agent's memory is read_only")
+
+
+class ManifestCache:
+    """Manifest versions never change once saved, so each is read from the store once."""
+
+    def __init__(self, store: Store, size: int = 1024) -> None:
+        self._store = store
+        self._size = size
+        self._cache: dict[tuple[str, str, int], Manifest] = {}
+
+    def memory(self, turn: Turn) -> MemoryConfig:
+        key = (turn.tenant, turn.agent_id, turn.manifest_version)
+        manifest = self._cache.get(key)
+        if manifest is None:
+            version = self._store.get_manifest_version(*key)
+            manifest = Manifest.model_validate(version.manifest if version else {})
+            if len(self._cache) >= self._size:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = manifest
+        return manifest.harness.memory
+
+
+def root_of(store: Store, turn: Turn) -> Turn:
+    """The turn a replay chain started from."""
+    seen = {turn.id}
+    while turn.replay_of is not None:
+        original = store.get_turn(turn.tenant, turn.agent_id, turn.session_id, turn.replay_of)
+        if original is None or original.id in seen:
+            break
+        seen.add(original.id)
+        turn = original
+    return turn

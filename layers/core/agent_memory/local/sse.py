@@ -1,0 +1,93 @@
+"""`GET /v1/agents/{agentId}/-/events`: memory events as Server-Sent Events (embedded shape).
+
+The agent's stream carries `agent.memory_updated`; with `?sessionId=` the session's stream
+carries `memory.updated`. A reconnecting client sends Last-Event-ID and gets what it missed
+(from the last thousand events). The cloud shape publishes the same events to EventBridge.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+from urllib.parse import parse_qs
+
+from ..adapters.events.local_bus import InProcessBus
+from ..api.paths import AGENTS_PREFIX, SEPARATOR
+from ..domain.errors import DomainError
+from ..domain.ids import validate_agent_id
+from ..domain.services.agents import AgentService
+
+StartResponse = Callable[[str, list[tuple[str, str]]], Any]
+KEEPALIVE_SECONDS = 15.0
+
+
+class EventStreams:
+    def __init__(self, bus: InProcessBus, agents: AgentService, max_streams: int) -> None:
+        self._bus = bus
+        self._agents = agents
+        self._slots = threading.BoundedSemaphore(max_streams)
+        self.closing = threading.Event()
+
+    @staticmethod
+    def matches(environ: dict[str, Any]) -> bool:
+        path = environ.get("PATH_INFO") or ""
+        return (
+            environ.get("REQUEST_METHOD") == "GET"
+            and path.startswith(AGENTS_PREFIX)
+            and path.endswith(SEPARATOR + "events")
+        )
+
+    def __call__(
+        self, environ: dict[str, Any], start_response: StartResponse, tenant: str
+    ) -> Iterator[bytes] | list[bytes]:
+        from .gateway import error
+
+        path = environ["PATH_INFO"]
+        agent_id = path[len(AGENTS_PREFIX) : -len(SEPARATOR + "events")]
+        session_id = parse_qs(environ.get("QUERY_STRING", "")).get("sessionId", [None])[0]
+        try:
+            self._agents.get(tenant, validate_agent_id(agent_id))
+        except DomainError as exc:
+            return error(start_response, exc.status, exc.code, exc.message)
+        last = environ.get("HTTP_LAST_EVENT_ID")
+        last_id = int(last) if last and last.isdigit() else None
+        if not self._slots.acquire(blocking=False):
+            return error(
+                start_response,
+                503,
+                "too_many_streams",
+                "every event stream slot is taken; try again later",
+            )
+        subscription = self._bus.subscribe(tenant, agent_id, session_id, last_id)
+        start_response(
+            "200 OK",
+            [
+                ("Content-Type", "text/event-stream"),
+                ("Cache-Control", "no-cache"),
+                ("X-Accel-Buffering", "no"),
+            ],
+        )
+        return self._stream(subscription)
+
+    def _stream(self, subscription: Any) -> Iterator[bytes]:
+        try:
+            yield b": connected\n\n"
+            idle = 0.0
+            while not self.closing.is_set():
+                try:
+                    event_id, event = subscription.queue.get(timeout=0.5)
+                except queue.Empty:
+                    idle += 0.5
+                    if idle >= KEEPALIVE_SECONDS:
+                        idle = 0.0
+                        yield b": keepalive\n\n"
+                    continue
+                idle = 0.0
+                data = json.dumps({"type": event.type, **event.body()})
+                yield f"id: {event_id}\nevent: {event.type}\ndata: {data}\n\n".encode()
+        finally:
+            self._bus.unsubscribe(subscription)
+            self._slots.release()

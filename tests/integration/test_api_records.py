@@ -1,0 +1,449 @@
+"""Record memory through the tools endpoint and the management API, on both stores."""
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+A = "/v1/agents/teams/web/releases"
+AGENT = {"role": "agent"}
+MEMORY = {
+    "enabled": True,
+    "scope": {"read": ["session", "agent"], "write": ["session", "agent"]},
+    "labels": {"customer_id": {"number": 5, "description": "The customer."}},
+    "pinned": {"max_tokens": 60},
+    "tools": ["add_memory", "read_memory", "delete_memory"],
+}
+
+
+def manifest(**memory):
+    return {"harness": {"memory": {**MEMORY, **memory}}}
+
+
+class Turn:
+    """One turn of a session, driven through the API."""
+
+    def __init__(self, api, session, **begin):
+        self.api, self.session = api, session
+        self.id = api.ok("POST", f"{A}/-/sessions/{session}/turns", begin, expect=201)["id"]
+        self.path = f"{A}/-/sessions/{session}/turns/{self.id}"
+
+    def call(self, tool, caller=AGENT, **args):
+        return self.api.call("POST", f"{self.path}/tools/{tool}", {**args, "caller": caller})
+
+    def tool(self, tool, caller=AGENT, **args):
+        status, body = self.call(tool, caller, **args)
+        assert status == 200, (status, body)
+        return body["output"]
+
+    def add(self, summary, **args):
+        return self.tool("add_memory", summary=summary, **args)["memories"][0]
+
+    def search(self, **args):
+        return self.tool("search_memory", **args)["records"]
+
+    def commit(self):
+        return self.api.ok("POST", f"{self.path}/commit")
+
+    def rollback(self):
+        return self.api.ok("POST", f"{self.path}/rollback")
+
+    def detail(self):
+        return self.api.ok("GET", self.path)
+
+
+@pytest.fixture
+def agent(api):
+    api.ok("PUT", A, manifest(), expect=201)
+    return api
+
+
+def session(api):
+    return api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
+
+
+def stored(api, **query):
+    return api.ok("GET", f"{A}/-/records", **query)["records"]
+
+
+def test_writes_are_visible_to_other_turns_only_after_commit(agent):
+    s1, s2 = session(agent), session(agent)
+    t1 = Turn(agent, s1)
+    record = t1.add("Releases ship on Tuesdays", kind="fact", scope="agent")
+    assert (record["version"], record["status"], record["scope"]) == (1, "ACTIVE", "agent")
+    # The turn reads its own staged write at once; nobody else does.
+    assert [r["id"] for r in t1.search(query="when do releases ship")] == [record["id"]]
+    assert Turn(agent, s2).search(query="releases ship") == []
+    assert stored(agent) == []
+
+    t1.commit()
+
+    other = Turn(agent, s2).search(query="releases ship")
+    assert [r["id"] for r in other] == [record["id"]]
+    assert other[0]["provenance"]["turnId"] == t1.id
+    assert other[0]["provenance"]["sessionId"] == s1
+    assert other[0]["provenance"]["manifestVersion"] == 1
+
+
+def test_a_rolled_back_turn_leaves_no_record(agent):
+    t = Turn(agent, session(agent))
+    t.add("Temporary fact")
+    t.rollback()
+    assert stored(agent, status="all") == []
+    assert Turn(agent, session(agent)).search() == []
+
+
+def test_session_scope_stays_in_its_session(agent):
+    s1, s2 = session(agent), session(agent)
+    t = Turn(agent, s1)
+    mine = t.add("Account 42 prefers email")
+    assert (mine["scope"], mine["sessionId"]) == ("session", s1)
+    t.commit()
+    assert [r["id"] for r in Turn(agent, s1).search()] == [mine["id"]]
+    assert Turn(agent, s2).search() == []
+
+
+def test_replaces_supersedes_and_versions_record_it(agent):
+    s = session(agent)
+    t1 = Turn(agent, s)
+    old = t1.add("Deploys happen on Fridays", scope="agent")
+    t1.commit()
+    t2 = Turn(agent, s)
+    new = t2.add("Deploys happen on Thursdays", scope="agent", replaces=old["id"])
+    # Within the turn the replaced record is already superseded.
+    assert [r["id"] for r in t2.search(query="deploys")] == [new["id"]]
+    t2.commit()
+
+    superseded = agent.ok("GET", f"{A}/-/records/{old['id']}")
+    assert (superseded["status"], superseded["replacedBy"], superseded["version"]) == (
+        "SUPERSEDED",
+        new["id"],
+        2,
+    )
+    assert agent.ok("GET", f"{A}/-/records/{new['id']}")["replaces"] == old["id"]
+    versions = agent.ok("GET", f"{A}/-/records/{old['id']}/versions")["versions"]
+    assert [(v["record"]["version"], v["operation"]) for v in versions] == [
+        (2, "supersede"),
+        (1, "create"),
+    ]
+    assert versions[0]["changedBy"]["turnId"] == t2.id
+    # read_memory reads any status.
+    t3 = Turn(agent, s)
+    assert t3.tool("read_memory", id=old["id"])["sources"][0]["status"] == "SUPERSEDED"
+    assert [r["id"] for r in t3.search(query="deploys")] == [new["id"]]
+
+
+def test_delete_removes_from_search_but_history_stays(agent):
+    s = session(agent)
+    t1 = Turn(agent, s)
+    record = t1.add(
+        "Customer c-9 is on the gold plan", scope="agent", labels={"customer_id": "c-9"}
+    )
+    t1.commit()
+    t2 = Turn(agent, s)
+    out = t2.tool("delete_memory", id=record["id"])
+    assert out["memories"][0]["id"] == record["id"]
+    assert out["memories"][0]["status"] == "DELETED"
+    t2.commit()
+    assert Turn(agent, s).search(query="gold plan") == []
+    assert agent.ok("GET", f"{A}/-/records/{record['id']}")["status"] == "DELETED"
+    assert len(agent.ok("GET", f"{A}/-/records/{record['id']}/versions")["versions"]) == 2
+
+
+def test_search_filters_and_pages_newest_first(agent):
+    s = session(agent)
+    t = Turn(agent, s)
+    ids = [
+        t.add(
+            f"note {i}",
+            scope="agent",
+            kind="event" if i % 2 else "fact",
+            labels={"customer_id": f"c-{i % 3}"},
+        )["id"]
+        for i in range(7)
+    ]
+    t.commit()
+    reader = Turn(agent, s)
+    first = reader.tool("search_memory", limit=3)
+    assert [r["id"] for r in first["records"]] == ids[::-1][:3]
+    second = reader.tool("search_memory", limit=3, after=first["next"])
+    third = reader.tool("search_memory", limit=3, after=second["next"])
+    assert [r["id"] for r in second["records"] + third["records"]] == ids[::-1][3:]
+    assert third["next"] is None
+    assert {r["kind"] for r in reader.search(kind="event", limit=10)} == {"event"}
+    assert [r["id"] for r in reader.search(labels={"customer_id": "c-1"}, limit=10)] == [
+        ids[4],
+        ids[1],
+    ]
+    assert [r["id"] for r in reader.search(ids=[ids[0], ids[5]])] == [ids[5], ids[0]]
+
+
+def test_newer_records_win_ties(agent):
+    t = Turn(agent, session(agent))
+    older = t.add("Standup is at nine", scope="agent")
+    newer = t.add("Standup is at nine", scope="agent")
+    t.commit()
+    ranked = Turn(agent, session(agent)).search(query="standup nine")
+    assert [r["id"] for r in ranked] == [newer["id"], older["id"]]
+
+
+REFUSALS = [
+    # (manifest override, caller, tool, args, status, code)
+    ({"tools": []}, AGENT, "add_memory", {"summary": "x"}, 403, "tool_not_offered"),
+    ({"enabled": False}, AGENT, "search_memory", {}, 403, "tool_not_offered"),
+    ({}, {"role": "helper"}, "add_memory", {"summary": "x"}, 403, "memory.forbidden"),
+    ({}, {"role": "programmatic"}, "delete_memory", {"id": "rec_x"}, 403, "memory.forbidden"),
+    ({"access": "read_only"}, AGENT, "add_memory", {"summary": "x"}, 403, "memory.forbidden"),
+    (
+        {"scope": {"read": ["session"], "write": ["session"]}},
+        AGENT,
+        "add_memory",
+        {"summary": "x", "scope": "agent"},
+        403,
+        "memory.forbidden",
+    ),
+    ({}, AGENT, "add_memory", {"summary": "x", "kind": "rumour"}, 400, "memory.invalid_argument"),
+    (
+        {},
+        AGENT,
+        "add_memory",
+        {"summary": "x", "labels": {"region": "eu"}},
+        400,
+        "memory.invalid_argument",
+    ),
+    ({}, AGENT, "add_memory", {"summary": "two\nlines"}, 400, "memory.invalid_argument"),
+    ({}, AGENT, "add_memory", {"summary": "x" * 501}, 400, "memory.invalid_argument"),
+    (
+        {},
+        AGENT,
+        "add_memory",
+        {"summary": "x", "content": "y" * (100 * 1024 + 1)},
+        400,
+        "memory.invalid_argument",
+    ),
+    ({}, AGENT, "add_memory", {"summary": "x", "replaces": "rec_missing"}, 404, "memory.not_found"),
+    ({}, AGENT, "read_memory", {"id": "rec_missing"}, 404, "memory.not_found"),
+    ({}, AGENT, "delete_memory", {"id": "rec_missing"}, 404, "memory.not_found"),
+    ({}, AGENT, "add_memory", {"summary": "x", "bogus": 1}, 400, "memory.invalid_argument"),
+    (
+        {"pinned": None},
+        AGENT,
+        "add_memory",
+        {"summary": "x", "pinned": True},
+        403,
+        "memory.forbidden",
+    ),
+    ({}, AGENT, "no_such_tool", {}, 404, "tool_not_found"),
+    ({}, None, "search_memory", {}, 400, "invalid_caller"),
+    ({}, {"role": "boss"}, "search_memory", {}, 400, "invalid_caller"),
+]
+
+
+@pytest.mark.parametrize(("override", "caller", "tool", "args", "status", "code"), REFUSALS)
+def test_refused_calls_say_why_and_change_nothing(api, override, caller, tool, args, status, code):
+    api.ok("PUT", A, manifest(**override), expect=201)
+    t = Turn(api, session(api))
+    body = dict(args)
+    if caller is not None:
+        body["caller"] = caller
+    got, payload = api.call("POST", f"{t.path}/tools/{tool}", body)
+    assert (got, payload["error"]["code"]) == (status, code), payload
+    assert payload["error"]["message"]
+    t.commit()
+    assert stored(api, status="all") == []
+    detail = t.detail()
+    assert detail["memories"] == []
+    if tool != "no_such_tool" and caller is not None and caller.get("role") != "boss":
+        assert detail["executions"][-1]["error"]["code"] == code
+
+
+def test_exactly_100_kib_of_content_is_accepted(agent):
+    t = Turn(agent, session(agent))
+    assert t.add("big", content="y" * (100 * 1024))["content"] == "y" * (100 * 1024)
+
+
+def test_deleting_a_scope_the_agent_does_not_write_is_refused(agent):
+    s = session(agent)
+    t = Turn(agent, s)
+    record = t.add("Shared fact", scope="agent")
+    t.commit()
+    agent.ok("PUT", A, manifest(scope={"read": ["session", "agent"], "write": ["session"]}))
+    status, payload = Turn(agent, s).call("delete_memory", id=record["id"])
+    assert (status, payload["error"]["code"]) == (403, "memory.forbidden")
+    assert agent.ok("GET", f"{A}/-/records/{record['id']}")["status"] == "ACTIVE"
+
+
+def test_an_ended_turn_takes_no_tool_calls(agent):
+    t = Turn(agent, session(agent))
+    t.commit()
+    status, payload = t.call("add_memory", summary="late")
+    assert (status, payload["error"]["code"]) == (409, "turn_closed")
+
+
+def test_a_replayed_turn_applies_each_write_once(agent):
+    s = session(agent)
+    original = Turn(agent, s)
+    first = original.tool(
+        "add_memory",
+        caller={"role": "agent", "execution": "ex-1"},
+        summary="Use blue-green deploys",
+        scope="agent",
+    )["memories"][0]
+    # A retried request of the same execution stages nothing new.
+    again = original.tool(
+        "add_memory",
+        caller={"role": "agent", "execution": "ex-1"},
+        summary="Use blue-green deploys",
+        scope="agent",
+    )["memories"][0]
+    assert again["id"] == first["id"]
+    original.commit()
+
+    replay = Turn(agent, s, replay_of=original.id)
+    replayed = replay.tool(
+        "add_memory",
+        caller={"role": "agent", "execution": "ex-1"},
+        summary="Use blue-green deploys",
+        scope="agent",
+    )["memories"][0]
+    assert replayed["id"] == first["id"]
+    replay.commit()
+    assert [r["id"] for r in stored(agent, status="all")] == [first["id"]]
+    assert agent.ok("GET", f"{A}/-/records/{first['id']}")["version"] == 1
+
+
+def test_preview_turns_never_touch_live_records(agent):
+    s = session(agent)
+    live = Turn(agent, s)
+    fact = live.add("Invoices go out on the 1st", scope="agent")
+    doomed = live.add("Old holiday policy", scope="agent")
+    live.commit()
+
+    preview = Turn(agent, s, preview=True)
+    draft = preview.add("Invoices go out on the 2nd", scope="agent", replaces=fact["id"])
+    gone = preview.tool("delete_memory", id=doomed["id"])["memories"][0]
+    assert draft["preview"] is True
+    assert (gone["preview"], gone["status"], gone["replaces"]) == (True, "DELETED", doomed["id"])
+    preview.commit()
+
+    # Live records are unchanged, and live turns see no preview record.
+    assert agent.ok("GET", f"{A}/-/records/{fact['id']}")["status"] == "ACTIVE"
+    assert agent.ok("GET", f"{A}/-/records/{doomed['id']}")["status"] == "ACTIVE"
+    live2 = Turn(agent, s)
+    assert {r["id"] for r in live2.search(limit=10)} == {fact["id"], doomed["id"]}
+    status, _ = live2.call("read_memory", id=draft["id"])
+    assert status == 404
+    status, _ = live2.call("delete_memory", id=draft["id"])
+    assert status == 404
+    # Preview turns see every record except those a preview record replaces.
+    seen = {r["id"] for r in Turn(agent, s, preview=True).search(limit=10)}
+    assert seen == {draft["id"]}
+    assert {m["id"] for m in preview.detail()["memories"]} == {draft["id"], gone["id"]}
+
+
+def test_pinned_records_are_listed_in_the_instructions_and_the_budget_holds(agent):
+    s = session(agent)
+    t = Turn(agent, s)
+    pin = t.add("Always answer in English", scope="agent", pinned=True)
+    status, payload = t.call("add_memory", summary="A" * 200, scope="agent", pinned=True)
+    assert (status, payload["error"]["code"]) == (409, "memory.pin_budget")
+    assert "onsolidate" in payload["error"]["message"]
+    t.commit()
+
+    reader = Turn(agent, s)
+    got = agent.ok("GET", f"{reader.path}/instructions")
+    assert "never keep secrets" in got["instructions"]
+    assert f"- Always answer in English (id: {pin['id']})" in got["instructions"]
+    assert got["pinned"] == [{"id": pin["id"], "version": 1, "summary": pin["summary"]}]
+    agent.ok("GET", f"{reader.path}/instructions")  # the same list is recorded once
+    listed = [e for e in reader.detail()["executions"] if e["tool"] == "memory.pinned"]
+    assert [e["output"]["records"] for e in listed] == [[{"id": pin["id"], "version": 1}]]
+
+
+def test_instructions_include_the_agents_memory_instructions(api):
+    api.ok("PUT", A, manifest(instructions="Keep the team's release conventions."), expect=201)
+    t = Turn(api, session(api))
+    text = api.ok("GET", f"{t.path}/instructions")["instructions"]
+    assert "Keep the team's release conventions." in text
+
+
+def test_executions_are_recorded_with_retrieved_marks(agent):
+    t = Turn(agent, session(agent))
+    t.add("A fact", scope="agent")
+    t.search(query="fact")
+    t.search(query="nothing matches this")
+    tools = [(e["tool"], e["retrieved"]) for e in t.detail()["executions"]]
+    assert tools == [("add_memory", False), ("search_memory", True), ("search_memory", False)]
+
+
+def test_management_api_lists_filters_and_deletes(agent, services):
+    s = session(agent)
+    t = Turn(agent, s)
+    a = t.add("Customer c-1 renews in May", scope="agent", labels={"customer_id": "c-1"})
+    b = t.add("Customer c-2 churned", scope="agent", kind="event", labels={"customer_id": "c-2"})
+    t.commit()
+    assert [r["id"] for r in stored(agent)] == [b["id"], a["id"]]
+    assert [r["id"] for r in stored(agent, kind="event")] == [b["id"]]
+    assert [r["id"] for r in stored(agent, labels='{"customer_id": "c-1"}')] == [a["id"]]
+    assert [r["id"] for r in stored(agent, query="renews")] == [a["id"]]
+
+    subscription = services.events.subscribe("acme", "teams/web/releases", None)
+    deleted = agent.ok("DELETE", f"{A}/-/records/{a['id']}")
+    assert deleted["status"] == "DELETED"
+    assert [r["id"] for r in stored(agent)] == [b["id"]]
+    assert Turn(agent, s).search(query="renews") == []
+    _, event = subscription.queue.get_nowait()
+    assert event.type == "agent.memory_updated"
+    assert [c.model_dump(exclude_none=True) for c in event.changes] == [
+        {"id": a["id"], "operation": "delete", "version": 2}
+    ]
+    status, payload = agent.call("DELETE", f"{A}/-/records/{a['id']}")
+    assert (status, payload["error"]["code"]) == (409, "record_deleted")
+    assert agent.call("GET", f"{A}/-/records/rec_nope")[0] == 404
+    status, payload = agent.call("GET", f"{A}/-/records", labels="[1]")
+    assert (status, payload["error"]["code"]) == (400, "invalid_labels")
+
+
+def test_commit_publishes_memory_events(agent, services):
+    s = session(agent)
+    session_stream = services.events.subscribe("acme", "teams/web/releases", s)
+    agent_stream = services.events.subscribe("acme", "teams/web/releases", None)
+    t = Turn(agent, s)
+    record = t.add("Fact", scope="agent")
+    assert session_stream.queue.empty()
+    t.commit()
+    _, updated = session_stream.queue.get_nowait()
+    _, agent_event = agent_stream.queue.get_nowait()
+    assert updated.type == "memory.updated" and updated.effect_id
+    assert [c.id for c in updated.changes] == [record["id"]]
+    assert (agent_event.type, agent_event.session_id, agent_event.turn_id) == (
+        "agent.memory_updated",
+        s,
+        t.id,
+    )
+
+
+def test_a_turn_writes_at_most_24_records(agent):
+    t = Turn(agent, session(agent))
+    for i in range(24):
+        t.add(f"fact {i}", scope="agent")
+    status, payload = t.call("add_memory", summary="one too many", scope="agent")
+    assert (status, payload["error"]["code"]) == (409, "memory.turn_limit")
+    t.commit()
+    assert len(stored(agent)) == 24
+
+
+def test_a_turn_stages_at_most_one_mebibyte(agent):
+    t = Turn(agent, session(agent))
+    for i in range(10):
+        t.add(f"big {i}", scope="agent", content="x" * (100 * 1024))
+    status, payload = t.call(
+        "add_memory", summary="big 10", scope="agent", content="x" * (100 * 1024)
+    )
+    assert (status, payload["error"]["code"]) == (409, "memory.turn_limit")
+    t.commit()
+    assert len(stored(agent)) == 10
+
+
+def test_label_names_in_a_listing_are_checked(agent):
+    status, payload = agent.call("GET", f"{A}/-/records", labels='{"x\') OR 1=1": "v"}')
+    assert (status, payload["error"]["code"]) == (400, "invalid_labels")

@@ -1,0 +1,32 @@
+"""Tokenising and BM25 ranking shared by the search paths."""
+
+import pytest
+
+from agent_memory.domain.search.lexical import bm25, tokenize
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("api.example.com", ["api", "example", "com"]),
+        ("What's the region? eu-west-1", ["region", "eu", "west", "1"]),
+        ('"quoted" AND (NEAR) OR *', ["quoted", "near"]),
+        ("", []),
+        ("the and of", []),
+    ],
+)
+def test_tokenize_drops_syntax_and_stopwords(text, tokens):
+    assert tokenize(text) == tokens
+
+
+def test_bm25_ranks_shared_words_and_newer_wins_ties():
+    docs = ["release on tuesday", "release on tuesday", "lunch menu", "release notes template"]
+    ranked = [s.index for s in bm25("when is the release on tuesday", docs)]
+    assert ranked[:2] == [1, 0]  # identical texts: the later (newer) one first
+    assert 2 not in ranked
+
+
+def test_bm25_without_query_terms_finds_nothing():
+    assert bm25("the of and", ["anything"]) == []
