@@ -539,7 +539,7 @@ class RecordService:
 
     def _replay_chain(self, ctx: TurnContext) -> list[Turn]:
         """The committed turns of this replay chain: the original and earlier replays of it."""
-        chain = []
+        chain: list[Turn] = []
         turn_id = ctx.turn.replay_of
         while turn_id is not None and len(chain) < 100:
             turn = self._store.get_turn(ctx.tenant, ctx.agent_id, ctx.session_id, turn_id)
