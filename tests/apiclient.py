@@ -59,13 +59,15 @@ class ApiClient:
     def as_tenant(self, tenant: str | None, scope: str = ALL_SCOPES) -> ApiClient:
         return ApiClient(self.handler, tenant, scope)  # type: ignore[arg-type]
 
-    def call(self, method: str, path: str, body: Any = None, **query: Any) -> tuple[int, Any]:
+    def call(self, method: str, path: str, body: Any = None, /, **query: Any) -> tuple[int, Any]:
         event = http_event(method, path, body, query, self.tenant, self.scope)
         response = self.handler(event, None)
         raw = response.get("body") or ""
         return int(response["statusCode"]), json.loads(raw) if raw else None
 
-    def ok(self, method: str, path: str, body: Any = None, expect: int = 200, **query: Any) -> Any:
+    def ok(
+        self, method: str, path: str, body: Any = None, /, expect: int = 200, **query: Any
+    ) -> Any:
         status, payload = self.call(method, path, body, **query)
         assert status == expect, (status, payload)
         return payload

@@ -14,6 +14,15 @@ from moto.core.botocore_stubber import BotocoreStubber
 
 from agent_memory.adapters.dynamodb import DynamoStore
 from agent_memory.adapters.sqlite import SqliteStore
+from agent_memory.domain.files.models import (
+    FileMemory,
+    FileOperation,
+    FileVersion,
+    FileWrite,
+    description_of,
+    sha256,
+)
+from agent_memory.domain.ids import new_id
 from agent_memory.domain.models import Agent, ManifestVersion, Session, Turn, utcnow
 from agent_memory.domain.ports import Store
 from agent_memory.domain.records import (
@@ -235,6 +244,115 @@ class Build:
             kind="record.add",
             payload={"record": to_doc(self.record(record_id))},
         )
+
+    # -- file memory ---------------------------------------------------------------------------
+
+    def memory(
+        self,
+        path: str,
+        content: str | None = None,
+        version: int = 1,
+        *,
+        tenant: str = "acme",
+        agent_id: str = "teams/web",
+    ) -> FileMemory:
+        """A head as the file service makes it (content with a frontmatter description)."""
+        if content is None:
+            content = f'---\ndescription: about {path}\n---\nnotes \u00e9\u4e2d "quoted"\n'
+        return FileMemory(
+            tenant=tenant,
+            agent_id=agent_id,
+            path=path,
+            content=content,
+            bytes=len(content.encode()),
+            content_sha256=sha256(content),
+            description=description_of(content),
+            version=version,
+            updated_at=self.now + timedelta(seconds=version),
+            updated_by="agent:teams/web@1",
+        )
+
+    def file_version(
+        self,
+        head: FileMemory | None,
+        operation: FileOperation,
+        *,
+        path: str | None = None,
+        version: int | None = None,
+        from_path: str | None = None,
+        agent_id: str = "teams/web",
+    ) -> FileVersion:
+        """The version a change leaves: `head`'s content, or none for a delete (give `path`)."""
+        return FileVersion(
+            id=new_id("fv"),
+            agent_id=agent_id,
+            path=head.path if head else str(path),
+            operation=operation,
+            from_path=from_path,
+            actor="agent:teams/web@1",
+            session_id="ses_1",
+            turn_id="trn_0001",
+            trigger_run_id="run-7",
+            version=head.version if head else int(version or 0),
+            content=head.content if head else None,
+            content_sha256=head.content_sha256 if head else None,
+            at=self.now,
+        )
+
+    def create_file(self, path: str, content: str | None = None, **fields: Any) -> FileWrite:
+        head = self.memory(path, content, **fields)
+        return FileWrite(
+            path=path,
+            head=head,
+            expected_version=None,
+            versions=[self.file_version(head, "create", agent_id=head.agent_id)],
+            count_delta=1,
+        )
+
+    def update_file(
+        self, head: FileMemory, content: str, expected_version: int | None = None
+    ) -> FileWrite:
+        changed = self.memory(
+            head.path, content, head.version + 1, tenant=head.tenant, agent_id=head.agent_id
+        )
+        return FileWrite(
+            path=head.path,
+            head=changed,
+            expected_version=head.version if expected_version is None else expected_version,
+            versions=[self.file_version(changed, "update", agent_id=head.agent_id)],
+            count_delta=0,
+        )
+
+    def delete_file(self, head: FileMemory, expected_version: int | None = None) -> FileWrite:
+        gone = self.file_version(
+            None, "delete", path=head.path, version=head.version + 1, agent_id=head.agent_id
+        )
+        return FileWrite(
+            path=head.path,
+            head=None,
+            expected_version=head.version if expected_version is None else expected_version,
+            versions=[gone],
+            count_delta=-1,
+        )
+
+    def rename_file(self, head: FileMemory, to: str) -> list[FileWrite]:
+        """A rename as a turn's commit makes it: one version under the new path."""
+        moved = self.memory(
+            to, head.content, head.version + 1, tenant=head.tenant, agent_id=head.agent_id
+        )
+        version = self.file_version(moved, "rename", from_path=head.path, agent_id=head.agent_id)
+        return [
+            FileWrite(
+                path=head.path,
+                head=None,
+                expected_version=head.version,
+                versions=[],
+                count_delta=-1,
+            ),
+            FileWrite(
+                path=to, head=moved, expected_version=None, versions=[version], count_delta=1
+            ),
+        ]
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from pynamodb.exceptions import PynamoDBException
 from agent_memory.adapters.dynamodb import DynamoStore
 from agent_memory.domain.errors import Conflict, NotFound, PayloadTooLarge, StorageUnavailable
 from agent_memory.domain.models import Session, TurnStatus, utcnow
-from agent_memory.domain.ports import PreconditionFailed
+from agent_memory.domain.ports import LimitExceeded, PreconditionFailed
 from agent_memory.domain.records import Record, RecordOperation, RecordQuery
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
@@ -438,5 +438,190 @@ def test_an_interrupted_delete_never_strands_record_versions(
     assert version_partitions <= {f"T#acme#A#teams/web#R#{rid}" for rid in heads}
     assert store.get_agent("acme", "teams/web") is None
     # And the next delete finishes the job
+    assert store.delete_agent("acme", "teams/web") is True
+    assert table_keys(store) == []
+
+
+# -- file memory -------------------------------------------------------------------------------
+
+
+def _agent_with_files(store: DynamoStore, build: Build, count: int) -> Session:
+    agent, version = build.agent("teams/web")
+    store.create_agent(agent, version)
+    session = build.session(agent)
+    store.create_session(session)
+    creates = [build.create_file(f"/memories/{n:03d}.md") for n in range(count)]
+    for start in range(0, count, 24):
+        store.write_files("acme", "teams/web", creates[start : start + 24], 10_000)
+    return session
+
+
+def test_file_writes_and_commits_are_one_transaction_each(
+    store: DynamoStore, build: Build, calls: list[str]
+) -> None:
+    session = _agent_with_files(store, build, 0)
+    turn = build.turn(session, 1)
+    store.begin_turn(turn)
+    create = build.create_file("/memories/a.md")
+
+    calls.clear()
+    store.write_files("acme", "teams/web", [create, build.create_file("/memories/b.md")], 10)
+    assert writes(calls) == ["TransactWriteItems"]
+
+    assert create.head is not None
+    for refused, error in (
+        ([build.update_file(create.head, "x", expected_version=5)], PreconditionFailed),
+        ([build.create_file("/memories/c.md")], LimitExceeded),
+    ):
+        calls.clear()
+        with pytest.raises(error):
+            store.write_files("acme", "teams/web", refused, 2)
+        assert writes(calls) == ["TransactWriteItems"]
+
+    calls.clear()
+    with pytest.raises(LimitExceeded):
+        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), [], [build.create_file("/m/c.md")], 2)
+    assert writes(calls) == ["TransactWriteItems"]
+
+    calls.clear()
+    commit = [build.update_file(create.head, "changed"), build.create_file("/memories/c.md")]
+    record = build.create(build.record("rec_001"))
+    store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), [record], commit, 3)
+    assert writes(calls) == ["TransactWriteItems"]
+    assert store.count_files("acme", "teams/web") == 3
+
+
+def test_files_are_keyed_as_documented(store: DynamoStore, build: Build) -> None:
+    session = _agent_with_files(store, build, 0)
+    create = build.create_file("/memories/#a.md")
+    store.write_files("acme", "teams/web", [create], 10)
+    store.save_session_index("acme", "teams/web", session.id, "index", utcnow())
+
+    assert set(table_keys(store)) >= {
+        ("T#acme#A#teams/web#F", "F#/memories/#a.md"),
+        ("T#acme#A#teams/web#FV", f"V#{create.versions[0].id}"),
+        ("T#acme#A#teams/web", "FCOUNT"),
+        ("T#acme#A#teams/web#S#ses_1", "INDEX"),
+    }
+    # Nothing of it shows up among the agent's sessions or manifest versions
+    assert [s.id for s in store.list_sessions("acme", "teams/web", 10, None)] == [session.id]
+    assert len(store.list_manifest_versions("acme", "teams/web", 10, None)) == 1
+    assert len(store.list_manifest_versions("acme", "teams/web", 10, 1)) == 0
+
+
+def test_listing_files_never_reads_their_content(store: DynamoStore, build: Build) -> None:
+    _agent_with_files(store, build, 3)
+    queries: list[dict[str, Any]] = []
+
+    def record(params: dict[str, Any], **_: Any) -> None:
+        queries.append(params)
+
+    events = store.connection.client.meta.events
+    events.register("provide-client-params.dynamodb.Query", record)
+    try:
+        listed = store.list_files("acme", "teams/web", "/memories/", 10, None)
+    finally:
+        events.unregister("provide-client-params.dynamodb.Query", record)
+
+    heads = [store.get_file("acme", "teams/web", f.path) for f in listed]
+    assert listed == [h.model_copy(update={"content": ""}) for h in heads if h]
+    assert len(listed) == 3
+    (query,) = queries
+    assert "ProjectionExpression" in query
+    assert "content" not in query["ExpressionAttributeNames"].values()
+
+
+def test_a_file_change_dynamodb_would_refuse_is_refused_before_it_is_sent(
+    store: DynamoStore, build: Build, calls: list[str]
+) -> None:
+    # A create of a largest memory (100 KiB) writes it twice, in its head and its version, so
+    # one transaction (4 MB) takes 20 of them and no more.
+    _agent_with_files(store, build, 0)
+    big = "x" * (100 * 1024)
+    twenty = [build.create_file(f"/memories/{n:02d}.md", big) for n in range(20)]
+    one_more = build.create_file("/memories/20.md", big)
+    calls.clear()
+
+    with pytest.raises(PayloadTooLarge) as raised:
+        store.write_files("acme", "teams/web", [*twenty, one_more], 100)
+    assert raised.value.code == "transaction_too_large"
+    assert writes(calls) == []
+    # The same path twice is refused too: one transaction cannot write an item twice
+    assert twenty[0].head is not None
+    twice = [twenty[0], build.update_file(twenty[0].head, "again")]
+    with pytest.raises(ValueError, match="twice"):
+        store.write_files("acme", "teams/web", twice, 100)
+    assert writes(calls) == []
+
+    store.write_files("acme", "teams/web", twenty, 100)
+    assert store.count_files("acme", "teams/web") == 20
+
+
+def test_a_transaction_conflict_on_the_count_is_a_lost_race_not_the_limit(
+    store: DynamoStore, build: Build, failing: Callable[[str, dict[str, Any]], None]
+) -> None:
+    _agent_with_files(store, build, 0)
+    failing(
+        "TransactWriteItems",
+        {
+            "Error": {"Code": "TransactionCanceledException", "Message": "cancelled"},
+            "CancellationReasons": [{"Code": "None"}, {"Code": "None"}, {"Code": "None"}]
+            + [{"Code": "TransactionConflict"}],
+        },
+    )
+
+    with pytest.raises(PreconditionFailed) as raised:
+        store.write_files("acme", "teams/web", [build.create_file("/memories/a.md")], 10)
+
+    assert not isinstance(raised.value, LimitExceeded)
+    assert store.count_files("acme", "teams/web") == 0
+
+
+def test_no_file_or_index_is_added_to_an_agent_being_deleted(
+    store: DynamoStore, build: Build
+) -> None:
+    session = _agent_with_files(store, build, 2)
+    turn = build.turn(session, 1)
+    store.begin_turn(turn)
+    head = store._items.agent
+    head.key("T#acme#AGENTS", "A#teams/web").update([head.deleting.set(True)])
+    before = table_keys(store)
+
+    with pytest.raises(PreconditionFailed):
+        store.write_files("acme", "teams/web", [build.create_file("/memories/new.md")], 10)
+    with pytest.raises(PreconditionFailed):
+        store.save_session_index("acme", "teams/web", session.id, "index", utcnow())
+    with pytest.raises(PreconditionFailed):
+        store.end_turn(
+            turn, TurnStatus.COMMITTED, utcnow(), [], [build.create_file("/memories/new.md")]
+        )
+    assert table_keys(store) == before
+    assert store.delete_agent("acme", "teams/web") is True
+    assert table_keys(store) == []
+
+
+def test_an_interrupted_delete_of_an_agent_with_files_is_finished_by_the_next(
+    store: DynamoStore, build: Build, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given 40 memories (two batches of heads, two of versions) and a delete crashing on its
+    # third batch, part way through the versions
+    session = _agent_with_files(store, build, 40)
+    store.save_session_index("acme", "teams/web", session.id, "index", utcnow())
+    batch_delete = store._batch_delete
+    batches: list[int] = []
+
+    def crash_on_third_batch(batch: list[dict[str, Any]]) -> None:
+        batches.append(len(batch))
+        if len(batches) == 3:
+            raise StorageUnavailable("simulated crash")
+        batch_delete(batch)
+
+    monkeypatch.setattr(store, "_batch_delete", crash_on_third_batch)
+    with pytest.raises(StorageUnavailable):
+        store.delete_agent("acme", "teams/web")
+    monkeypatch.undo()
+
+    assert store.list_files("acme", "teams/web", "/", 100, None) == []
+    assert store.get_agent("acme", "teams/web") is None
     assert store.delete_agent("acme", "teams/web") is True
     assert table_keys(store) == []

@@ -43,9 +43,17 @@ def store(request, tmp_path):
         yield request.getfixturevalue("dynamo_table")
 
 
+@pytest.fixture(scope="session")
+def embedder():
+    """One offline model for the whole run: loading it takes a few hundred milliseconds."""
+    from agent_memory.adapters.embeddings.local import LocalEmbedder
+
+    return LocalEmbedder()
+
+
 @pytest.fixture
-def services(store, tmp_path):
-    return build_services(Settings(data_dir=tmp_path), store=store)
+def services(store, tmp_path, embedder):
+    return build_services(Settings(data_dir=tmp_path), store=store, embedder=embedder)
 
 
 @pytest.fixture

@@ -13,8 +13,18 @@ def memory(**fields):
     return {"harness": {"memory": fields}}
 
 
-def test_an_empty_document_gets_the_spec_defaults():
-    document = Manifest.model_validate({}).document()
+def test_without_a_memory_section_the_agent_has_no_memory():
+    manifest = Manifest.model_validate({"harness": {"history": {}}})
+    assert not manifest.memory_declared
+    assert "memory" not in manifest.document()["harness"]
+    # Stored and read back, it still declares none.
+    assert not Manifest.model_validate(manifest.document()).memory_declared
+
+
+def test_a_memory_section_gets_the_spec_defaults():
+    manifest = Manifest.model_validate({"harness": {"memory": {}}})
+    assert manifest.memory_declared
+    document = manifest.document()
     mem = document["harness"]["memory"]
     assert mem["enabled"] is False
     assert mem["access"] == "read_write"

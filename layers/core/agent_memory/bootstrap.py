@@ -5,8 +5,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from .domain.embeddings import Embedder
 from .domain.ports import EventPublisher, Store
+from .domain.search.service import SearchService
 from .domain.services.agents import AgentService
+from .domain.services.files import FileLimits, FileService
 from .domain.services.records import RecordService
 from .domain.services.sessions import SessionService
 from .domain.services.tools import ToolService
@@ -24,6 +27,7 @@ class Services:
     agents: AgentService
     sessions: SessionService
     records: RecordService
+    files: FileService
     tools: ToolService
 
     def close(self) -> None:
@@ -53,16 +57,72 @@ def build_events(settings: Settings) -> EventPublisher:
     return InProcessBus(webhook_url=settings.webhook_url)
 
 
+def build_embedder(settings: Settings) -> Embedder | None:
+    kind = settings.embedder_kind
+    if kind == "local":
+        from .adapters.embeddings.local import LocalEmbedder
+
+        return LocalEmbedder()
+    if kind == "bedrock":
+        from .adapters.embeddings.bedrock import BedrockEmbedder
+
+        return BedrockEmbedder(
+            model_id=settings.bedrock_embedding_model,
+            dimensions=settings.bedrock_embedding_dimensions,
+            region=settings.region,
+        )
+    return None
+
+
+def build_search(settings: Settings, store: Store, embedder: Embedder | None) -> SearchService:
+    """Embedded: the index lives in the SQLite file and is written with each commit. Cloud:
+    OpenSearch Serverless, fed by the stream indexer; without an endpoint, lexical in-process."""
+    attach = getattr(store, "attach_index", None)
+    if attach is not None:
+        index = attach(
+            embedder.model_id if embedder else None, embedder.dimensions if embedder else None
+        )
+        return SearchService(index, embedder, inline=True)
+    if settings.opensearch_endpoint:
+        from .adapters.opensearch import connect
+
+        assert settings.region
+        index = connect(
+            settings.opensearch_endpoint,
+            settings.region,
+            settings.opensearch_index,
+            embedder.dimensions if embedder else 0,
+        )
+        return SearchService(index, embedder, inline=False)
+    return SearchService(None, embedder, inline=False)
+
+
 def build_services(
-    settings: Settings, store: Store | None = None, events: EventPublisher | None = None
+    settings: Settings,
+    store: Store | None = None,
+    events: EventPublisher | None = None,
+    embedder: Embedder | None | bool = True,
 ) -> Services:
     """Wire every service. Tests pass adapters of their own to run the same API on any of them."""
     store = store if store is not None else build_store(settings)
     events = events if events is not None else build_events(settings)
-    agents = AgentService(store)
-    records = RecordService(store, events)
-    sessions = SessionService(store, agents, records, events)
+    files = FileService(
+        store,
+        events,
+        FileLimits(
+            memory_bytes=settings.memory_bytes,
+            memories_per_agent=settings.memories_per_agent,
+            index_lines=settings.memory_index_lines,
+            index_bytes=settings.memory_index_bytes,
+        ),
+    )
+    agents = AgentService(store, files)
+    chosen = build_embedder(settings) if embedder is True else (embedder or None)
+    search = build_search(settings, store, chosen)
+    records = RecordService(store, events, search)
+    sessions = SessionService(store, agents, records, files, events)
     tools = ToolService(store, sessions, records, ManifestCache(store))
+    tools.register("memory", files.memory_tool)
     return Services(
         settings=settings,
         store=store,
@@ -70,5 +130,6 @@ def build_services(
         agents=agents,
         sessions=sessions,
         records=records,
+        files=files,
         tools=tools,
     )

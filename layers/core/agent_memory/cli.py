@@ -68,6 +68,57 @@ def _agents(args: argparse.Namespace) -> int:
     return 0
 
 
+def _memories(args: argparse.Namespace) -> int:
+    from .client import ApiError, Client
+
+    client = Client(args.url, args.token)
+    try:
+        if args.action == "ls":
+            for memory in _all_pages(
+                lambda cursor: client.list_memories(args.agent, prefix=args.prefix, cursor=cursor),
+                "memories",
+            ):
+                description = memory.get("description") or ""
+                print(f"{memory['path']}\t{memory['bytes']}\tv{memory['version']}\t{description}")
+        elif args.action == "cat":
+            sys.stdout.write(client.get_memory(args.agent, args.path)["content"])
+        elif args.action == "put":
+            content = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
+            written = client.put_memory(args.agent, args.path, content, args.sha256)
+            print(f"{written['path']} v{written['version']} {written['contentSha256']}")
+        elif args.action == "rm":
+            client.delete_memory(args.agent, args.path)
+        else:
+            for version in _all_pages(
+                lambda cursor: client.memory_versions(args.agent, path=args.path, cursor=cursor),
+                "versions",
+            ):
+                moved = f" (from {version['fromPath']})" if version.get("fromPath") else ""
+                print(
+                    f"{version['at']}\t{version['operation']}\t{version['path']}{moved}\t"
+                    f"{version['actor']}\t{version['id']}"
+                )
+    except ApiError as exc:
+        print(f"agent-memory: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _all_pages(fetch: Any, key: str) -> Any:
+    cursor = None
+    while True:
+        page = fetch(cursor)
+        yield from page[key]
+        cursor = page.get("next")
+        if not cursor:
+            return
+
+
+def _client_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--url", help="server URL (default $AGENT_MEMORY_URL or 127.0.0.1:8080)")
+    parser.add_argument("--token", help="API token (default $AGENT_MEMORY_TOKEN)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agent-memory", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -99,6 +150,28 @@ def build_parser() -> argparse.ArgumentParser:
     put.add_argument("agent")
     put.add_argument("file")
     agents.set_defaults(run=_agents)
+
+    memories = commands.add_parser("memories", help="an agent's /memories files")
+    _client_flags(memories)
+    verbs = memories.add_subparsers(dest="action", required=True)
+    ls = verbs.add_parser("ls", help="list memories: path, bytes, version, description")
+    ls.add_argument("agent")
+    ls.add_argument("--prefix", help="only this folder")
+    cat = verbs.add_parser("cat", help="print a memory")
+    cat.add_argument("agent")
+    cat.add_argument("path")
+    put_memory = verbs.add_parser("put", help="create or replace a memory from a file or -")
+    put_memory.add_argument("agent")
+    put_memory.add_argument("path")
+    put_memory.add_argument("file")
+    put_memory.add_argument("--sha256", help='write only while it has this content ("" = new)')
+    rm = verbs.add_parser("rm", help="delete a memory, or every memory in a folder")
+    rm.add_argument("agent")
+    rm.add_argument("path")
+    versions = verbs.add_parser("versions", help="every change, newest first")
+    versions.add_argument("agent")
+    versions.add_argument("--path")
+    memories.set_defaults(run=_memories)
     return parser
 
 

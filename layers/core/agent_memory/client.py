@@ -130,6 +130,56 @@ class Client:
         path = f"/v1/agents/{agent_id}/-/records/{record_id}/versions"
         return self.request("GET", path, query=query)
 
+    # -- file memory -----------------------------------------------------------------------
+    def list_memories(
+        self,
+        agent_id: str,
+        prefix: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> dict[str, Any]:
+        return self.request(
+            "GET",
+            f"/v1/agents/{agent_id}/-/memories",
+            query={"pathPrefix": prefix, "limit": limit, "cursor": cursor},
+        )
+
+    def get_memory(self, agent_id: str, path: str) -> dict[str, Any]:
+        return self.request("GET", f"/v1/agents/{agent_id}/-/memories/{_memory_path(path)}")
+
+    def put_memory(
+        self, agent_id: str, path: str, content: str, content_sha256: str | None = None
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {"content": content}
+        if content_sha256 is not None:
+            body["contentSha256"] = content_sha256
+        return self.request("PUT", f"/v1/agents/{agent_id}/-/memories/{_memory_path(path)}", body)
+
+    def delete_memory(self, agent_id: str, path: str) -> None:
+        self.request("DELETE", f"/v1/agents/{agent_id}/-/memories/{_memory_path(path)}")
+
+    def memory_versions(
+        self,
+        agent_id: str,
+        path: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> dict[str, Any]:
+        return self.request(
+            "GET",
+            f"/v1/agents/{agent_id}/-/memory-versions",
+            query={"path": path, "limit": limit, "cursor": cursor},
+        )
+
+    def memory_version(self, agent_id: str, version_id: str) -> dict[str, Any]:
+        return self.request("GET", f"/v1/agents/{agent_id}/-/memory-versions/{version_id}")
+
+
+def _memory_path(path: str) -> str:
+    """The memory path after /memories/, as the URL's plain segments."""
+    path = path.strip()
+    return path.removeprefix("/memories/").removeprefix("memories/").lstrip("/")
+
 
 def _turn(agent_id: str, session_id: str, turn_id: str) -> str:
     return f"/v1/agents/{agent_id}/-/sessions/{session_id}/turns/{turn_id}"

@@ -34,6 +34,19 @@ class Settings(BaseSettings):
     tenant_claim: str = "tenant"
     event_bus_name: str | None = None
 
+    # Search: embeddings default to the offline local model embedded, Bedrock in the cloud.
+    embeddings: Literal["local", "bedrock", "none"] | None = None
+    bedrock_embedding_model: str = "amazon.titan-embed-text-v2:0"
+    bedrock_embedding_dimensions: Literal[256, 512, 1024] = 1024
+    opensearch_endpoint: str | None = None
+    opensearch_index: str = "agent-memory"
+
+    # File memory limits (the spec's defaults).
+    memory_bytes: int = Field(default=100 * 1024, ge=1, le=350 * 1024)
+    memories_per_agent: int = Field(default=10_000, ge=1)
+    memory_index_lines: int = Field(default=200, ge=1)
+    memory_index_bytes: int = Field(default=25 * 1024, ge=256)
+
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     @model_validator(mode="after")
@@ -57,6 +70,12 @@ class Settings(BaseSettings):
             return ipaddress.ip_address(self.host).is_loopback
         except ValueError:
             return False
+
+    @property
+    def embedder_kind(self) -> str:
+        if self.embeddings is not None:
+            return self.embeddings
+        return "bedrock" if self.store == "dynamodb" else "local"
 
     @property
     def database_path(self) -> Path:

@@ -16,6 +16,8 @@ from ..domain.ids import validate_agent_id
 
 AGENTS_PREFIX = "/v1/agents/"
 SEPARATOR = "/-/"
+# Resources whose last parameter is itself a path (`memories/conventions/release.md`).
+GREEDY = ("memories/",)
 
 
 def normalize(path: str) -> str:
@@ -30,6 +32,9 @@ def normalize(path: str) -> str:
     if not agent_id:
         return path
     routed = AGENTS_PREFIX + quote(agent_id, safe="")
+    for resource in GREEDY:
+        if tail.startswith(resource) and len(tail) > len(resource):
+            tail = resource + quote(tail[len(resource) :], safe="")
     return f"{routed}/{tail}" if sep else routed
 
 

@@ -121,8 +121,18 @@ class Manifest(BaseModel):
     harness: Harness = Field(default_factory=Harness)
 
     def document(self) -> dict[str, Any]:
-        """The manifest as stored and returned: defaults filled in, so readers see what applies."""
-        return self.model_dump(mode="json", by_alias=True)
+        """The manifest as stored and returned: defaults filled in, so readers see what applies.
+
+        A harness without `memory` keeps none: declaring the section is what gives an agent its
+        file memory (record memory also needs `enabled`)."""
+        document = self.model_dump(mode="json", by_alias=True)
+        if not self.memory_declared:
+            del document["harness"]["memory"]
+        return document
+
+    @property
+    def memory_declared(self) -> bool:
+        return "memory" in self.harness.model_fields_set
 
 
 def check_label_numbers(previous: Manifest | None, new: Manifest) -> None:

@@ -15,6 +15,7 @@ from .events import Event
 from .files.models import FileMemory, FileVersion, FileWrite
 from .models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from .records import Effect, Execution, Record, RecordQuery, RecordVersion, RecordWrite
+from .usage import Usage, UsageTotal
 
 
 class PreconditionFailed(Conflict):
@@ -97,10 +98,14 @@ class SessionStore(ABC):
         status: TurnStatus,
         ended_at: datetime,
         writes: Sequence[RecordWrite] = (),
+        files: Sequence[FileWrite] = (),
+        max_files: int = 10_000,
     ) -> Turn:
-        """Move an open turn to committed or rolled back, and apply `writes` with it: all or none.
+        """Move an open turn to committed or rolled back, and apply its record `writes` and file
+        writes with it: all or none.
 
-        PreconditionFailed if the turn is not open or any write's expected version does not hold.
+        PreconditionFailed if the turn is not open or any expected version does not hold;
+        LimitExceeded if the file writes would take the agent past max_files memories.
         """
 
 
@@ -129,6 +134,24 @@ class TurnLog(ABC):
         self, tenant: str, agent_id: str, session_id: str, turn_id: str
     ) -> list[Effect]:
         """The turn's staged writes in sequence order."""
+
+
+class UsageStore(ABC):
+    """Model calls, per turn and per agent."""
+
+    @abstractmethod
+    def add_usage(self, tenant: str, agent_id: str, entries: Sequence[Usage]) -> None:
+        """Keep the entries and add them to the agent's totals."""
+
+    @abstractmethod
+    def list_usage(
+        self, tenant: str, agent_id: str, turn_id: str | None, limit: int, before: str | None
+    ) -> list[Usage]:
+        """Entries newest first (one turn's, or the agent's), ids below `before`."""
+
+    @abstractmethod
+    def usage_totals(self, tenant: str, agent_id: str) -> list[UsageTotal]:
+        """Calls and tokens by purpose and model, over the agent's life."""
 
 
 class RecordStore(ABC):
@@ -213,7 +236,7 @@ class EventPublisher(ABC):
         delivery failure: the change is already durable, so a lost event is logged, not fatal."""
 
 
-class Store(AgentStore, SessionStore, TurnLog, RecordStore, ABC):
+class Store(AgentStore, SessionStore, TurnLog, RecordStore, FileStore, UsageStore, ABC):
     """Everything the foundation keeps, behind one object per adapter."""
 
     def close(self) -> None:  # noqa: B027 - optional hook, most adapters hold nothing to close

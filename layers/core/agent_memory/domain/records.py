@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .models import Entity
+from .search.index import IndexDoc
 
 RecordScope = Literal["session", "agent"]
 SUMMARY_MAX_CHARS = 500
@@ -78,13 +79,17 @@ class RecordVersion(Entity):
 
 class RecordWrite(BaseModel):
     """A record's new head and the versions that lead to it, written only while the stored
-    head is still at expected_version (None: the record must not exist yet)."""
+    head is still at expected_version (None: the record must not exist yet).
 
-    model_config = ConfigDict(frozen=True)
+    `index` is the head's search document when the index lives in the store (embedded shape):
+    the store writes it in the same transaction. Other stores ignore it."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     record: Record
     expected_version: int | None
     versions: list[RecordVersion]
+    index: IndexDoc | None = None
 
 
 class RecordQuery(BaseModel):
@@ -136,6 +141,7 @@ class Execution(Entity):
     error: dict[str, Any] | None = None
     caller: dict[str, Any]
     retrieved: bool = False
+    usage: list[dict[str, Any]] = Field(default_factory=list)
     created_at: datetime = Field(serialization_alias="createdAt")
 
 

@@ -3,9 +3,11 @@
 The item classes below are templates without a table: `bind_items` makes subclasses with their
 own Meta (table name, region, endpoint) for each store, so two stores never share global state.
 Datetimes are kept as ISO 8601 text and manifests as JSON text, exactly as SqliteStore keeps them,
-so every model field reads back equal to what was written. Records, their versions, executions
-and effects are kept whole as a JSON `doc` (the form SqliteStore stores), next to the few typed
-attributes a condition, a filter or a stream consumer needs.
+so every model field reads back equal to what was written. Records, their versions, executions,
+effects and usage entries are kept whole as a JSON `doc` (the form SqliteStore stores), next to
+the few typed attributes a condition, a filter or a stream consumer needs. File memory heads are
+all typed attributes, so a listing can project the content away; a file version keeps its
+content beside a `doc` of everything else.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pynamodb.connection import Connection, TableConnection
 from pynamodb.constants import PAY_PER_REQUEST_BILLING_MODE, STREAM_NEW_AND_OLD_IMAGE, STRING
 from pynamodb.models import Model
 
+from ...domain.files.models import FileMemory, FileVersion
 from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.records import (
     Effect,
@@ -38,6 +41,7 @@ from ...domain.records import (
     version_from_doc,
     version_to_doc,
 )
+from ...domain.usage import Usage, UsageTotal
 from . import keys
 
 M = TypeVar("M", bound="Item")
@@ -351,6 +355,191 @@ class RecordVersionItem(Item):
         return version_from_doc(json.loads(self.doc))
 
 
+class FileItem(Item):
+    """A file memory's head, in typed attributes so a listing can leave the content out."""
+
+    tenant = UnicodeAttribute()
+    agent_id = UnicodeAttribute()
+    path = UnicodeAttribute()
+    # Always stored; absent only from listings, which project it away.
+    content = UnicodeAttribute(null=True)
+    bytes = NumberAttribute()
+    content_sha256 = UnicodeAttribute()
+    description = UnicodeAttribute(null=True)
+    version = NumberAttribute()
+    updated_at = IsoDateTimeAttribute()
+    updated_by = UnicodeAttribute()
+
+    @classmethod
+    def of(cls, tenant: str, agent_id: str, head: FileMemory) -> FileItem:
+        # Keyed by the tenant and agent it is written under, as SqliteStore keys its rows.
+        return cls(
+            keys.files_pk(tenant, agent_id),
+            keys.file_sk(head.path),
+            tenant=tenant,
+            agent_id=agent_id,
+            path=head.path,
+            content=head.content,
+            bytes=head.bytes,
+            content_sha256=head.content_sha256,
+            description=head.description,
+            version=head.version,
+            updated_at=head.updated_at,
+            updated_by=head.updated_by,
+        )
+
+    def to_file(self) -> FileMemory:
+        return FileMemory(
+            tenant=self.tenant,
+            agent_id=self.agent_id,
+            path=self.path,
+            content=self.content or "",
+            bytes=self.bytes,
+            content_sha256=self.content_sha256,
+            description=self.description,
+            version=self.version,
+            updated_at=self.updated_at,
+            updated_by=self.updated_by,
+        )
+
+
+# What a listing reads of a head: everything but the content, up to 100 KiB a memory.
+FILE_SUMMARY = (
+    "pk",
+    "sk",
+    "tenant",
+    "agent_id",
+    "path",
+    "bytes",
+    "content_sha256",
+    "description",
+    "version",
+    "updated_at",
+    "updated_by",
+)
+
+
+class FileVersionItem(Item):
+    """One file version: `doc` is the version without its content, which is kept as it is
+    (JSON would escape every newline and quote of it, and items are limited to 400 KB)."""
+
+    tenant = UnicodeAttribute()
+    agent_id = UnicodeAttribute()
+    version_id = UnicodeAttribute()
+    # A path's history is its versions with this path or, for a rename, this from_path.
+    path = UnicodeAttribute()
+    from_path = UnicodeAttribute(null=True)
+    content = UnicodeAttribute(null=True)
+    doc = UnicodeAttribute()
+
+    @classmethod
+    def of(cls, tenant: str, agent_id: str, version: FileVersion) -> FileVersionItem:
+        return cls(
+            keys.file_versions_pk(tenant, agent_id),
+            keys.file_version_sk(version.id),
+            tenant=tenant,
+            agent_id=agent_id,
+            version_id=version.id,
+            path=version.path,
+            from_path=version.from_path,
+            content=version.content,
+            doc=version.model_dump_json(exclude={"content"}),
+        )
+
+    def to_version(self) -> FileVersion:
+        return FileVersion.model_validate_json(self.doc).model_copy(
+            update={"content": self.content}
+        )
+
+
+class FileCountItem(Item):
+    """How many file memories the agent has, moved in the same transaction as the heads."""
+
+    memories = NumberAttribute(null=True)
+
+    @classmethod
+    def at(cls, tenant: str, agent_id: str) -> FileCountItem:
+        return cls.key(keys.agent_pk(tenant, agent_id), keys.FILE_COUNT)
+
+
+class SessionIndexItem(Item):
+    """The memory index a session opened with."""
+
+    tenant = UnicodeAttribute()
+    agent_id = UnicodeAttribute()
+    session_id = UnicodeAttribute()
+    text = UnicodeAttribute()
+    built_at = IsoDateTimeAttribute()
+
+    @classmethod
+    def of(
+        cls, tenant: str, agent_id: str, session_id: str, text: str, built_at: datetime
+    ) -> SessionIndexItem:
+        return cls(
+            keys.session_pk(tenant, agent_id, session_id),
+            keys.SESSION_INDEX,
+            tenant=tenant,
+            agent_id=agent_id,
+            session_id=session_id,
+            text=text,
+            built_at=built_at,
+        )
+
+
+class UsageItem(Item):
+    tenant = UnicodeAttribute()
+    agent_id = UnicodeAttribute()
+    usage_id = UnicodeAttribute()
+    turn_id = UnicodeAttribute(null=True)
+    purpose = UnicodeAttribute()
+    model_id = UnicodeAttribute()
+    input_tokens = NumberAttribute()
+    output_tokens = NumberAttribute()
+    doc = UnicodeAttribute()
+
+    @classmethod
+    def of(cls, tenant: str, agent_id: str, usage: Usage) -> UsageItem:
+        return cls(
+            keys.usage_pk(tenant, agent_id),
+            keys.usage_sk(usage.id),
+            tenant=tenant,
+            agent_id=agent_id,
+            usage_id=usage.id,
+            turn_id=usage.turn_id,
+            purpose=usage.purpose,
+            model_id=usage.model_id,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            doc=usage.model_dump_json(),
+        )
+
+    def to_usage(self) -> Usage:
+        return Usage.model_validate_json(self.doc)
+
+
+class UsageTotalItem(Item):
+    """An agent's calls and tokens of one purpose and model, added to with each entry."""
+
+    purpose = UnicodeAttribute(null=True)
+    model_id = UnicodeAttribute(null=True)
+    calls = NumberAttribute(null=True)
+    input_tokens = NumberAttribute(null=True)
+    output_tokens = NumberAttribute(null=True)
+
+    @classmethod
+    def at(cls, tenant: str, agent_id: str, purpose: str, model_id: str) -> UsageTotalItem:
+        return cls.key(keys.usage_pk(tenant, agent_id), keys.usage_total_sk(purpose, model_id))
+
+    def to_total(self) -> UsageTotal:
+        return UsageTotal(
+            purpose=self.purpose or "",
+            model_id=self.model_id or "",
+            calls=int(self.calls or 0),
+            input_tokens=int(self.input_tokens or 0),
+            output_tokens=int(self.output_tokens or 0),
+        )
+
+
 @dataclass(frozen=True)
 class Items:
     """The item classes bound to one table, and the one connection they all use."""
@@ -365,6 +554,12 @@ class Items:
     effect_id: type[EffectIdItem]
     record: type[RecordItem]
     record_version: type[RecordVersionItem]
+    file: type[FileItem]
+    file_version: type[FileVersionItem]
+    file_count: type[FileCountItem]
+    session_index: type[SessionIndexItem]
+    usage: type[UsageItem]
+    usage_total: type[UsageTotalItem]
     table: TableConnection
 
     @property
@@ -398,6 +593,12 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         effect_id=bound(EffectIdItem),
         record=bound(RecordItem),
         record_version=bound(RecordVersionItem),
+        file=bound(FileItem),
+        file_version=bound(FileVersionItem),
+        file_count=bound(FileCountItem),
+        session_index=bound(SessionIndexItem),
+        usage=bound(UsageItem),
+        usage_total=bound(UsageTotalItem),
         # pynamodb caches a connection (and so a botocore client) per model class; handing the
         # first one to the others gives the whole store one client, paid for once per cold start.
         table=item._get_connection(),
@@ -412,6 +613,12 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         items.effect_id,
         items.record,
         items.record_version,
+        items.file,
+        items.file_version,
+        items.file_count,
+        items.session_index,
+        items.usage,
+        items.usage_total,
     ):
         cls._connection = items.table
     return items

@@ -9,14 +9,24 @@
     effect id marker  pk T#{tenant}#A#{agentId}#S#{session}  sk FXID#{turnId}#{effectId}
     record head       pk T#{tenant}#A#{agentId}#R            sk R#{recordId}
     record version    pk T#{tenant}#A#{agentId}#R#{recordId} sk V#{version:08d}
+    file memory head  pk T#{tenant}#A#{agentId}#F            sk F#{path}
+    file version      pk T#{tenant}#A#{agentId}#FV           sk V#{versionId}
+    memory count      pk T#{tenant}#A#{agentId}              sk FCOUNT
+    session index     pk T#{tenant}#A#{agentId}#S#{session}  sk INDEX
+    usage entry       pk T#{tenant}#A#{agentId}#U            sk U#{usageId}
+    usage total       pk T#{tenant}#A#{agentId}#U            sk TOTAL#["{purpose}","{modelId}"]
 
 An agent owns its whole `T#{tenant}#A#{agentId}` partition, through each session item the
-session's own partition, and its records partition, through each record head the record's
-versions partition; deleting an agent walks exactly those. Ids never contain `#`, so no two of
-these partitions can be the same and a prefix (`X#{turnId}#`) selects exactly one turn's items.
+session's own partition, its records partition, through each record head the record's
+versions partition, and its file, file version and usage partitions; deleting an agent walks exactly
+those. Ids never contain `#`, so no two of these partitions can be the same and a prefix
+(`X#{turnId}#`) selects exactly one turn's items. A path may contain `#` (any character but a
+control character): it only ever ends a sort key, so it cannot reach another item's key.
 """
 
 from __future__ import annotations
+
+import json
 
 AGENT = "A#"
 VERSION = "MV#"
@@ -30,6 +40,13 @@ RECORD_VERSION = "V#"
 VERSION_DIGITS = 10
 RECORD_VERSION_DIGITS = 8
 SEQUENCE_DIGITS = 6
+FILE = "F#"
+FILE_VERSION = "V#"
+# In the agent partition, sorting before its MV# and S# items (readers stop at another kind).
+FILE_COUNT = "FCOUNT"
+SESSION_INDEX = "INDEX"
+USAGE = "U#"
+USAGE_TOTAL = "TOTAL#"
 
 
 def _part(value: str) -> str:
@@ -106,3 +123,34 @@ def record_versions_pk(tenant: str, agent_id: str, record_id: str) -> str:
 
 def record_version_sk(version: int) -> str:
     return f"{RECORD_VERSION}{version:0{RECORD_VERSION_DIGITS}d}"
+
+
+def files_pk(tenant: str, agent_id: str) -> str:
+    return f"{agent_pk(tenant, agent_id)}#F"
+
+
+def file_sk(path: str) -> str:
+    return FILE + path
+
+
+def file_versions_pk(tenant: str, agent_id: str) -> str:
+    return f"{agent_pk(tenant, agent_id)}#FV"
+
+
+def file_version_sk(version_id: str) -> str:
+    # Version ids come from callers too (GET .../versions/{id}); a `#` in one is harmless here,
+    # at the end of a sort key, and simply matches nothing.
+    return FILE_VERSION + version_id
+
+
+def usage_pk(tenant: str, agent_id: str) -> str:
+    return f"{agent_pk(tenant, agent_id)}#U"
+
+
+def usage_sk(usage_id: str) -> str:
+    return USAGE + usage_id
+
+
+def usage_total_sk(purpose: str, model_id: str) -> str:
+    # JSON keeps any purpose and model id apart, whatever characters they hold.
+    return USAGE_TOTAL + json.dumps([purpose, model_id], ensure_ascii=False)

@@ -15,18 +15,12 @@ from typing import TypeVar
 from pynamodb.connection import Connection
 from pynamodb.expressions.condition import Condition
 
-from ...domain.errors import PayloadTooLarge
 from ...domain.ports import PreconditionFailed
 from ...domain.records import Effect, Execution, Record, RecordQuery, RecordVersion, RecordWrite
 from . import keys
 from .items import AgentItem, Item, Items
 from .transactions import ConditionsFailed, Transaction, storage_errors
 
-# DynamoDB's limits on one TransactWriteItems: 100 actions and 4 MB of items in all.
-MAX_TRANSACTION_ACTIONS = 100
-MAX_TRANSACTION_BYTES = 4 * 1024 * 1024
-# What an item costs beyond its doc: key, typed attributes and their names, generously.
-_ITEM_OVERHEAD_BYTES = 1024
 # Items read per Query page while looking for matching records.
 _MIN_PAGE, _MAX_PAGE = 25, 1000
 # The most values a FilterExpression's IN takes.
@@ -176,7 +170,7 @@ class DynamoRecords:
         try:
             with Transaction(self.connection) as tx:
                 self._check_agent(tx, tenant, agent_id)
-                self._put_writes(tx, tenant, agent_id, writes, reserved=1)
+                self._put_writes(tx, tenant, agent_id, writes)
         except ConditionsFailed as exc:
             raise write_failure(exc) from exc
 
@@ -196,17 +190,10 @@ class DynamoRecords:
         tx.check(TURN, turn, pk, keys.turn_sk(turn_id), turn.pk.exists())
 
     def _put_writes(
-        self,
-        tx: Transaction,
-        tenant: str,
-        agent_id: str,
-        writes: Sequence[RecordWrite],
-        *,
-        reserved: int,
+        self, tx: Transaction, tenant: str, agent_id: str, writes: Sequence[RecordWrite]
     ) -> None:
-        """Add each write's head and versions to `tx`, which already holds `reserved` actions."""
+        """Add each write's head and versions to `tx`."""
         head, version = self._items.record, self._items.record_version
-        puts: list[tuple[str, Item, Condition]] = []
         for write in writes:
             record = write.record
             current: Condition = (
@@ -214,14 +201,11 @@ class DynamoRecords:
                 if write.expected_version is None
                 else head.version == write.expected_version
             )
-            puts.append((f"record {record.id}", head.of(tenant, agent_id, record), current))
+            tx.put(f"record {record.id}", head.of(tenant, agent_id, record), current)
             for each in write.versions:
                 label = f"version {record.id} {each.record.version}"
                 kept = version.of(tenant, agent_id, record.id, each)
-                puts.append((label, kept, version.pk.does_not_exist()))
-        _fits(puts, reserved)
-        for label, item, condition in puts:
-            tx.put(label, item, condition)
+                tx.put(label, kept, version.pk.does_not_exist())
 
 
 def _all(model: type[M], pk: str, prefix: str) -> Iterator[M]:
@@ -243,28 +227,6 @@ def _prefilter(items: Items, query: RecordQuery) -> Condition | None:
     if query.preview != "any":
         conditions.append(model.preview == (query.preview == "only"))
     return reduce(lambda a, b: a & b, conditions) if conditions else None
-
-
-def _fits(puts: list[tuple[str, Item, Condition]], reserved: int) -> None:
-    """Refuse up front what DynamoDB would refuse with a ValidationException (no retry helps)."""
-    labels = [label for label, _, _ in puts]
-    if len(set(labels)) != len(labels):
-        # One transaction cannot touch an item twice (SqliteStore would apply them in turn).
-        raise ValueError("a record, or one version of it, is written twice in one transaction")
-    actions = reserved + len(puts)
-    if actions > MAX_TRANSACTION_ACTIONS:
-        raise PayloadTooLarge(
-            f"the change writes {actions} items at once; DynamoDB takes at most "
-            f"{MAX_TRANSACTION_ACTIONS}",
-            code="transaction_too_large",
-        )
-    size = sum(len(getattr(item, "doc", "").encode()) + _ITEM_OVERHEAD_BYTES for _, item, _ in puts)
-    if size > MAX_TRANSACTION_BYTES:
-        raise PayloadTooLarge(
-            f"the change writes about {size} bytes at once; DynamoDB takes at most "
-            f"{MAX_TRANSACTION_BYTES} in one transaction",
-            code="transaction_too_large",
-        )
 
 
 def write_failure(exc: ConditionsFailed) -> PreconditionFailed:

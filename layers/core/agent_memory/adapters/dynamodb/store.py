@@ -18,10 +18,12 @@ from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 
 from ...domain.errors import Conflict, NotFound, StorageUnavailable
+from ...domain.files.models import FileWrite
 from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import PreconditionFailed, Store
 from ...domain.records import RecordWrite
 from . import keys
+from .files import DynamoFiles, files_failure
 from .items import Item, bind_items
 from .records import TURN, DynamoRecords, live_agent, write_failure
 from .transactions import (
@@ -31,6 +33,7 @@ from .transactions import (
     storage_errors,
     unavailable,
 )
+from .usage import DynamoUsage
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +44,7 @@ _BATCH_ATTEMPTS = 8
 _BATCH_BACKOFF_SECONDS = 0.05
 
 
-class DynamoStore(DynamoRecords, Store):
+class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, Store):
     """The Store port on the single table `table_name`; `host` points it at a local endpoint."""
 
     def __init__(self, table_name: str, region: str, host: str | None = None) -> None:
@@ -160,6 +163,10 @@ class DynamoStore(DynamoRecords, Store):
             return keys.session_pk(tenant, agent_id, sk.removeprefix(keys.SESSION))
 
         self._delete_partition(keys.records_pk(tenant, agent_id), record_versions)
+        self._delete_partition(keys.files_pk(tenant, agent_id), _leads_nowhere)
+        self._delete_partition(keys.file_versions_pk(tenant, agent_id), _leads_nowhere)
+        self._delete_partition(keys.usage_pk(tenant, agent_id), _leads_nowhere)
+        # The agent partition holds the memory count, so it goes after the heads it counts.
         self._delete_partition(keys.agent_pk(tenant, agent_id), session_items)
         # 3. The head goes last, and only while it is still the one being deleted.
         try:
@@ -247,6 +254,8 @@ class DynamoStore(DynamoRecords, Store):
         status: TurnStatus,
         ended_at: datetime,
         writes: Sequence[RecordWrite] = (),
+        files: Sequence[FileWrite] = (),
+        max_files: int = 10_000,
     ) -> Turn:
         item = self._items.turn
         key = item.key(
@@ -254,7 +263,7 @@ class DynamoStore(DynamoRecords, Store):
         )
         actions: list[Action] = [item.status.set(status.value), item.ended_at.set(ended_at)]
         is_open = item.status == TurnStatus.OPEN.value
-        if not writes:
+        if not writes and not files:
             try:
                 key.update(actions, condition=is_open)
             except UpdateError as exc:
@@ -262,15 +271,22 @@ class DynamoStore(DynamoRecords, Store):
                     raise PreconditionFailed(f"turn {turn.id!r} is not open") from exc
                 raise unavailable(exc) from exc
             return turn.model_copy(update={"status": status, "ended_at": ended_at})
-        # A commit: the turn's end and every record write in one transaction, all or nothing.
+        # A commit: the turn's end and every record and file write in one transaction, all or
+        # nothing. As in SqliteStore, a turn that is not open is reported first, then a stale
+        # record or file, and the memory count's limit last.
+        limit = self._plan_files(files, max_files)
         try:
             with Transaction(self.connection) as tx:
                 self._check_agent(tx, turn.tenant, turn.agent_id)
                 tx.update(TURN, key, actions, is_open)
-                self._put_writes(tx, turn.tenant, turn.agent_id, writes, reserved=2)
+                self._put_writes(tx, turn.tenant, turn.agent_id, writes)
+                if files:
+                    self._put_files(tx, turn.tenant, turn.agent_id, files, limit)
         except ConditionsFailed as exc:
             if TURN in exc.failed:
                 raise PreconditionFailed(f"turn {turn.id!r} is not open") from exc
+            if files:
+                raise files_failure(exc, max_files) from exc
             raise write_failure(exc) from exc
         return turn.model_copy(update={"status": status, "ended_at": ended_at})
 
@@ -374,3 +390,7 @@ class DynamoStore(DynamoRecords, Store):
         raise StorageUnavailable(
             "DynamoDB is throttling the delete; DELETE the agent again to finish"
         )
+
+
+def _leads_nowhere(sk: str) -> None:
+    return None

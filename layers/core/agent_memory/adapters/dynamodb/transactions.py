@@ -16,7 +16,7 @@ from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
-from ...domain.errors import StorageUnavailable
+from ...domain.errors import PayloadTooLarge, StorageUnavailable
 from ...domain.ports import PreconditionFailed
 from .items import Item
 
@@ -26,6 +26,11 @@ REASON_CONDITION_FAILED = "ConditionalCheckFailed"
 # Another transaction was writing one of the same items at that moment: a lost race, like a
 # failed condition, which the services answer by re-reading and trying again.
 REASON_CONFLICT = "TransactionConflict"
+# DynamoDB's limits on one TransactWriteItems: 100 actions and 4 MB of items in all.
+MAX_TRANSACTION_ACTIONS = 100
+MAX_TRANSACTION_BYTES = 4 * 1024 * 1024
+# What an item costs beyond its attribute names and values (type tags, framing), generously.
+_ITEM_OVERHEAD_BYTES = 256
 
 
 class ConditionsFailed(PreconditionFailed):
@@ -61,8 +66,9 @@ class Transaction:
     """A TransactWrite whose items carry labels, so a failure says which condition failed.
 
     Use as a context manager: the items are written together when the block ends without an
-    exception. Failed conditions raise ConditionsFailed naming the labels; lost races
-    PreconditionFailed; anything else StorageUnavailable.
+    exception. What DynamoDB would refuse outright (an item touched twice, over 100 actions or
+    4 MB) is refused before anything is sent. Failed conditions raise ConditionsFailed naming
+    the labels; lost races PreconditionFailed; anything else StorageUnavailable.
     """
 
     def __init__(self, connection: Connection) -> None:
@@ -70,20 +76,52 @@ class Transaction:
         # pynamodb sends condition checks, then deletes, then puts, then updates
         # (Connection.transact_write_items), and DynamoDB lists its reasons in that order.
         self._labels: dict[str, list[str]] = {"check": [], "delete": [], "put": [], "update": []}
+        self._keys: list[tuple[str, str]] = []
+        self._bytes = 0
 
     def check(self, label: str, model: type[Item], pk: str, sk: str, condition: Condition) -> None:
         self._write.condition_check(model, pk, sk, condition=condition)
-        self._labels["check"].append(label)
+        self._add("check", label, pk, sk)
 
     def put(
-        self, label: str, item: Item, condition: Condition, *, return_old: bool = False
+        self, label: str, item: Item, condition: Condition | None, *, return_old: bool = False
     ) -> None:
         self._write.save(item, condition=condition, return_values="ALL_OLD" if return_old else None)
-        self._labels["put"].append(label)
+        self._add("put", label, item.pk, item.sk)
+        self._bytes += item_bytes(item)
 
-    def update(self, label: str, item: Item, actions: list[Action], condition: Condition) -> None:
+    def update(
+        self, label: str, item: Item, actions: list[Action], condition: Condition | None
+    ) -> None:
         self._write.update(item, actions, condition=condition)
-        self._labels["update"].append(label)
+        self._add("update", label, item.pk, item.sk)
+        self._bytes += _ITEM_OVERHEAD_BYTES
+
+    def delete(self, label: str, item: Item, condition: Condition) -> None:
+        self._write.delete(item, condition=condition)
+        self._add("delete", label, item.pk, item.sk)
+
+    def _add(self, kind: str, label: str, pk: str, sk: str) -> None:
+        self._labels[kind].append(label)
+        self._keys.append((pk, sk))
+
+    def _refuse_what_dynamodb_would(self) -> None:
+        """DynamoDB answers these with a ValidationException, which no retry would help."""
+        if len(set(self._keys)) != len(self._keys):
+            # SqliteStore would apply them in turn; one transaction cannot touch an item twice.
+            raise ValueError("an item is written twice in one transaction")
+        if len(self._keys) > MAX_TRANSACTION_ACTIONS:
+            raise PayloadTooLarge(
+                f"the change writes {len(self._keys)} items at once; DynamoDB takes at most "
+                f"{MAX_TRANSACTION_ACTIONS}",
+                code="transaction_too_large",
+            )
+        if self._bytes > MAX_TRANSACTION_BYTES:
+            raise PayloadTooLarge(
+                f"the change writes about {self._bytes} bytes at once; DynamoDB takes at most "
+                f"{MAX_TRANSACTION_BYTES} in one transaction",
+                code="transaction_too_large",
+            )
 
     def __enter__(self) -> Transaction:
         return self
@@ -96,6 +134,7 @@ class Transaction:
     ) -> Any:
         if exc_type is not None:
             return None
+        self._refuse_what_dynamodb_would()
         try:
             with self._write:  # writes the items as it closes
                 pass
@@ -120,3 +159,13 @@ class Transaction:
         if any(reason is not None and reason.code == REASON_CONFLICT for reason in reasons):
             return PreconditionFailed("a concurrent change touched the same item; try again")
         return unavailable(error)
+
+
+def item_bytes(item: Item) -> int:
+    """About what DynamoDB counts for an item: its attribute names and values, plus framing."""
+    size = _ITEM_OVERHEAD_BYTES
+    for name, typed in item.serialize().items():
+        size += len(name.encode())
+        for value in typed.values():
+            size += len(value.encode()) if isinstance(value, str) else len(str(value))
+    return size

@@ -136,4 +136,44 @@ MIGRATIONS: list[list[str]] = [
             FOREIGN KEY (tenant, agent_id, session_id) REFERENCES sessions ON DELETE CASCADE
         ) WITHOUT ROWID""",
     ],
+    # 4: the embedded search index (FTS5 for words, float32 vectors for meaning)
+    [
+        """CREATE TABLE search_docs (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            scope TEXT NOT NULL,
+            session_id TEXT,
+            status TEXT NOT NULL,
+            preview INTEGER NOT NULL,
+            record_kind TEXT,
+            labels TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            model_id TEXT,
+            vector BLOB,
+            UNIQUE (tenant, agent_id, kind, doc_id)
+        )""",
+        "CREATE INDEX search_docs_by_agent ON search_docs (tenant, agent_id, kind, seq)",
+        "CREATE VIRTUAL TABLE search_fts USING fts5(text, tokenize = 'porter unicode61')",
+    ],
+    # 5: usage of models (purpose embed or memory), per turn and per agent
+    [
+        """CREATE TABLE usage (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            usage_id TEXT NOT NULL,
+            turn_id TEXT,
+            purpose TEXT NOT NULL,
+            model_id TEXT NOT NULL,
+            input_tokens INTEGER NOT NULL,
+            output_tokens INTEGER NOT NULL,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (tenant, agent_id, usage_id),
+            FOREIGN KEY (tenant, agent_id) REFERENCES agents ON DELETE CASCADE
+        ) WITHOUT ROWID""",
+        "CREATE INDEX usage_by_turn ON usage (tenant, agent_id, turn_id, usage_id)",
+    ],
 ]

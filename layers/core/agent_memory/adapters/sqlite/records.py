@@ -23,10 +23,12 @@ from ...domain.records import (
 )
 from .database import Database
 from .database import lost_race as _lost_race
+from .search import EmbeddedIndex
 
 
 class SqliteRecords:
     db: Database
+    index: EmbeddedIndex | None
 
     # -- turn log ------------------------------------------------------------------------------
 
@@ -203,10 +205,10 @@ class SqliteRecords:
             raise PreconditionFailed(f"turn {turn.id!r} is not open")
         self._apply(conn, turn.tenant, turn.agent_id, writes)
 
-    @staticmethod
     def _apply(
-        conn: sqlite3.Connection, tenant: str, agent_id: str, writes: Sequence[RecordWrite]
+        self, conn: sqlite3.Connection, tenant: str, agent_id: str, writes: Sequence[RecordWrite]
     ) -> None:
+        index = self.index
         for write in writes:
             record = write.record
             values = (
@@ -238,6 +240,8 @@ class SqliteRecords:
                 ).rowcount
                 if changed != 1:
                     raise PreconditionFailed(f"record {record.id!r} changed concurrently")
+            if write.index is not None and index is not None:
+                index.upsert_in(conn, [write.index])
             for version in write.versions:
                 try:
                     conn.execute(

@@ -9,17 +9,27 @@ from datetime import datetime
 from pathlib import Path
 
 from ...domain.errors import NotFound
+from ...domain.files.models import FileWrite
 from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import PreconditionFailed, Store
 from ...domain.records import RecordWrite
 from .database import Database
 from .database import lost_race as _lost_race
+from .files import SqliteFiles
 from .records import SqliteRecords
+from .search import EmbeddedIndex
+from .usage import SqliteUsage
 
 
-class SqliteStore(SqliteRecords, Store):
+class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, Store):
     def __init__(self, path: Path | str) -> None:
         self.db = Database(path)
+        self.index: EmbeddedIndex | None = None
+
+    def attach_index(self, model_id: str | None, dimensions: int | None) -> EmbeddedIndex:
+        """The search index in this same file, written in the store's own transactions."""
+        self.index = EmbeddedIndex(self.db, model_id, dimensions)
+        return self.index
 
     def close(self) -> None:
         self.db.close()
@@ -130,6 +140,11 @@ class SqliteStore(SqliteRecords, Store):
             deleted = conn.execute(
                 "DELETE FROM agents WHERE tenant = ? AND agent_id = ?", (tenant, agent_id)
             ).rowcount
+            # The search index is not under the foreign keys (FTS5 cannot be): clear it here.
+            if self.index is not None:
+                self.index.delete_agent_in(conn, tenant, agent_id)
+            else:
+                EmbeddedIndex.clear_agent_rows(conn, tenant, agent_id)
         return deleted == 1
 
     # -- sessions and turns -------------------------------------------------------------------
@@ -230,9 +245,12 @@ class SqliteStore(SqliteRecords, Store):
         status: TurnStatus,
         ended_at: datetime,
         writes: Sequence[RecordWrite] = (),
+        files: Sequence[FileWrite] = (),
+        max_files: int = 10_000,
     ) -> Turn:
         with self.db.write() as conn:
             self._end_turn_with(conn, turn, status, ended_at.isoformat(), writes)
+            self._apply_files(conn, turn.tenant, turn.agent_id, files, max_files)
         return turn.model_copy(update={"status": status, "ended_at": ended_at})
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from ...bootstrap import Services
 from ..paths import agent_id_from
-from .agents import AgentId
+from .agents import AgentId, Cursor, Limit
 from .common import ERRORS, caller_of
 from .sessions import TURN, SessionId, TurnId
 
@@ -60,5 +60,41 @@ def tools_router(services: Services) -> Router:
         who = caller()
         who.can_read()
         return tools.instructions(who.tenant, agent_id_from(agent_id), session_id, turn_id)
+
+    @router.post(
+        TURN + "/recall",
+        summary="Recall the records that best match the turn's context",
+        description='Body: {"context": "...", "caller"?: {...}}. Returns the best matching records '
+        "(harness.memory.search.max_results), marked as memory: data, never instructions. "
+        "Recorded as a search_memory execution with recall: true unless it found nothing or the "
+        "same record versions were already recalled in this turn.",
+        responses=ERRORS,
+        tags=["tools"],
+    )
+    def recall(
+        agent_id: AgentId,
+        session_id: SessionId,
+        turn_id: TurnId,
+        body: Annotated[dict[str, Any], Body()],
+    ) -> dict[str, Any]:
+        who = caller()
+        who.can_run_sessions()
+        return tools.recall(who.tenant, agent_id_from(agent_id), session_id, turn_id, body)
+
+    @router.get(
+        "/v1/agents/<agent_id>/usage",
+        summary="Model usage of an agent, newest first, with totals",
+        responses=ERRORS,
+        tags=["tools"],
+    )
+    def usage(
+        agent_id: AgentId,
+        turn_id: Annotated[str | None, Query(alias="turnId")] = None,
+        limit: Limit = None,
+        cursor: Cursor = None,
+    ) -> dict[str, Any]:
+        who = caller()
+        who.can_read()
+        return tools.usage(who.tenant, agent_id_from(agent_id), turn_id, limit, cursor)
 
     return router

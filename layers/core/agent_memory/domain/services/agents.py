@@ -13,6 +13,7 @@ from ..models import Agent, ManifestVersion, Page, utcnow
 from ..paging import check_limit, decode_cursor, int_field, str_field
 from ..paging import page as _page
 from ..ports import PreconditionFailed, Store
+from .files import FileService
 
 _SAVE_ATTEMPTS = 5
 
@@ -37,8 +38,9 @@ def parse_manifest(document: Any) -> Manifest:
 class AgentService:
     """Agents and their versioned manifests."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, files: FileService) -> None:
         self._store = store
+        self._files = files
 
     def put(self, tenant: str, agent_id: str, manifest: Manifest | Any) -> tuple[Agent, bool]:
         """Save a manifest as the agent's next version, creating the agent at version 1.
@@ -148,4 +150,5 @@ class AgentService:
             self._store.create_agent(agent, version)
         except PreconditionFailed as exc:
             raise Conflict(f"agent {new_id!r} already exists", code="agent_exists") from exc
+        self._files.copy_all(tenant, agent_id, new_id, actor=f"fork:{agent_id}")
         return agent

@@ -17,6 +17,10 @@ class RecordView:
         self._store = store
 
     def staged(self, ctx: TurnContext) -> list[Effect]:
+        """The turn's staged record writes (file changes are the file service's)."""
+        return [e for e in self.staged_all(ctx) if e.kind.startswith("record.")]
+
+    def staged_all(self, ctx: TurnContext) -> list[Effect]:
         return self._store.staged_effects(ctx.tenant, ctx.agent_id, ctx.session_id, ctx.turn.id)
 
     def query_for(self, ctx: TurnContext, **filters: object) -> RecordQuery:

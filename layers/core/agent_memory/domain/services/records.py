@@ -31,7 +31,9 @@ from ..records import (
     from_doc,
     to_doc,
 )
+from ..search.index import IndexFilter
 from ..search.lexical import bm25
+from ..search.service import SearchService, UsageEntry
 from .record_view import ALL_STATUSES, RecordView
 from .turn_context import ToolRefused, TurnContext
 
@@ -153,9 +155,10 @@ def pin_line(record: Record) -> str:
 class RecordService:
     """Record memory as tools within a turn and as a management API for apps."""
 
-    def __init__(self, store: Store, events: EventPublisher) -> None:
+    def __init__(self, store: Store, events: EventPublisher, search: SearchService) -> None:
         self._store = store
         self._events = events
+        self._search = search
         self.view = RecordView(store)
 
     # -- tools -----------------------------------------------------------------------------
@@ -250,13 +253,49 @@ class RecordService:
             ctx, kinds=kinds, labels=args.labels, ids=frozenset(args.ids or ())
         )
         if args.query:
-            candidates = self.view.find(ctx, query)
-            ranked = rank_lexical(args.query, candidates)[:limit]
+            ranked = self.ranked(ctx, args.query, query, limit)
             return {"records": [_dump(r) for r in ranked], "next": None}
         after = str_field(decode_cursor(args.after), "before") if args.after else None
         records = self.view.find(ctx, query, limit + 1, before=after)
         result = page(records, limit, lambda last: {"before": last.id})
         return {"records": [_dump(r) for r in result.items], "next": result.next}
+
+    def ranked(self, ctx: TurnContext, text: str, query: RecordQuery, limit: int) -> list[Record]:
+        """Records the turn sees, best match for `text` first: words, meaning and recency.
+
+        The index proposes; the store decides. Each candidate is re-read and checked (status,
+        version, preview, scope, filters) so a stale index never leaks a record.
+        """
+        if self._search.index is None:
+            return rank_lexical(text, self.view.find(ctx, query))[:limit]
+        staged = [r for r in self._staged_records(ctx) if query.matches(r)]
+        ids, usage = self._search.rank(
+            ctx.tenant,
+            ctx.agent_id,
+            text,
+            index_filter(query),
+            ctx.memory.search.mode,
+            ctx.memory.search.min_score,
+            extra=staged,
+        )
+        ctx.usage.extend(usage)
+        hidden = self.view.hidden_by_preview(ctx) if ctx.preview else set()
+        found: list[Record] = []
+        wanted = [i for i in ids if i not in hidden]
+        for start in range(0, len(wanted), 100):
+            chunk = wanted[start : start + 100]
+            records = {r.id: r for r in self._store.get_records(ctx.tenant, ctx.agent_id, chunk)}
+            records.update({r.id: r for r in staged if r.id in chunk})
+            self.view.overlay(ctx, records)
+            found += [records[i] for i in chunk if i in records and query.matches(records[i])]
+            if len(found) >= limit:
+                break
+        return found[:limit]
+
+    def _staged_records(self, ctx: TurnContext) -> list[Record]:
+        records: dict[str, Record] = {}
+        self.view.overlay(ctx, records)
+        return list(records.values())
 
     # -- pins and instructions ---------------------------------------------------------------
 
@@ -294,11 +333,19 @@ class RecordService:
 
     # -- commit -------------------------------------------------------------------------------
 
-    def writes_for_commit(self, turn: Turn) -> tuple[list[RecordWrite], list[Change]]:
+    def writes_for_commit(
+        self, turn: Turn
+    ) -> tuple[list[RecordWrite], list[Change], list[UsageEntry]]:
         """Turn the staged effects into record writes against the current heads."""
-        effects = self._store.staged_effects(turn.tenant, turn.agent_id, turn.session_id, turn.id)
+        effects = [
+            e
+            for e in self._store.staged_effects(
+                turn.tenant, turn.agent_id, turn.session_id, turn.id
+            )
+            if e.kind.startswith("record.")
+        ]
         if not effects:
-            return [], []
+            return [], [], []
         touched: set[str] = set()
         for effect in effects:
             if effect.kind == "record.add":
@@ -365,11 +412,20 @@ class RecordService:
                         RecordOperation.DELETE,
                         by,
                     )
+        created = [heads[rid] for rid in versions if rid not in stored]
+        docs, usage = self._search.docs_for(created)
+        by_id = {d.id: d for d in docs}
+        if self._search.inline:
+            # Status changes keep their text: indexed without a new embedding.
+            for rid in versions:
+                if rid in stored:
+                    by_id[rid] = self._search.doc_without_vector(heads[rid])
         writes = [
             RecordWrite(
                 record=heads[rid],
                 expected_version=stored[rid].version if rid in stored else None,
                 versions=versions[rid],
+                index=by_id.get(rid),
             )
             for rid in versions
         ]
@@ -378,7 +434,7 @@ class RecordService:
             for rid in versions
             for v in versions[rid]
         ]
-        return writes, changes
+        return writes, changes, usage
 
     def turn_memories(self, ctx: TurnContext) -> list[dict[str, Any]]:
         """The records a turn wrote or deleted, live and preview alike, as they stand now."""
@@ -452,6 +508,7 @@ class RecordService:
             )
             by = Provenance(actor=actor)
             write = RecordWrite(
+                index=self._search.doc_without_vector(deleted) if self._search.inline else None,
                 record=deleted,
                 expected_version=record.version,
                 versions=[
@@ -564,7 +621,7 @@ class RecordService:
         )
 
     def _stage(self, ctx: TurnContext, effect_id: str, kind: str, payload: dict[str, Any]) -> None:
-        staged = self.view.staged(ctx)
+        staged = self.view.staged_all(ctx)
         check_turn_budget(staged, payload)
         if kind == "record.delete":
             payload = {**payload, "by": ctx.provenance().model_dump(mode="json")}
@@ -598,6 +655,20 @@ def check_turn_budget(staged: list[Effect], payload: dict[str, Any]) -> None:
             "and continue in the next",
             code="memory.turn_limit",
         )
+
+
+def index_filter(query: RecordQuery) -> IndexFilter:
+    return IndexFilter(
+        kind="record",
+        statuses=frozenset(s.value for s in query.statuses),
+        record_kinds=query.kinds,
+        labels=dict(query.labels),
+        ids=query.ids,
+        include_agent=query.include_agent,
+        session_id=query.session_id,
+        include_all_sessions=query.include_all_sessions,
+        preview=query.preview,
+    )
 
 
 def rank_lexical(text: str, records: list[Record]) -> list[Record]:

@@ -9,8 +9,11 @@ from ..events import Change, Event
 from ..ids import new_id, validate_opaque_id
 from ..models import Page, Session, StartedBy, Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
-from ..ports import EventPublisher, PreconditionFailed, Store
+from ..ports import EventPublisher, LimitExceeded, PreconditionFailed, Store
+from ..search.service import UsageEntry
+from ..usage import Usage
 from .agents import AgentService
+from .files import FileService
 from .records import RecordService
 
 logger = logging.getLogger(__name__)
@@ -23,11 +26,17 @@ class SessionService:
     """Sessions of an agent, and the turns that run in them."""
 
     def __init__(
-        self, store: Store, agents: AgentService, records: RecordService, events: EventPublisher
+        self,
+        store: Store,
+        agents: AgentService,
+        records: RecordService,
+        files: FileService,
+        events: EventPublisher,
     ) -> None:
         self._store = store
         self._agents = agents
         self._records = records
+        self._files = files
         self._events = events
 
     def create(
@@ -48,6 +57,10 @@ class SessionService:
         except PreconditionFailed as exc:
             raise Conflict(f"session {session.id!r} already exists", code="session_exists") from exc
         return session
+
+    def agent(self, tenant: str, agent_id: str) -> None:
+        """404 unless the agent exists."""
+        self._agents.get(tenant, agent_id)
 
     def get(self, tenant: str, agent_id: str, session_id: str) -> Session:
         self._agents.get(tenant, agent_id)
@@ -124,12 +137,26 @@ class SessionService:
         """
         for _ in range(_BEGIN_ATTEMPTS):
             turn = self.open_turn(tenant, agent_id, session_id, turn_id)
-            writes, changes = self._records.writes_for_commit(turn)
+            writes, changes, usage = self._records.writes_for_commit(turn)
+            file_writes, file_changes = self._files.writes_for_commit(turn)
             try:
-                ended = self._store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), writes)
+                ended = self._store.end_turn(
+                    turn,
+                    TurnStatus.COMMITTED,
+                    utcnow(),
+                    writes,
+                    file_writes,
+                    self._files.limits.memories_per_agent,
+                )
             except PreconditionFailed:
                 continue
-            self._publish(ended, changes)
+            except LimitExceeded as exc:
+                raise Conflict(
+                    f"the turn's memory changes would pass the limit: {exc.message}",
+                    code="limit_exceeded",
+                ) from exc
+            self._record_usage(ended, usage)
+            self._publish(ended, changes + file_changes)
             return ended
         raise Conflict(
             "the turn's writes kept conflicting with other turns; commit again", code="turn_busy"
@@ -142,6 +169,23 @@ class SessionService:
             return self._store.end_turn(turn, TurnStatus.ROLLED_BACK, utcnow())
         except PreconditionFailed as exc:
             raise _closed(self.get_turn(tenant, agent_id, session_id, turn_id)) from exc
+
+    def _record_usage(self, turn: Turn, usage: list[UsageEntry]) -> None:
+        entries = [
+            Usage(
+                id=new_id("use"),
+                agent_id=turn.agent_id,
+                session_id=turn.session_id,
+                turn_id=turn.id,
+                purpose=u.purpose,
+                model_id=u.model_id,
+                input_tokens=u.input_tokens,
+                output_tokens=u.output_tokens,
+                at=utcnow(),
+            )
+            for u in usage
+        ]
+        self._store.add_usage(turn.tenant, turn.agent_id, entries)
 
     def _publish(self, turn: Turn, changes: list[Change]) -> None:
         if not changes:

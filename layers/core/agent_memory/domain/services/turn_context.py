@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -14,6 +14,7 @@ from ..manifest import Manifest, MemoryConfig
 from ..models import Turn
 from ..ports import Store
 from ..records import Provenance
+from ..search.service import UsageEntry
 
 Role = Literal["agent", "helper", "programmatic", "agent_as_tool"]
 
@@ -56,6 +57,9 @@ class TurnContext:
     memory: MemoryConfig
     caller: Caller
     root_turn: Turn
+    memory_declared: bool = True
+    # Model calls made while serving this call (recorded with its execution).
+    usage: list[UsageEntry] = field(default_factory=list)
 
     @property
     def tenant(self) -> str:
@@ -112,6 +116,9 @@ class ManifestCache:
         self._cache: dict[tuple[str, str, int], Manifest] = {}
 
     def memory(self, turn: Turn) -> MemoryConfig:
+        return self.manifest(turn).harness.memory
+
+    def manifest(self, turn: Turn) -> Manifest:
         key = (turn.tenant, turn.agent_id, turn.manifest_version)
         manifest = self._cache.get(key)
         if manifest is None:
@@ -120,7 +127,7 @@ class ManifestCache:
             if len(self._cache) >= self._size:
                 self._cache.pop(next(iter(self._cache)))
             self._cache[key] = manifest
-        return manifest.harness.memory
+        return manifest
 
 
 def root_of(store: Store, turn: Turn) -> Turn:

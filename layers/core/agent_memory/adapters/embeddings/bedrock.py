@@ -1,0 +1,125 @@
+"""BedrockEmbedder: Amazon Titan Text Embeddings V2 through bedrock-runtime InvokeModel."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from agent_memory.domain.embeddings import Embedder, Embedding
+from agent_memory.domain.errors import DomainError
+
+logger = logging.getLogger(__name__)
+
+TITAN_TEXT_V2 = "amazon.titan-embed-text-v2:0"
+TITAN_DIMENSIONS = (256, 512, 1024)
+
+
+class EmbeddingUnavailable(DomainError):
+    """The embedding service refused or failed; the caller may retry."""
+
+    status = 503
+    code = "embedding_unavailable"
+
+
+class BedrockEmbedder(Embedder):
+    """Titan Text Embeddings V2 vectors of 256, 512 or 1024 dimensions.
+
+    Titan V2 takes one text per call, so a batch is sent as parallel calls on at most
+    `max_concurrency` threads (botocore clients are thread-safe). Retries of throttled calls are
+    botocore's. `client` is a `bedrock-runtime` client; without one, a client is created on first
+    use, in `region` or the environment's default region.
+    """
+
+    def __init__(
+        self,
+        *,
+        dimensions: int = 1024,
+        client: Any = None,
+        region: str | None = None,
+        model_id: str = TITAN_TEXT_V2,
+        max_concurrency: int = 4,
+    ) -> None:
+        if dimensions not in TITAN_DIMENSIONS:
+            raise ValueError(f"dimensions must be one of {TITAN_DIMENSIONS}, not {dimensions!r}")
+        if max_concurrency < 1:
+            raise ValueError("max_concurrency must be at least 1")
+        self.model_id = model_id
+        self.dimensions = dimensions
+        self._client = client
+        self._region = region
+        self._max_concurrency = max_concurrency
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> Embedding:
+        # Titan V2 has no separate query mode, so `query` changes nothing here.
+        import numpy as np
+
+        if len(texts) <= 1:
+            results = [self._invoke(text) for text in texts]
+        else:
+            with ThreadPoolExecutor(
+                max_workers=min(self._max_concurrency, len(texts)),
+                thread_name_prefix="bedrock-embed",
+            ) as pool:
+                futures = [pool.submit(self._invoke, text) for text in texts]
+                try:
+                    results = [future.result() for future in futures]
+                except BaseException:
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    raise
+        vectors = np.array([vector for vector, _ in results], dtype=np.float32).reshape(
+            len(texts), self.dimensions
+        )
+        # Titan normalises when asked; normalising again in float32 keeps the port's promise exact.
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        vectors = vectors / np.clip(norms, 1e-12, None)
+        tokens = sum(count for _, count in results)
+        return Embedding(vectors=vectors, model_id=self.model_id, input_tokens=tokens)
+
+    def _invoke(self, text: str) -> tuple[list[float], int]:
+        body = {"inputText": text, "dimensions": self.dimensions, "normalize": True}
+        try:
+            response = self._bedrock().invoke_model(
+                modelId=self.model_id,
+                body=json.dumps(body),
+                contentType="application/json",
+                accept="application/json",
+            )
+        except ClientError as exc:
+            error = exc.response.get("Error", {})
+            logger.warning(
+                "bedrock embedding failed",
+                extra={"model_id": self.model_id, "aws_error_code": error.get("Code")},
+            )
+            raise EmbeddingUnavailable("the embedding service is unavailable") from exc
+        except BotoCoreError as exc:
+            logger.warning(
+                "bedrock embedding failed",
+                extra={"model_id": self.model_id, "error": type(exc).__name__},
+            )
+            raise EmbeddingUnavailable("the embedding service is unavailable") from exc
+        payload = json.loads(response["body"].read())
+        return payload["embedding"], int(payload.get("inputTextTokenCount", 0))
+
+    def _bedrock(self) -> Any:
+        if self._client is None:
+            with self._lock:
+                if self._client is None:
+                    import boto3
+                    from botocore.config import Config
+
+                    self._client = boto3.client(
+                        "bedrock-runtime",
+                        region_name=self._region,
+                        config=Config(
+                            retries={"mode": "standard"},
+                            max_pool_connections=max(10, self._max_concurrency),
+                        ),
+                    )
+        return self._client

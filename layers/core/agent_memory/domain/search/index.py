@@ -1,0 +1,87 @@
+"""The search index port: derived data kept beside the store, found by words or by meaning.
+
+The index is never the source of truth. Every hit is re-read from the store (status, version,
+preview, scope) before anything is returned, so a stale index cannot leak a deleted, superseded
+or preview record.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+DocKind = Literal["record", "file", "event"]
+
+
+@dataclass(frozen=True)
+class IndexDoc:
+    """One searchable document: a record, a file memory, or a part of a history event."""
+
+    tenant: str
+    agent_id: str
+    kind: DocKind
+    id: str  # record id, file path, or event part id
+    version: int  # an older version never overwrites a newer one
+    text: str
+    created_at: datetime
+    scope: str = "agent"  # records: session | agent; files: agent; events: session
+    session_id: str | None = None
+    status: str = "ACTIVE"
+    preview: bool = False
+    record_kind: str | None = None
+    labels: dict[str, str] = field(default_factory=dict)
+    vector: Sequence[float] | None = None  # unit length; None: lexical only
+    model_id: str | None = None
+
+
+@dataclass(frozen=True)
+class IndexFilter:
+    """What a search may see. Applied inside the index before scoring (pre-filtering)."""
+
+    kind: DocKind = "record"
+    statuses: frozenset[str] = frozenset({"ACTIVE"})
+    record_kinds: frozenset[str] = frozenset()
+    labels: dict[str, str] = field(default_factory=dict)
+    ids: frozenset[str] = frozenset()
+    include_agent: bool = True
+    session_id: str | None = None
+    include_all_sessions: bool = False
+    preview: Literal["live", "any", "only"] = "live"
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    score: float  # lexical: BM25 (higher is better); vector: cosine in [-1, 1]
+    created_at: datetime | None = None
+
+
+class SearchIndex(ABC):
+    """Adapters: EmbeddedIndex (SQLite FTS5 + exact vectors), OpenSearchIndex (AOSS)."""
+
+    @abstractmethod
+    def upsert(self, docs: Sequence[IndexDoc]) -> None:
+        """Add or replace documents; a document whose stored version is newer is left alone."""
+
+    @abstractmethod
+    def delete(self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]) -> None:
+        """Remove documents (an agent's deletion, a file's removal)."""
+
+    @abstractmethod
+    def delete_agent(self, tenant: str, agent_id: str) -> None:
+        """Remove every document of an agent."""
+
+    @abstractmethod
+    def lexical(
+        self, tenant: str, agent_id: str, query: str, where: IndexFilter, limit: int
+    ) -> list[Hit]:
+        """Best BM25 matches of the query's words, best first."""
+
+    @abstractmethod
+    def vector(
+        self, tenant: str, agent_id: str, vector: Sequence[float], where: IndexFilter, limit: int
+    ) -> list[Hit]:
+        """Nearest documents by cosine, best first (documents of other models are skipped)."""

@@ -1,0 +1,147 @@
+"""Search over record memory: the index finds candidates, the store has the last word."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..embeddings import Embedder
+from ..records import Record
+from .index import Hit, IndexDoc, IndexFilter, SearchIndex
+from .lexical import bm25
+from .ranking import fuse
+
+logger = logging.getLogger(__name__)
+
+CANDIDATES = 50  # hits taken from each of the lexical and vector lists before they are combined
+
+
+@dataclass(frozen=True)
+class UsageEntry:
+    """One model call: purpose embed (search and indexing) or memory (extraction)."""
+
+    purpose: str
+    model_id: str
+    input_tokens: int
+    output_tokens: int = 0
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "purpose": self.purpose,
+            "modelId": self.model_id,
+            "inputTokens": self.input_tokens,
+            "outputTokens": self.output_tokens,
+        }
+
+
+def record_text(record: Record) -> str:
+    """What a record is found by in words: its summary, content and label values."""
+    return "\n".join([meaning_text(record), *record.labels.values()])
+
+
+def meaning_text(record: Record) -> str:
+    """What a record is found by in meaning: its summary and content. Label values are exact
+    ids (a customer, a ticket): words find them, and they would only blur an embedding."""
+    return f"{record.summary}\n{record.content}" if record.content else record.summary
+
+
+class SearchService:
+    """Ranks records by words, meaning and recency.
+
+    `inline` is true for the embedded shape, where the index lives in the store's own database
+    and is written in the same transaction; in the cloud the stream indexer embeds and indexes.
+    """
+
+    def __init__(self, index: SearchIndex | None, embedder: Embedder | None, inline: bool) -> None:
+        self.index = index
+        self.embedder = embedder
+        self.inline = inline and index is not None
+
+    def docs_for(self, records: Sequence[Record]) -> tuple[list[IndexDoc], list[UsageEntry]]:
+        """Index documents for records about to be written (inline indexing only)."""
+        if not self.inline or not records:
+            return [], []
+        texts = [record_text(r) for r in records]
+        vectors: list[Sequence[float] | None] = [None] * len(records)
+        usage: list[UsageEntry] = []
+        model_id = None
+        if self.embedder is not None:
+            embedding = self.embedder.embed([meaning_text(r) for r in records])
+            vectors = [row for row in embedding.vectors]
+            model_id = embedding.model_id
+            usage.append(UsageEntry("embed", embedding.model_id, embedding.input_tokens))
+        docs = [
+            IndexDoc(
+                tenant=r.tenant,
+                agent_id=r.agent_id,
+                kind="record",
+                id=r.id,
+                version=r.version,
+                text=text,
+                created_at=r.created_at,
+                scope=r.scope,
+                session_id=r.session_id,
+                status=r.status.value,
+                preview=r.preview,
+                record_kind=r.kind,
+                labels=r.labels,
+                vector=vector,
+                model_id=model_id if vector is not None else None,
+            )
+            for r, text, vector in zip(records, texts, vectors, strict=True)
+        ]
+        return docs, usage
+
+    def doc_without_vector(self, record: Record) -> IndexDoc:
+        """The document of a record whose text did not change (the index keeps its vector)."""
+        return IndexDoc(
+            tenant=record.tenant,
+            agent_id=record.agent_id,
+            kind="record",
+            id=record.id,
+            version=record.version,
+            text=record_text(record),
+            created_at=record.created_at,
+            scope=record.scope,
+            session_id=record.session_id,
+            status=record.status.value,
+            preview=record.preview,
+            record_kind=record.kind,
+            labels=record.labels,
+        )
+
+    def rank(
+        self,
+        tenant: str,
+        agent_id: str,
+        query: str,
+        where: IndexFilter,
+        mode: str,
+        min_score: float | None,
+        extra: Sequence[Record] = (),
+    ) -> tuple[list[str], list[UsageEntry]]:
+        """Candidate ids, best first. `extra` are records not in the index yet (the turn's own
+        staged writes), ranked beside the indexed ones."""
+        assert self.index is not None
+        usage: list[UsageEntry] = []
+        lexical: list[Hit] = []
+        vector: list[Hit] = []
+        if mode != "vector":
+            lexical = self.index.lexical(tenant, agent_id, query, where, CANDIDATES)
+            fresh = bm25(query, [record_text(r) for r in extra])
+            lexical = [
+                Hit(extra[s.index].id, s.score, extra[s.index].created_at) for s in fresh
+            ] + lexical
+        if mode != "lexical" and self.embedder is not None:
+            texts = [query, *(meaning_text(r) for r in extra)]
+            embedding = self.embedder.embed(texts, query=True)
+            usage.append(UsageEntry("embed", embedding.model_id, embedding.input_tokens))
+            query_vector = embedding.vectors[0]
+            vector = self.index.vector(tenant, agent_id, query_vector, where, CANDIDATES)
+            for record, row in zip(extra, embedding.vectors[1:], strict=True):
+                vector.append(Hit(record.id, float(row @ query_vector), record.created_at))
+            vector.sort(key=lambda h: h.score, reverse=True)
+        created = {h.id: h.created_at for h in (*lexical, *vector) if h.created_at is not None}
+        ranked = fuse(lexical, vector, mode, min_score, created)
+        return [r.id for r in ranked], usage

@@ -1,0 +1,567 @@
+"""File memory: the `memory` tool within a turn, the session index, and the app's API."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..errors import Conflict, InvalidRequest, NotFound, PayloadTooLarge
+from ..events import Change, Event
+from ..files.commands import MemoryToolError, run_command
+from ..files.models import FileMemory, FileVersion, FileWrite, description_of, sha256
+from ..files.paths import MEMORY_ROOT, normalize_folder, normalize_path
+from ..ids import new_id
+from ..models import Page, Turn, utcnow
+from ..paging import check_limit, decode_cursor, page, str_field
+from ..ports import EventPublisher, LimitExceeded, PreconditionFailed, Store
+from ..records import Effect
+from .records import check_turn_budget
+from .turn_context import TurnContext
+
+_ATTEMPTS = 10
+
+
+@dataclass(frozen=True)
+class FileLimits:
+    """Per-tenant limits (the spec's defaults)."""
+
+    memory_bytes: int = 100 * 1024
+    memories_per_agent: int = 10_000
+    index_lines: int = 200
+    index_bytes: int = 25 * 1024
+
+
+class MemoryConflict(Conflict):
+    code = "memory_conflict"
+
+
+class TurnFiles:
+    """The FileView a turn's memory tool reads: committed files with its staged changes on top."""
+
+    def __init__(self, store: Store, ctx: TurnContext, staged: Sequence[Effect]) -> None:
+        self._store = store
+        self._ctx = ctx
+        self.changes: dict[str, str | None] = {}
+        for effect in staged:
+            if effect.kind == "file.change":
+                for change in effect.payload["changes"]:
+                    self.apply(change)
+
+    def apply(self, change: dict[str, Any]) -> None:
+        if change["operation"] == "rename":
+            self.changes[change["from_path"]] = None
+        self.changes[change["path"]] = change["content"]
+
+    def read(self, path: str) -> str | None:
+        if path in self.changes:
+            return self.changes[path]
+        found = self._store.get_file(self._ctx.tenant, self._ctx.agent_id, path)
+        return found.content if found else None
+
+    def list_under(self, folder: str) -> list[tuple[str, int]]:
+        prefix = folder.rstrip("/") + "/"
+        entries = {
+            f.path: f.bytes
+            for f in _all_files(self._store, self._ctx.tenant, self._ctx.agent_id, prefix)
+        }
+        for path, content in self.changes.items():
+            if path.startswith(prefix):
+                if content is None:
+                    entries.pop(path, None)
+                else:
+                    entries[path] = len(content.encode())
+        return sorted(entries.items())
+
+    def count_delta(self) -> int:
+        delta = 0
+        for path, content in self.changes.items():
+            exists = self._store.get_file(self._ctx.tenant, self._ctx.agent_id, path) is not None
+            delta += (content is not None) - exists
+        return delta
+
+
+class FileService:
+    def __init__(self, store: Store, events: EventPublisher, limits: FileLimits) -> None:
+        self._store = store
+        self._events = events
+        self.limits = limits
+
+    # -- the memory tool --------------------------------------------------------------------
+
+    def memory_tool(self, ctx: TurnContext, body: dict[str, Any]) -> dict[str, Any]:
+        command = body.get("command")
+        writes = command in ("create", "str_replace", "insert", "delete", "rename")
+        if writes and (ctx.caller.role != "agent" or ctx.memory.access == "read_only"):
+            who = (
+                "this agent's memory is read_only"
+                if ctx.caller.role == "agent"
+                else "only the session's own agent writes"
+            )
+            raise MemoryToolError("memory.forbidden", f"Memory is read-only here: {who}.")
+        effect_id = ctx.effect_id("memory")
+        staged = self._store.staged_effects(ctx.tenant, ctx.agent_id, ctx.session_id, ctx.turn.id)
+        if writes:
+            for effect in [*staged, *self._replayed(ctx)]:
+                if effect.effect_id == effect_id:
+                    return {"result": effect.payload["output"]}
+        view = TurnFiles(self._store, ctx, staged)
+        result = run_command(body, view, max_bytes=self.limits.memory_bytes)
+        if not result.changes:
+            return {"result": result.output}
+        changes = [
+            {
+                "operation": c.operation,
+                "path": c.path,
+                "content": c.content,
+                "from_path": c.from_path,
+            }
+            for c in result.changes
+        ]
+        # The versions this turn's changes are based on: checked again when it commits.
+        read: dict[str, int | None] = {}
+        for change in changes:
+            for path in filter(None, (change["path"], change["from_path"])):
+                if path not in view.changes and path not in read:
+                    found = self._store.get_file(ctx.tenant, ctx.agent_id, path)
+                    read[path] = found.version if found else None
+        for change in changes:
+            view.apply(change)
+        current = self._store.count_files(ctx.tenant, ctx.agent_id)
+        if current + view.count_delta() > self.limits.memories_per_agent:
+            raise MemoryToolError(
+                "memory.limit",
+                f"Cannot create more memories: this agent keeps at most "
+                f"{self.limits.memories_per_agent}. Delete or merge some first.",
+            )
+        check_turn_budget(list(staged), {"changes": changes, "output": result.output})
+        effect = Effect(
+            effect_id=effect_id,
+            turn_id=ctx.turn.id,
+            sequence=len(staged) + 1,
+            kind="file.change",
+            payload={"changes": changes, "output": result.output, "read": read},
+        )
+        try:
+            self._store.stage_effect(ctx.tenant, ctx.agent_id, ctx.session_id, effect)
+        except PreconditionFailed as exc:
+            raise Conflict(
+                "another write of this turn was staged at the same moment; retry", code="turn_busy"
+            ) from exc
+        return {"result": result.output}
+
+    def _replayed(self, ctx: TurnContext) -> list[Effect]:
+        """Staged effects of the committed turns this one replays."""
+        if ctx.caller.execution is None or ctx.turn.replay_of is None:
+            return []
+        found: list[Effect] = []
+        turn_id: str | None = ctx.turn.replay_of
+        while turn_id is not None and len(found) < 1000:
+            turn = self._store.get_turn(ctx.tenant, ctx.agent_id, ctx.session_id, turn_id)
+            if turn is None:
+                break
+            if turn.status.value == "committed":
+                found += self._store.staged_effects(
+                    ctx.tenant, ctx.agent_id, ctx.session_id, turn.id
+                )
+            turn_id = turn.replay_of
+        return found
+
+    # -- the turn's commit --------------------------------------------------------------------
+
+    def writes_for_commit(self, turn: Turn) -> tuple[list[FileWrite], list[Change]]:
+        """The turn's staged file changes as writes against the versions it read.
+
+        A memory another turn or an app changed since this turn read it is a 409
+        memory_conflict: the commit applies nothing, and the turn may be rolled back and rerun.
+        """
+        effects = [
+            e
+            for e in self._store.staged_effects(
+                turn.tenant, turn.agent_id, turn.session_id, turn.id
+            )
+            if e.kind == "file.change"
+        ]
+        if not effects:
+            return [], []
+        actor = f"agent:{turn.agent_id}@{turn.manifest_version}"
+        now = utcnow()
+        base: dict[str, FileMemory | None] = {}
+        state: dict[str, FileMemory | None] = {}
+        versions: dict[str, list[FileVersion]] = {}
+
+        def current(path: str) -> FileMemory | None:
+            if path not in base:
+                base[path] = self._store.get_file(turn.tenant, turn.agent_id, path)
+                state[path] = base[path]
+            return state[path]
+
+        for effect in effects:
+            for change in effect.payload["changes"]:
+                path, content = change["path"], change["content"]
+                if change["operation"] == "rename":
+                    moved = current(change["from_path"])
+                    state[change["from_path"]] = None
+                    current(path)
+                    previous = moved.version if moved else 0
+                else:
+                    existing = current(path)
+                    previous = existing.version if existing else 0
+                version = FileVersion(
+                    id=new_id("fv"),
+                    agent_id=turn.agent_id,
+                    path=path,
+                    operation=change["operation"],
+                    from_path=change["from_path"],
+                    actor=actor,
+                    session_id=turn.session_id,
+                    turn_id=turn.id,
+                    trigger_run_id=turn.trigger_run_id,
+                    version=previous + 1,
+                    content=content,
+                    content_sha256=sha256(content) if content is not None else None,
+                    at=now,
+                )
+                versions.setdefault(path, []).append(version)
+                state[path] = (
+                    None
+                    if content is None
+                    else _head(turn.tenant, turn.agent_id, path, content, previous + 1, now, actor)
+                )
+        self._check_base(effects, base)
+        writes = []
+        for path, original in base.items():
+            final = state[path]
+            if original is None and final is None:
+                continue  # created and deleted within the turn: never visible, nothing to keep
+            delta = (final is not None) - (original is not None)
+            writes.append(
+                FileWrite(
+                    path=path,
+                    head=final,
+                    expected_version=original.version if original else None,
+                    versions=versions.get(path, []),
+                    count_delta=delta,
+                )
+            )
+        changes = [
+            Change(path=v.path, operation=v.operation, version=v.version)
+            for vs in versions.values()
+            for v in vs
+        ]
+        return writes, changes
+
+    @staticmethod
+    def _check_base(effects: list[Effect], base: dict[str, FileMemory | None]) -> None:
+        """Each path must still be as the turn first read it."""
+        read_at: dict[str, int | None] = {}
+        for effect in effects:
+            for path, seen in effect.payload.get("read", {}).items():
+                read_at.setdefault(path, seen)
+        for path, seen in read_at.items():
+            now = base.get(path)
+            if (now.version if now else None) != seen:
+                raise MemoryConflict(
+                    f"{path} changed since this turn read it; roll the turn back and run it again",
+                    path=path,
+                )
+
+    # -- management API ------------------------------------------------------------------------
+
+    def list_memories(
+        self,
+        tenant: str,
+        agent_id: str,
+        prefix: str | None,
+        limit: int | None,
+        cursor: str | None,
+    ) -> Page[FileMemory]:
+        size = check_limit(limit)
+        folder = normalize_folder(prefix) if prefix else MEMORY_ROOT
+        start = folder.rstrip("/") + "/"
+        if prefix and not prefix.endswith("/") and prefix.endswith(".md"):
+            start = normalize_path(prefix)
+        after = str_field(decode_cursor(cursor), "after")
+        files = self._store.list_files(tenant, agent_id, start, size + 1, after)
+        return page(files, size, lambda last: {"after": last.path})
+
+    def get(self, tenant: str, agent_id: str, raw_path: str) -> FileMemory:
+        path = normalize_path(raw_path)
+        found = self._store.get_file(tenant, agent_id, path)
+        if found is None:
+            raise NotFound(f"no memory at {path}", code="memory_not_found")
+        return found
+
+    def put(
+        self,
+        tenant: str,
+        agent_id: str,
+        raw_path: str,
+        content: str,
+        content_sha256: str | None,
+        actor: str,
+    ) -> tuple[FileMemory, bool]:
+        """Create or replace a memory whole; with content_sha256, only while it still has that
+        content ("" : only while no memory has the path)."""
+        path = normalize_path(raw_path)
+        size = len(content.encode())
+        if size > self.limits.memory_bytes:
+            raise PayloadTooLarge(
+                f"a memory is at most {self.limits.memory_bytes} bytes (got {size})",
+                code="memory_too_large",
+                limit=self.limits.memory_bytes,
+            )
+        for _ in range(_ATTEMPTS):
+            existing = self._store.get_file(tenant, agent_id, path)
+            if content_sha256 is not None:
+                holds = (
+                    existing is None
+                    if content_sha256 == ""
+                    else existing is not None and existing.content_sha256 == content_sha256
+                )
+                if not holds:
+                    raise _conflict(path, existing)
+            now = utcnow()
+            number = existing.version + 1 if existing else 1
+            head = _head(tenant, agent_id, path, content, number, now, actor)
+            version = FileVersion(
+                id=new_id("fv"),
+                agent_id=agent_id,
+                path=path,
+                operation="update" if existing else "create",
+                actor=actor,
+                version=number,
+                content=content,
+                content_sha256=head.content_sha256,
+                at=now,
+            )
+            write = FileWrite(
+                path=path,
+                head=head,
+                expected_version=existing.version if existing else None,
+                versions=[version],
+                count_delta=0 if existing else 1,
+            )
+            try:
+                self._store.write_files(tenant, agent_id, [write], self.limits.memories_per_agent)
+            except PreconditionFailed:
+                if content_sha256 is not None:
+                    raise _conflict(path, self._store.get_file(tenant, agent_id, path)) from None
+                continue
+            except LimitExceeded as exc:
+                raise Conflict(
+                    str(exc), code="limit_exceeded", limit=self.limits.memories_per_agent
+                ) from exc
+            self._publish(tenant, agent_id, [version])
+            return head, existing is None
+        raise Conflict("the memory is changing too fast; try again", code="memory_busy")
+
+    def delete(self, tenant: str, agent_id: str, raw_path: str, actor: str) -> list[str]:
+        """Delete a memory, or every memory in a folder."""
+        for _ in range(_ATTEMPTS):
+            targets = self._targets(tenant, agent_id, raw_path)
+            now = utcnow()
+            writes = []
+            for head in targets:
+                version = FileVersion(
+                    id=new_id("fv"),
+                    agent_id=agent_id,
+                    path=head.path,
+                    operation="delete",
+                    actor=actor,
+                    version=head.version + 1,
+                    at=now,
+                )
+                writes.append(
+                    FileWrite(
+                        path=head.path,
+                        head=None,
+                        expected_version=head.version,
+                        versions=[version],
+                        count_delta=-1,
+                    )
+                )
+            for start in range(0, len(writes), 24):
+                try:
+                    self._store.write_files(
+                        tenant, agent_id, writes[start : start + 24], self.limits.memories_per_agent
+                    )
+                except PreconditionFailed:
+                    break
+                self._publish(
+                    tenant, agent_id, [v for w in writes[start : start + 24] for v in w.versions]
+                )
+            else:
+                return [w.path for w in writes]
+        raise Conflict("the memories are changing too fast; try again", code="memory_busy")
+
+    def _targets(self, tenant: str, agent_id: str, raw_path: str) -> list[FileMemory]:
+        looks_like_file = raw_path.rstrip().endswith(".md") and not raw_path.endswith("/")
+        if looks_like_file:
+            return [self.get(tenant, agent_id, raw_path)]
+        folder = normalize_folder(raw_path)
+        found = _all_files(self._store, tenant, agent_id, folder.rstrip("/") + "/")
+        if not found:
+            raise NotFound(f"no memory under {folder}", code="memory_not_found")
+        return [f for f in found]
+
+    def versions(
+        self,
+        tenant: str,
+        agent_id: str,
+        raw_path: str | None,
+        limit: int | None,
+        cursor: str | None,
+    ) -> Page[FileVersion]:
+        path = normalize_path(raw_path) if raw_path else None
+        size = check_limit(limit)
+        before = str_field(decode_cursor(cursor), "before")
+        found = self._store.file_versions(tenant, agent_id, path, size + 1, before)
+        return page(found, size, lambda last: {"before": last.id})
+
+    def version(self, tenant: str, agent_id: str, version_id: str) -> FileVersion:
+        found = self._store.get_file_version(tenant, agent_id, version_id)
+        if found is None:
+            raise NotFound(f"no memory version {version_id!r}", code="memory_version_not_found")
+        return found
+
+    # -- the session's index -------------------------------------------------------------------
+
+    def index(self, tenant: str, agent_id: str, session_id: str) -> str:
+        """The index the session opened with; built on first read, refreshed by compact()."""
+        kept = self._store.session_index(tenant, agent_id, session_id)
+        return kept if kept is not None else self.compact(tenant, agent_id, session_id)
+
+    def compact(self, tenant: str, agent_id: str, session_id: str) -> str:
+        text = self.build_index(tenant, agent_id)
+        self._store.save_session_index(tenant, agent_id, session_id, text, utcnow())
+        return text
+
+    def build_index(self, tenant: str, agent_id: str) -> str:
+        files = _all_files(self._store, tenant, agent_id, MEMORY_ROOT + "/")
+        files.sort(key=lambda f: (f.updated_at, f.path), reverse=True)
+        lines: list[str] = []
+        used = 0
+        for f in files:
+            line = f"{f.path} — {f.description}" if f.description else f.path
+            cost = len(line.encode()) + 1
+            if len(lines) >= self.limits.index_lines or used + cost > self.limits.index_bytes:
+                break
+            lines.append(line)
+            used += cost
+        left = len(files) - len(lines)
+        if left:
+            lines.append(f"({left} older memories are not listed: view their folders for the rest)")
+        return "\n".join(lines)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def copy_all(self, tenant: str, source: str, target: str, actor: str) -> int:
+        """Fork: every memory copied to `target` at version 1, without history."""
+        copied = 0
+        files = _all_files(self._store, tenant, source, MEMORY_ROOT + "/")
+        now = utcnow()
+        writes = []
+        for summary in files:
+            full = self._store.get_file(tenant, source, summary.path)
+            if full is None:
+                continue
+            head = _head(tenant, target, full.path, full.content, 1, now, actor)
+            writes.append(
+                FileWrite(
+                    path=full.path,
+                    head=head,
+                    expected_version=None,
+                    versions=[
+                        FileVersion(
+                            id=new_id("fv"),
+                            agent_id=target,
+                            path=full.path,
+                            operation="create",
+                            actor=actor,
+                            version=1,
+                            content=full.content,
+                            content_sha256=head.content_sha256,
+                            at=now,
+                        )
+                    ],
+                    count_delta=1,
+                )
+            )
+        for batch in _batches(writes):
+            self._store.write_files(tenant, target, batch, self.limits.memories_per_agent)
+            copied += len(batch)
+        return copied
+
+    def _publish(self, tenant: str, agent_id: str, versions: list[FileVersion]) -> None:
+        if not versions:
+            return
+        self._events.publish(
+            [
+                Event(
+                    type="agent.memory_updated",
+                    tenant=tenant,
+                    agent_id=agent_id,
+                    effect_id=new_id("eff"),
+                    at=utcnow(),
+                    changes=[
+                        Change(path=v.path, operation=v.operation, version=v.version)
+                        for v in versions
+                    ],
+                )
+            ]
+        )
+
+
+def _batches(writes: list[FileWrite]) -> list[list[FileWrite]]:
+    """Transaction-sized batches: at most 24 writes and about 1.5 MB of content (a DynamoDB
+    transaction takes 100 actions and 4 MB, and each write stores its content twice)."""
+    batches: list[list[FileWrite]] = [[]]
+    size = 0
+    for write in writes:
+        cost = len(write.head.content.encode()) if write.head else 0
+        if batches[-1] and (len(batches[-1]) >= 24 or size + cost > 1_500_000):
+            batches.append([])
+            size = 0
+        batches[-1].append(write)
+        size += cost
+    return [b for b in batches if b]
+
+
+def _head(
+    tenant: str, agent_id: str, path: str, content: str, version: int, at: datetime, actor: str
+) -> FileMemory:
+    return FileMemory(
+        tenant=tenant,
+        agent_id=agent_id,
+        path=path,
+        content=content,
+        bytes=len(content.encode()),
+        content_sha256=sha256(content),
+        description=description_of(content),
+        version=version,
+        updated_at=at,
+        updated_by=actor,
+    )
+
+
+def _all_files(store: Store, tenant: str, agent_id: str, prefix: str) -> list[FileMemory]:
+    found: list[FileMemory] = []
+    after = None
+    while True:
+        batch = store.list_files(tenant, agent_id, prefix, 1000, after)
+        found += batch
+        if len(batch) < 1000:
+            return found
+        after = batch[-1].path
+
+
+def _conflict(path: str, current: FileMemory | None) -> MemoryConflict:
+    return MemoryConflict(
+        f"{path} does not hold the content the write expected",
+        current=current.model_dump(mode="json", by_alias=True) if current else None,
+    )
+
+
+__all__ = ["FileLimits", "FileService", "InvalidRequest"]

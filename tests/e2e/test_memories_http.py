@@ -1,0 +1,116 @@
+"""File memory over real HTTP: 50 compare-and-swap writers, and the CLI."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from agent_memory.client import ApiError
+
+pytestmark = pytest.mark.e2e
+
+AGENT = "teams/web/releases"
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_fifty_compare_and_swap_writers_one_winner_per_precondition(server):
+    client = server.client()
+    client.put_agent(AGENT, {"harness": {"memory": {}}})
+    client.put_memory(AGENT, "counter.md", "0\n", "")
+    start = threading.Barrier(50)
+    outcomes: list[tuple[str, str]] = []
+    lock = threading.Lock()
+
+    def writer(n: int) -> None:
+        mine = server.client()
+        current = mine.get_memory(AGENT, "counter.md")
+        start.wait()
+        try:
+            mine.put_memory(AGENT, "counter.md", f"{n}\n", current["contentSha256"])
+            result = ("won", current["contentSha256"])
+        except ApiError as exc:
+            assert (exc.status, exc.code) == (409, "memory_conflict")
+            # The refusal carries the memory as it now is.
+            assert exc.body["error"]["current"]["contentSha256"] != current["contentSha256"]
+            result = ("lost", current["contentSha256"])
+        with lock:
+            outcomes.append(result)
+
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        list(pool.map(writer, range(50)))
+
+    by_precondition: dict[str, int] = {}
+    for outcome, precondition in outcomes:
+        by_precondition[precondition] = by_precondition.get(precondition, 0) + (outcome == "won")
+    assert all(wins == 1 for wins in by_precondition.values())
+    final = client.get_memory(AGENT, "counter.md")
+    wins = sum(by_precondition.values())
+    assert final["version"] == 1 + wins
+    versions = client.memory_versions(AGENT, path="counter.md", limit=200)["versions"]
+    assert sorted(v["version"] for v in versions) == list(range(1, wins + 2))
+    # No lost write: the last version's content is what the memory holds.
+    newest = client.memory_version(AGENT, versions[0]["id"])
+    assert newest["content"] == final["content"]
+
+
+def run_cli(server, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "AGENT_MEMORY_URL": server.url,
+        "AGENT_MEMORY_TOKEN": server.client().token or "",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "agent_memory.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+
+
+def test_the_cli_mirrors_the_api(server, tmp_path):
+    server.client().put_agent(AGENT, {"harness": {"memory": {}}})
+    note = tmp_path / "release.md"
+    note.write_text("---\ndescription: Release rules\n---\nTag vX.Y.Z\n")
+
+    put = run_cli(
+        server, "memories", "put", AGENT, "conventions/release.md", str(note), "--sha256", ""
+    )
+    assert put.returncode == 0, put.stderr
+    assert put.stdout.startswith("/memories/conventions/release.md v1 ")
+    again = run_cli(
+        server,
+        "memories",
+        "put",
+        AGENT,
+        "conventions/release.md",
+        "-",
+        "--sha256",
+        "",
+        stdin="other",
+    )
+    assert again.returncode == 1 and "memory_conflict" in again.stderr
+
+    listed = run_cli(server, "memories", "ls", AGENT, "--prefix", "conventions")
+    assert listed.stdout.splitlines() == [
+        f"/memories/conventions/release.md\t{len(note.read_bytes())}\tv1\tRelease rules"
+    ]
+    assert (
+        run_cli(server, "memories", "cat", AGENT, "/memories/conventions/release.md").stdout
+        == note.read_text()
+    )
+    assert run_cli(server, "memories", "rm", AGENT, "conventions").returncode == 0
+    history = run_cli(server, "memories", "versions", AGENT, "--path", "conventions/release.md")
+    assert [line.split("\t")[1] for line in history.stdout.splitlines()] == ["delete", "create"]
+    missing = run_cli(server, "memories", "cat", AGENT, "conventions/release.md")
+    assert missing.returncode == 1 and "memory_not_found" in missing.stderr

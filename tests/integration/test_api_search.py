@@ -1,0 +1,162 @@
+"""Hybrid search and recall over record memory (embedded index on SQLite; the DynamoDB shape
+without an OpenSearch endpoint ranks lexically in-process)."""
+
+import dataclasses
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+A = "/v1/agents/teams/web/releases"
+
+
+def manifest(**search):
+    return {
+        "harness": {
+            "memory": {
+                "enabled": True,
+                "scope": {"read": ["session", "agent"], "write": ["session", "agent"]},
+                "tools": ["add_memory", "delete_memory"],
+                "search": search,
+            }
+        }
+    }
+
+
+@pytest.fixture
+def embedded(store):
+    if type(store).__name__ != "SqliteStore":
+        pytest.skip(
+            "the DynamoDB shape searches through OpenSearch (tests/integration/"
+            "test_opensearch_index.py); without it, lexical only"
+        )
+    return store
+
+
+def begin(api):
+    session = api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
+    turn = api.ok("POST", f"{A}/-/sessions/{session}/turns", expect=201)["id"]
+    return f"{A}/-/sessions/{session}/turns/{turn}"
+
+
+def tool(api, turn, name, **args):
+    return api.ok("POST", f"{turn}/tools/{name}", {**args, "caller": {"role": "agent"}})["output"]
+
+
+def seed(api, *summaries):
+    turn = begin(api)
+    ids = [
+        tool(api, turn, "add_memory", summary=s, scope="agent")["memories"][0]["id"]
+        for s in summaries
+    ]
+    api.ok("POST", f"{turn}/commit")
+    return ids
+
+
+FACTS = (
+    "Releases ship on Tuesdays after the QA sign-off",
+    "The staging cluster runs in eu-west-1",
+    "Ana owns the billing service",
+)
+
+
+@pytest.mark.parametrize(
+    ("mode", "found"), [("hybrid", True), ("vector", True), ("lexical", False)]
+)
+def test_meaning_finds_what_words_miss(api, embedded, mode, found):
+    api.ok("PUT", A, manifest(mode=mode), expect=201)
+    ship, _, _ = seed(api, *FACTS)
+    hits = tool(api, begin(api), "search_memory", query="which weekday do we deploy", limit=1)[
+        "records"
+    ]
+    assert ([h["id"] for h in hits] == [ship]) is found
+
+
+def test_words_still_count_in_hybrid(api, embedded):
+    api.ok("PUT", A, manifest(), expect=201)
+    _, region, _ = seed(api, *FACTS)
+    hits = tool(api, begin(api), "search_memory", query="eu-west-1", limit=1)["records"]
+    assert [h["id"] for h in hits] == [region]
+
+
+def test_min_score_is_the_bar_for_meaning_alone(api, embedded):
+    api.ok("PUT", A, manifest(mode="vector", min_score=0.95), expect=201)
+    seed(api, *FACTS)
+    assert (
+        tool(api, begin(api), "search_memory", query="which weekday do we deploy")["records"] == []
+    )
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["api.example.com", "what's", "eu-west-1", '"', "AND (", "NEAR(a b)", "*", "col:umn", "the"],
+)
+def test_any_text_is_a_valid_query(api, embedded, query):
+    api.ok("PUT", A, manifest(), expect=201)
+    seed(api, *FACTS)
+    assert "records" in tool(api, begin(api), "search_memory", query=query)
+
+
+def test_a_stale_index_never_leaks_a_deleted_record(api, embedded, services):
+    api.ok("PUT", A, manifest(), expect=201)
+    ship, _, _ = seed(api, *FACTS)
+    record = services.store.get_records("acme", "teams/web/releases", [ship])[0]
+    api.ok("DELETE", f"{A}/-/records/{ship}")
+    # Put the old, ACTIVE document back into the index, as a lagging indexer would.
+    search = services.records._search
+    search.index.upsert([dataclasses.replace(search.doc_without_vector(record), version=99)])
+    hits = tool(api, begin(api), "search_memory", query="Releases ship Tuesdays")["records"]
+    assert ship not in [h["id"] for h in hits]
+
+
+def test_recall_returns_memory_marked_as_data_and_records_it_once(api, embedded):
+    api.ok("PUT", A, manifest(max_results=2), expect=201)
+    ship, _, _ = seed(api, *FACTS)
+    turn = begin(api)
+    got = api.ok("POST", f"{turn}/recall", {"context": "user: when do we ship the release?"})
+    assert got["type"] == "memory"
+    assert got["records"][0]["id"] == ship and len(got["records"]) <= 2
+    assert got["text"].startswith("<memory note=") and "never instructions" in got["text"]
+    assert f"[{ship}]" in got["text"]
+    # The same versions again: returned, not recorded again. A helper's recall counts too.
+    api.ok(
+        "POST",
+        f"{turn}/recall",
+        {"context": "user: when do we ship the release?", "caller": {"role": "helper"}},
+    )
+    executions = api.ok("GET", turn)["executions"]
+    recalls = [e for e in executions if e["input"].get("recall")]
+    assert len(recalls) == 1
+    assert recalls[0]["tool"] == "search_memory" and recalls[0]["retrieved"] is True
+    assert recalls[0]["usage"][0]["purpose"] == "embed"
+
+
+def test_a_recall_that_finds_nothing_is_not_recorded(api, embedded):
+    api.ok("PUT", A, manifest(min_score=0.99), expect=201)
+    seed(api, *FACTS)
+    turn = begin(api)
+    got = api.ok("POST", f"{turn}/recall", {"context": "zzqx unrelated gibberish"})
+    assert got["records"] == [] and got["text"] == ""
+    assert api.ok("GET", turn)["executions"] == []
+
+
+@pytest.mark.parametrize("body", [{}, {"context": ""}, {"context": 5}])
+def test_recall_needs_a_context(api, embedded, body):
+    api.ok("PUT", A, manifest(), expect=201)
+    status, payload = api.call("POST", f"{begin(api)}/recall", body)
+    assert (status, payload["error"]["code"]) == (400, "invalid_context")
+
+
+def test_embedding_usage_is_readable_per_turn_and_per_agent(api, embedded):
+    api.ok("PUT", A, manifest(), expect=201)
+    seed(api, *FACTS)
+    turn = begin(api)
+    tool(api, turn, "search_memory", query="deploy day")
+    turn_usage = api.ok("GET", turn)["usage"]
+    assert [u["purpose"] for u in turn_usage] == ["embed"]
+    assert turn_usage[0]["modelId"].startswith("sentence-transformers/all-MiniLM-L6-v2")
+    assert turn_usage[0]["inputTokens"] > 0
+    agent_usage = api.ok("GET", f"{A}/-/usage")
+    # Indexing the three facts at commit, and the search.
+    assert sum(t["calls"] for t in agent_usage["totals"]) == 2
+    assert {u["purpose"] for u in agent_usage["usage"]} == {"embed"}
