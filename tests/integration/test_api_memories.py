@@ -362,3 +362,32 @@ def test_ten_thousand_memories_is_the_limit(agent, store):
     # Replacing an existing memory is still fine at the limit.
     agent.ok("PUT", f"{M}/last.md", {"content": "y"})
     assert store.count_files("acme", "teams/web/releases") == 10_000
+
+
+def test_file_memories_are_searchable_by_path_description_and_meaning(agent, store):
+    if type(store).__name__ != "SqliteStore":
+        pytest.skip("the cloud shape indexes files through the stream indexer and OpenSearch")
+    agent.ok("PUT", f"{M}/conventions/release.md", {"content": SEED}, expect=201)
+    agent.ok(
+        "PUT",
+        f"{M}/people/ana.md",
+        {"content": "---\ndescription: Ana, billing owner\n---\nAna runs billing.\n"},
+        expect=201,
+    )
+    agent.ok("PUT", f"{M}/gone.md", {"content": "Releases are tagged on Fridays\n"}, expect=201)
+    agent.ok("DELETE", f"{M}/gone.md", expect=204)
+
+    by_meaning = agent.ok("GET", M, query="how do we publish a new version?")["memories"]
+    assert by_meaning[0]["path"] == "/memories/conventions/release.md"
+    assert "/memories/gone.md" not in [m["path"] for m in by_meaning]
+    by_words = agent.ok("GET", M, query="billing")["memories"]
+    assert by_words[0]["path"] == "/memories/people/ana.md"
+    in_folder = agent.ok("GET", M, query="billing", pathPrefix="conventions")["memories"]
+    assert "/memories/people/ana.md" not in [m["path"] for m in in_folder]
+    # A committed turn's changes are searchable too.
+    t = Turn(agent, session(agent))
+    t.ok(command="create", path="/memories/oncall.md", file_text="Pager rotation: weekly\n")
+    assert t.commit()[0] == 200
+    assert agent.ok("GET", M, query="pager rotation")["memories"][0]["path"] == (
+        "/memories/oncall.md"
+    )

@@ -92,6 +92,7 @@ def build_search(settings: Settings, store: Store, embedder: Embedder | None) ->
             settings.region,
             settings.opensearch_index,
             embedder.dimensions if embedder else 0,
+            model_id=embedder.model_id if embedder else None,
         )
         return SearchService(index, embedder, inline=False)
     return SearchService(None, embedder, inline=False)
@@ -106,6 +107,8 @@ def build_services(
     """Wire every service. Tests pass adapters of their own to run the same API on any of them."""
     store = store if store is not None else build_store(settings)
     events = events if events is not None else build_events(settings)
+    chosen = build_embedder(settings) if embedder is True else (embedder or None)
+    search = build_search(settings, store, chosen)
     files = FileService(
         store,
         events,
@@ -115,10 +118,9 @@ def build_services(
             index_lines=settings.memory_index_lines,
             index_bytes=settings.memory_index_bytes,
         ),
+        search,
     )
     agents = AgentService(store, files)
-    chosen = build_embedder(settings) if embedder is True else (embedder or None)
-    search = build_search(settings, store, chosen)
     records = RecordService(store, events, search)
     sessions = SessionService(store, agents, records, files, events)
     tools = ToolService(store, sessions, records, ManifestCache(store))

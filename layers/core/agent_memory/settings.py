@@ -37,7 +37,7 @@ class Settings(BaseSettings):
     # Search: embeddings default to the offline local model embedded, Bedrock in the cloud.
     embeddings: Literal["local", "bedrock", "none"] | None = None
     bedrock_embedding_model: str = "amazon.titan-embed-text-v2:0"
-    bedrock_embedding_dimensions: Literal[256, 512, 1024] = 1024
+    bedrock_embedding_dimensions: int = 1024
     opensearch_endpoint: str | None = None
     opensearch_index: str = "agent-memory"
 
@@ -55,6 +55,8 @@ class Settings(BaseSettings):
             raise ValueError("AGENT_MEMORY_TABLE_NAME is required when AGENT_MEMORY_STORE=dynamodb")
         if self.store == "dynamodb" and not self.region:
             raise ValueError("AWS_REGION is required when AGENT_MEMORY_STORE=dynamodb")
+        if self.bedrock_embedding_dimensions not in (256, 512, 1024):
+            raise ValueError("AGENT_MEMORY_BEDROCK_EMBEDDING_DIMENSIONS is 256, 512 or 1024")
         if not self.binds_loopback and self.token is None:
             raise ValueError(
                 f"refusing to listen on {self.host}, which is not a loopback address, without an "

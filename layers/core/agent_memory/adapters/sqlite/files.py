@@ -86,15 +86,18 @@ class SqliteFiles:
         with lost_race("no such agent, or the version exists"), self.db.write() as conn:
             self._apply_files(conn, tenant, agent_id, writes, max_files)
 
-    @staticmethod
     def _apply_files(
+        self,
         conn: sqlite3.Connection,
         tenant: str,
         agent_id: str,
         writes: Sequence[FileWrite],
         max_files: int,
     ) -> None:
+        index = getattr(self, "index", None)
         for write in writes:
+            if write.index is not None and index is not None:
+                index.upsert_in(conn, [write.index])
             head = write.head
             if write.expected_version is None:
                 if head is None:

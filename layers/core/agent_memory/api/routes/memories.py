@@ -56,14 +56,24 @@ def memories_router(services: Services) -> Router:
     def list_memories(
         agent_id: AgentId,
         path_prefix: Annotated[str | None, Query(alias="pathPrefix")] = None,
+        query: Annotated[
+            str | None,
+            Query(
+                max_length=4096,
+                description="Rank by path, description and content (words and meaning) "
+                "instead of listing by path.",
+            ),
+        ] = None,
         limit: Limit = None,
         cursor: Cursor = None,
     ) -> dict[str, Any]:
         who = caller()
         who.can_read()
-        page = files.list_memories(
-            who.tenant, agent_of(agent_id, who.tenant), path_prefix, limit, cursor
-        )
+        agent = agent_of(agent_id, who.tenant)
+        if query:
+            found = files.search(who.tenant, agent, query, path_prefix, limit)
+            return {"memories": [m.summary() for m in found], "next": None}
+        page = files.list_memories(who.tenant, agent, path_prefix, limit, cursor)
         return {"memories": [m.summary() for m in page.items], "next": page.next}
 
     @router.get(

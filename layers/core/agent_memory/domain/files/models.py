@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..models import Entity
+from ..search.index import IndexDoc
 
 FileOperation = Literal["create", "update", "delete", "rename"]
 _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
@@ -77,10 +78,12 @@ class FileWrite(BaseModel):
     count_delta moves the agent's count of memories, which a store keeps within max_files
     atomically."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     path: str
     head: FileMemory | None
     expected_version: int | None
     versions: list[FileVersion]
     count_delta: Literal[-1, 0, 1]
+    # The path's search document when the index lives in the store (embedded shape).
+    index: IndexDoc | None = None

@@ -5,8 +5,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from ..embeddings import Embedder
+from ..files.models import FileMemory, FileWrite
 from ..records import Record
 from .index import Hit, IndexDoc, IndexFilter, SearchIndex
 from .lexical import bm25
@@ -33,6 +35,15 @@ class UsageEntry:
             "inputTokens": self.input_tokens,
             "outputTokens": self.output_tokens,
         }
+
+
+FILE_EMBED_CHARS = 2_000
+_EPOCH_UTC = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def file_text(memory: FileMemory) -> str:
+    """What a file memory is found by: its path, its description, its content."""
+    return "\n".join(filter(None, [memory.path, memory.description, memory.content]))
 
 
 def record_text(record: Record) -> str:
@@ -92,6 +103,42 @@ class SearchService:
             for r, text, vector in zip(records, texts, vectors, strict=True)
         ]
         return docs, usage
+
+    def file_docs(
+        self, tenant: str, agent_id: str, writes: Sequence[FileWrite]
+    ) -> tuple[list[FileWrite], list[UsageEntry]]:
+        """File writes with their search documents attached (inline indexing only): a memory
+        is found by its path, description and content; a deleted path is marked DELETED."""
+        if not self.inline or not writes:
+            return list(writes), []
+        live = [w for w in writes if w.head is not None]
+        texts = {w.path: file_text(w.head) for w in live if w.head is not None}
+        vectors: dict[str, Sequence[float]] = {}
+        usage: list[UsageEntry] = []
+        model_id = None
+        if self.embedder is not None and texts:
+            embedding = self.embedder.embed([t[:FILE_EMBED_CHARS] for t in texts.values()])
+            vectors = dict(zip(texts, embedding.vectors, strict=True))
+            model_id = embedding.model_id
+            usage.append(UsageEntry("embed", embedding.model_id, embedding.input_tokens))
+        out = []
+        for write in writes:
+            last = write.versions[-1].at if write.versions else None
+            stamp = int(last.timestamp() * 1_000_000) if last else 0
+            doc = IndexDoc(
+                tenant=tenant,
+                agent_id=agent_id,
+                kind="file",
+                id=write.path,
+                version=stamp,
+                text=texts.get(write.path, write.path),
+                created_at=last or _EPOCH_UTC,
+                status="ACTIVE" if write.head is not None else "DELETED",
+                vector=vectors.get(write.path),
+                model_id=model_id if write.path in vectors else None,
+            )
+            out.append(write.model_copy(update={"index": doc}))
+        return out, usage
 
     def doc_without_vector(self, record: Record) -> IndexDoc:
         """The document of a record whose text did not change (the index keeps its vector)."""

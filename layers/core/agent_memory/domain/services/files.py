@@ -17,6 +17,9 @@ from ..models import Page, Turn, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
 from ..ports import EventPublisher, LimitExceeded, PreconditionFailed, Store
 from ..records import Effect
+from ..search.index import IndexFilter
+from ..search.service import SearchService, UsageEntry
+from ..usage import Usage
 from .records import check_turn_budget
 from .turn_context import TurnContext
 
@@ -83,10 +86,68 @@ class TurnFiles:
 
 
 class FileService:
-    def __init__(self, store: Store, events: EventPublisher, limits: FileLimits) -> None:
+    def __init__(
+        self, store: Store, events: EventPublisher, limits: FileLimits, search: SearchService
+    ) -> None:
         self._store = store
         self._events = events
         self.limits = limits
+        self._search = search
+
+    def _write(self, tenant: str, agent_id: str, writes: list[FileWrite]) -> None:
+        """An app's write (outside any turn), with its search documents."""
+        indexed, usage = self._search.file_docs(tenant, agent_id, writes)
+        self._store.write_files(tenant, agent_id, indexed, self.limits.memories_per_agent)
+        self._record_usage(tenant, agent_id, usage)
+
+    def _record_usage(
+        self, tenant: str, agent_id: str, usage: list[UsageEntry], turn: Turn | None = None
+    ) -> None:
+        if usage:
+            self._store.add_usage(
+                tenant,
+                agent_id,
+                [
+                    Usage(
+                        id=new_id("use"),
+                        agent_id=agent_id,
+                        session_id=turn.session_id if turn else None,
+                        turn_id=turn.id if turn else None,
+                        purpose=u.purpose,
+                        model_id=u.model_id,
+                        input_tokens=u.input_tokens,
+                        output_tokens=u.output_tokens,
+                        at=utcnow(),
+                    )
+                    for u in usage
+                ],
+            )
+
+    def search(
+        self, tenant: str, agent_id: str, query: str, prefix: str | None, limit: int | None
+    ) -> list[FileMemory]:
+        """Memories ranked by their path, description and content (words and meaning)."""
+        size = check_limit(limit)
+        if self._search.index is None:
+            raise InvalidRequest(
+                "searching file memory needs a search index; none is configured",
+                code="search_unavailable",
+            )
+        folder = normalize_folder(prefix).rstrip("/") + "/" if prefix else MEMORY_ROOT + "/"
+        ids, usage = self._search.rank(
+            tenant, agent_id, query, IndexFilter(kind="file"), "hybrid", None
+        )
+        self._record_usage(tenant, agent_id, usage)
+        found: list[FileMemory] = []
+        for path in ids:
+            if not path.startswith(folder):
+                continue
+            memory = self._store.get_file(tenant, agent_id, path)
+            if memory is not None:  # the store decides: a stale index never shows a deleted one
+                found.append(memory)
+            if len(found) >= size:
+                break
+        return found
 
     # -- the memory tool --------------------------------------------------------------------
 
@@ -250,7 +311,9 @@ class FileService:
             for vs in versions.values()
             for v in vs
         ]
-        return writes, changes
+        indexed, usage = self._search.file_docs(turn.tenant, turn.agent_id, writes)
+        self._record_usage(turn.tenant, turn.agent_id, usage, turn)
+        return indexed, changes
 
     @staticmethod
     def _check_base(effects: list[Effect], base: dict[str, FileMemory | None]) -> None:
@@ -344,7 +407,7 @@ class FileService:
                 count_delta=0 if existing else 1,
             )
             try:
-                self._store.write_files(tenant, agent_id, [write], self.limits.memories_per_agent)
+                self._write(tenant, agent_id, [write])
             except PreconditionFailed:
                 if content_sha256 is not None:
                     raise _conflict(path, self._store.get_file(tenant, agent_id, path)) from None
@@ -384,9 +447,7 @@ class FileService:
                 )
             for start in range(0, len(writes), 24):
                 try:
-                    self._store.write_files(
-                        tenant, agent_id, writes[start : start + 24], self.limits.memories_per_agent
-                    )
+                    self._write(tenant, agent_id, writes[start : start + 24])
                 except PreconditionFailed:
                     break
                 self._publish(
@@ -490,7 +551,7 @@ class FileService:
                 )
             )
         for batch in _batches(writes):
-            self._store.write_files(tenant, target, batch, self.limits.memories_per_agent)
+            self._write(tenant, target, batch)
             copied += len(batch)
         return copied
 

@@ -1,0 +1,75 @@
+"""Indexer function: the table's stream -> OpenSearch Serverless (record and file heads)."""
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from agent_memory.adapters.embeddings.bedrock import (
+    TITAN_DIMENSIONS,
+    TITAN_TEXT_V2,
+    BedrockEmbedder,
+)
+from agent_memory.adapters.opensearch import connect
+from agent_memory.indexing.stream import StreamIndexer
+
+
+class IndexerSettings(BaseSettings):
+    """What the indexer reads from its environment. The embedding model and size also answer to
+    the API's names (AGENT_MEMORY_BEDROCK_EMBEDDING_*), so one value serves both functions."""
+
+    model_config = SettingsConfigDict(env_prefix="AGENT_MEMORY_", populate_by_name=True)
+
+    opensearch_endpoint: str
+    opensearch_index: str = "agent-memory"
+    embedding_model: str = Field(
+        default=TITAN_TEXT_V2,
+        validation_alias=AliasChoices(
+            "embedding_model",
+            "AGENT_MEMORY_EMBEDDING_MODEL",
+            "AGENT_MEMORY_BEDROCK_EMBEDDING_MODEL",
+        ),
+    )
+    embedding_dimensions: int = Field(
+        default=1024,
+        validation_alias=AliasChoices(
+            "embedding_dimensions",
+            "AGENT_MEMORY_EMBEDDING_DIMENSIONS",
+            "AGENT_MEMORY_BEDROCK_EMBEDDING_DIMENSIONS",
+        ),
+    )
+    region: str = Field(validation_alias=AliasChoices("region", "AWS_REGION", "AWS_DEFAULT_REGION"))
+
+    @field_validator("embedding_dimensions")
+    @classmethod
+    def _titan_size(cls, value: int) -> int:
+        # An int checked here, not a Literal: environment values arrive as text, and a Literal
+        # of ints refuses "512".
+        if value not in TITAN_DIMENSIONS:
+            raise ValueError(f"must be one of {TITAN_DIMENSIONS}")
+        return value
+
+
+def build_indexer(settings: IndexerSettings) -> StreamIndexer:
+    embedder = BedrockEmbedder(
+        model_id=settings.embedding_model,
+        dimensions=settings.embedding_dimensions,
+        region=settings.region,
+    )
+    index = connect(
+        settings.opensearch_endpoint,
+        settings.region,
+        settings.opensearch_index,
+        settings.embedding_dimensions,
+        model_id=settings.embedding_model,
+    )
+    return StreamIndexer(index, embedder)
+
+
+logger = Logger()
+indexer = build_indexer(IndexerSettings())  # parsed and wired at cold start: bad config fails here
+
+
+@logger.inject_lambda_context
+def lambda_handler(event: dict, context: LambdaContext) -> dict:
+    return indexer.process(event, context)

@@ -1,0 +1,195 @@
+"""Request bodies of OpenSearchIndex: the index mapping, the filters every search runs under, the
+lexical and k-NN queries, the stored form of a document, and k-NN scores turned back into cosines.
+
+Pure functions of their arguments, so they are checked without an engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from ...domain.search.index import IndexDoc, IndexFilter
+
+HIT_SOURCE = ["doc_id", "created_at"]  # what a search hit needs back
+
+_KEYWORD = {"type": "keyword"}
+
+
+def doc_key(tenant: str, agent_id: str, kind: str, doc_id: str) -> str:
+    """A document's identity in the shared index (ids may hold `/`, `|` or `#`: only the last
+    part can, so the key is still unambiguous)."""
+    return f"{tenant}|{agent_id}|{kind}|{doc_id}"
+
+
+def index_body(dimensions: int) -> dict[str, Any]:
+    """Settings and mapping of the shared index."""
+    keywords = (
+        "key",
+        "copy",
+        "digest",
+        "tenant",
+        "agent_id",
+        "kind",
+        "doc_id",
+        "scope",
+        "session_id",
+        "status",
+        "record_kind",
+        "model_id",
+        "labels",  # `name=value`; label names are [a-z][a-z0-9_]*, so the first `=` splits
+    )
+    properties: dict[str, Any] = {name: dict(_KEYWORD) for name in keywords}
+    properties.update(
+        {
+            "preview": {"type": "boolean"},
+            "created_at": {"type": "date"},
+            "version": {"type": "long"},
+            # BM25 over standard tokens, plus an English-stemmed twin so `deploys` finds `deploy`.
+            "text": {
+                "type": "text",
+                "analyzer": "standard",
+                "fields": {"english": {"type": "text", "analyzer": "english"}},
+            },
+            # Vectors are unit length, so the inner product is the cosine. AOSS vector
+            # collections take faiss or nmslib (not lucene); faiss HNSW filters inside the search.
+            "vector": {
+                "type": "knn_vector",
+                "dimension": dimensions,
+                "method": {"name": "hnsw", "engine": "faiss", "space_type": "innerproduct"},
+            },
+        }
+    )
+    return {
+        "settings": {"index": {"knn": True}},
+        "mappings": {"dynamic": "strict", "properties": properties},
+    }
+
+
+def innerproduct_score(dot: float) -> float:
+    """The score OpenSearch gives a faiss `innerproduct` match (k-NN spaces: 1 + dot for a
+    non-negative dot product, 1 / (1 - dot) for a negative one)."""
+    return 1.0 + dot if dot >= 0 else 1.0 / (1.0 - dot)
+
+
+def cosine_from_score(score: float) -> float:
+    """Back from an `innerproduct` score to the dot product, the cosine of unit vectors."""
+    if score <= 0:
+        return -1.0
+    dot = score - 1.0 if score >= 1.0 else 1.0 - 1.0 / score
+    return max(-1.0, min(1.0, dot))
+
+
+def filter_clauses(tenant: str, agent_id: str, where: IndexFilter) -> list[dict[str, Any]] | None:
+    """The `bool.filter` clauses a search runs under, or None when nothing can match."""
+    scopes: list[dict[str, Any]] = []
+    if where.include_agent:
+        scopes.append({"term": {"scope": "agent"}})
+    if where.include_all_sessions:
+        scopes.append({"term": {"scope": "session"}})
+    elif where.session_id is not None:
+        scopes.append(
+            {
+                "bool": {
+                    "filter": [
+                        {"term": {"scope": "session"}},
+                        {"term": {"session_id": where.session_id}},
+                    ]
+                }
+            }
+        )
+    if not scopes:
+        return None
+    clauses: list[dict[str, Any]] = [
+        {"term": {"tenant": tenant}},
+        {"term": {"agent_id": agent_id}},
+        {"term": {"kind": where.kind}},
+        {"bool": {"should": scopes, "minimum_should_match": 1}},
+    ]
+    for field, values in (
+        ("status", where.statuses),
+        ("record_kind", where.record_kinds),
+        ("doc_id", where.ids),
+    ):
+        if values:
+            clauses.append({"terms": {field: sorted(values)}})
+    for name, value in sorted(where.labels.items()):
+        clauses.append({"term": {"labels": f"{name}={value}"}})
+    if where.preview != "any":
+        clauses.append({"term": {"preview": where.preview == "only"}})
+    return clauses
+
+
+def lexical_body(query: str, clauses: list[dict[str, Any]], limit: int) -> dict[str, Any]:
+    # `multi_match` analyses the text like the documents and parses no query syntax, so quotes,
+    # `AND`, `what's` or `eu-west-1` are just words.
+    return {
+        "size": limit,
+        "track_total_hits": False,
+        "_source": HIT_SOURCE,
+        "query": {
+            "bool": {
+                "must": [
+                    {
+                        "multi_match": {
+                            "query": query,
+                            "fields": ["text", "text.english"],
+                            "type": "most_fields",
+                        }
+                    }
+                ],
+                "filter": clauses,
+            }
+        },
+    }
+
+
+def knn_body(vector: Sequence[float], clauses: list[dict[str, Any]], limit: int) -> dict[str, Any]:
+    # The filter sits inside the knn clause: faiss applies it while it walks the graph, so k
+    # results come back whenever k documents pass it (a bool filter around knn would post-filter).
+    return {
+        "size": limit,
+        "_source": HIT_SOURCE,
+        "query": {
+            "knn": {
+                "vector": {
+                    "vector": [float(x) for x in vector],
+                    "k": limit,
+                    "filter": {"bool": {"filter": clauses}},
+                }
+            }
+        },
+    }
+
+
+def document_source(
+    key: str, doc: IndexDoc, vector: Sequence[float] | None, model_id: str | None
+) -> dict[str, Any]:
+    """What is stored for one copy of a document. `digest` fingerprints everything but the copy
+    id, so writing the same version with the same content again is recognised and skipped."""
+    source: dict[str, Any] = {
+        "key": key,
+        "tenant": doc.tenant,
+        "agent_id": doc.agent_id,
+        "kind": doc.kind,
+        "doc_id": doc.id,
+        "version": doc.version,
+        "text": doc.text,
+        "created_at": doc.created_at.isoformat(),
+        "scope": doc.scope,
+        "session_id": doc.session_id,
+        "status": doc.status,
+        "preview": doc.preview,
+        "record_kind": doc.record_kind,
+        "labels": sorted(f"{name}={value}" for name, value in doc.labels.items()),
+        "model_id": model_id if vector is not None else None,
+    }
+    if vector is not None:
+        source["vector"] = [float(x) for x in vector]
+    canonical = json.dumps(source, sort_keys=True, separators=(",", ":"))
+    source["digest"] = hashlib.sha256(canonical.encode()).hexdigest()
+    source["copy"] = uuid.uuid4().hex
+    return source

@@ -1,0 +1,392 @@
+"""OpenSearchIndex: the SearchIndex port on an Amazon OpenSearch Serverless (AOSS) vector collection.
+
+One shared index per collection. Every document carries its tenant and agent, and every query
+filters on both (term filters in `bool.filter`, inside the k-NN clause for vectors). AOSS bills
+by OCU per collection, not per index, and caps the indexes a collection holds, so an index per
+tenant would hit that cap and buy nothing. A tenant's label names never become mapping fields
+either: labels are kept as `name=value` keywords, so the mapping stays fixed (`dynamic: strict`)
+however many tenants name however many labels.
+
+What AOSS vector collections allow shapes the writes. They refuse a document id chosen by the
+client (`PUT <index>/_doc/<id>`, or `_id` in a bulk `index` action: "Document ID is not
+supported in create/index operation request"), upserts, `_update`, scripts and
+`_delete_by_query`, and a written document becomes searchable only after the collection's
+refresh interval (documented as 60 s). So:
+
+- A document's identity is the keyword field `key` = `{tenant}|{agent_id}|{kind}|{id}` (tenants,
+  agent ids and kinds hold no `|`, so the key is unambiguous); AOSS assigns `_id`.
+- `upsert` reads the copies of each key it can see, skips a document whose stored version is
+  newer (or the same version with the same content), writes a new copy otherwise, and then
+  deletes the copies it saw. A copy written less than a refresh interval earlier is not yet
+  visible, so it can survive beside the new one; queries return one hit per id, and the service
+  re-reads every hit from the store (status, version, preview, scope) before using it, so a
+  stale copy never leaks. It is swept when the key is written again.
+- `delete` and `delete_agent` search for the copies and delete them by `_id` in bulk.
+
+opensearch-py is imported only when a client is built or an error is translated, so importing
+this module costs nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, NoReturn
+
+from ...domain.errors import StorageUnavailable
+from ...domain.search.index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
+from .bodies import (
+    cosine_from_score,
+    doc_key,
+    document_source,
+    filter_clauses,
+    index_body,
+    knn_body,
+    lexical_body,
+)
+
+logger = logging.getLogger(__name__)
+
+PAGE_SIZE = 1000  # copies read per search while upserting or deleting
+KEYS_PER_SEARCH = 500  # terms in one `terms` filter on `key`
+MAX_BULK_BYTES = 5 * 1024 * 1024  # well under AOSS's request size limit
+
+
+@dataclass(frozen=True)
+class _Copy:
+    """One stored copy of a document, as a search sees it."""
+
+    id: str  # AOSS's _id
+    version: int
+    digest: str | None
+    model_id: str | None
+    vector: list[float] | None
+
+
+def _unavailable(action: str, exc: Exception) -> NoReturn:
+    logger.warning(
+        "opensearch request failed",
+        extra={
+            "action": action,
+            "error": type(exc).__name__,
+            "status": getattr(exc, "status_code", None),
+        },
+    )
+    raise StorageUnavailable("the search index is unavailable") from exc
+
+
+class OpenSearchIndex(SearchIndex):
+    """The SearchIndex port on one OpenSearch index (AOSS vector collection, or any OpenSearch).
+
+    `client` is an `opensearchpy.OpenSearch` (see `connect` for AOSS with SigV4). `dimensions` is
+    the vector size the index is created with. `model_id`, when given, limits vector searches to
+    documents embedded by that model (the port's `vector()` takes no model, as EmbeddedIndex,
+    which is told its model the same way). `refresh` makes every write visible to search at once;
+    AOSS refreshes on its own schedule, so it is for tests against a plain engine.
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        index_name: str,
+        dimensions: int,
+        *,
+        model_id: str | None = None,
+        refresh: bool = False,
+    ) -> None:
+        self._client = client
+        self._index = index_name
+        self._dimensions = dimensions
+        self._model_id = model_id
+        self._refresh = refresh
+        self._index_ready = False
+
+    @property
+    def index_name(self) -> str:
+        return self._index
+
+    # -- the index ------------------------------------------------------------------------
+
+    def create_index(self) -> None:
+        """Create the index with its mapping; an index that already exists is left as it is."""
+        if self._dimensions < 1:
+            raise ValueError("the index needs a vector dimension of at least 1")
+        from opensearchpy.exceptions import OpenSearchException, RequestError
+
+        try:
+            self._client.indices.create(index=self._index, body=index_body(self._dimensions))
+        except RequestError as exc:
+            if exc.error != "resource_already_exists_exception":
+                _unavailable("create_index", exc)
+        except OpenSearchException as exc:
+            _unavailable("create_index", exc)
+        self._index_ready = True
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def upsert(self, docs: Sequence[IndexDoc]) -> None:
+        if not docs:
+            return
+        for doc in docs:
+            self._check_vector(doc.vector)
+        if not self._index_ready:
+            # A bulk write to a missing index would create it with a guessed mapping.
+            self.create_index()
+        latest: dict[str, IndexDoc] = {}
+        for doc in docs:
+            key = doc_key(doc.tenant, doc.agent_id, doc.kind, doc.id)
+            held = latest.get(key)
+            if held is None or doc.version >= held.version:
+                latest[key] = doc
+        stored = self._copies(
+            list(latest), with_vectors=any(d.vector is None for d in latest.values())
+        )
+        writes: dict[str, dict[str, Any]] = {}
+        stale: dict[str, list[str]] = {}
+        for key, doc in latest.items():
+            copies = stored.get(key, [])
+            newest = max(copies, key=lambda c: c.version, default=None)
+            if newest is not None and newest.version > doc.version:
+                # An older version never overwrites a newer one.
+                stale[key] = [c.id for c in copies if c.version < newest.version]
+                continue
+            vector, model_id = doc.vector, doc.model_id
+            if vector is None and newest is not None and newest.vector is not None:
+                # A status change keeps its text, so it keeps the vector too (as EmbeddedIndex).
+                vector, model_id = newest.vector, newest.model_id
+            source = document_source(key, doc, vector, model_id)
+            same = next(
+                (c for c in copies if c.version == doc.version and c.digest == source["digest"]),
+                None,
+            )
+            if same is not None:
+                stale[key] = [c.id for c in copies if c.id != same.id]
+            else:
+                writes[key] = source
+                stale[key] = [c.id for c in copies]
+        failed = self._index_sources(list(writes.values()))
+        # A key whose new copy was refused keeps its old copies.
+        self._delete_ids([i for key, ids in stale.items() if key not in failed for i in ids])
+        if failed:
+            raise StorageUnavailable("the search index refused some documents")
+
+    def delete(self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]) -> None:
+        keys = [doc_key(tenant, agent_id, kind, doc_id) for doc_id in dict.fromkeys(ids)]
+        if not keys:
+            return
+        copies = self._copies(keys, with_vectors=False)
+        self._delete_ids([c.id for found in copies.values() for c in found])
+
+    def delete_agent(self, tenant: str, agent_id: str) -> None:
+        query = [{"term": {"tenant": tenant}}, {"term": {"agent_id": agent_id}}]
+        for page in self._pages(query, source=False):
+            self._delete_ids([hit["_id"] for hit in page])
+
+    # -- queries --------------------------------------------------------------------------
+
+    def lexical(
+        self, tenant: str, agent_id: str, query: str, where: IndexFilter, limit: int
+    ) -> list[Hit]:
+        clauses = filter_clauses(tenant, agent_id, where)
+        if clauses is None or limit < 1 or not query.strip():
+            return []
+        return self._hits(lexical_body(query, clauses, limit), "lexical", float)
+
+    def vector(
+        self, tenant: str, agent_id: str, vector: Sequence[float], where: IndexFilter, limit: int
+    ) -> list[Hit]:
+        self._check_vector(vector)
+        clauses = filter_clauses(tenant, agent_id, where)
+        if clauses is None or limit < 1:
+            return []
+        if self._model_id is not None:
+            clauses.append({"term": {"model_id": self._model_id}})
+        return self._hits(knn_body(vector, clauses, limit), "vector", cosine_from_score)
+
+    # -- primitives -----------------------------------------------------------------------
+
+    def _check_vector(self, vector: Sequence[float] | None) -> None:
+        if vector is not None and len(vector) != self._dimensions:
+            raise ValueError(
+                f"a vector of {len(vector)} dimensions cannot go in an index of {self._dimensions}"
+            )
+
+    def _hits(
+        self, body: dict[str, Any], action: str, score: Callable[[float], float]
+    ) -> list[Hit]:
+        response = self._search(body, action)
+        hits: list[Hit] = []
+        seen: set[str] = set()
+        for hit in response["hits"]["hits"] if response else ():
+            source = hit["_source"]
+            doc_id = source["doc_id"]
+            if doc_id in seen:
+                continue  # a second copy of a document, not yet swept (see the module doc)
+            seen.add(doc_id)
+            created = source.get("created_at")
+            hits.append(
+                Hit(
+                    doc_id,
+                    score(float(hit["_score"])),
+                    datetime.fromisoformat(created) if created else None,
+                )
+            )
+        return hits
+
+    def _copies(self, keys: Sequence[str], *, with_vectors: bool) -> dict[str, list[_Copy]]:
+        """The copies of each key a search can see now."""
+        fields = ["key", "version", "digest", "model_id"] + (["vector"] if with_vectors else [])
+        found: dict[str, list[_Copy]] = defaultdict(list)
+        for start in range(0, len(keys), KEYS_PER_SEARCH):
+            query = [{"terms": {"key": list(keys[start : start + KEYS_PER_SEARCH])}}]
+            for page in self._pages(query, source=fields):
+                for hit in page:
+                    source = hit["_source"]
+                    found[source["key"]].append(
+                        _Copy(
+                            id=hit["_id"],
+                            version=int(source["version"]),
+                            digest=source.get("digest"),
+                            model_id=source.get("model_id"),
+                            vector=source.get("vector"),
+                        )
+                    )
+        return found
+
+    def _pages(
+        self, clauses: list[dict[str, Any]], *, source: list[str] | bool
+    ) -> Iterator[list[dict[str, Any]]]:
+        """Every matching copy, a page at a time. search_after on (key, copy), unique per copy,
+        rather than scroll or point in time, which AOSS does not offer everywhere."""
+        after: list[Any] | None = None
+        while True:
+            body: dict[str, Any] = {
+                "size": PAGE_SIZE,
+                "track_total_hits": False,
+                "_source": source,
+                "query": {"bool": {"filter": clauses}},
+                "sort": [{"key": "asc"}, {"copy": "asc"}],
+            }
+            if after is not None:
+                body["search_after"] = after
+            response = self._search(body, "scan")
+            hits: list[dict[str, Any]] = response["hits"]["hits"] if response else []
+            if hits:
+                yield hits
+            if len(hits) < PAGE_SIZE:
+                return
+            after = hits[-1]["sort"]
+
+    def _search(self, body: dict[str, Any], action: str) -> dict[str, Any] | None:
+        """The search response, or None when the index does not exist yet (nothing indexed)."""
+        from opensearchpy.exceptions import NotFoundError, OpenSearchException
+
+        try:
+            response: dict[str, Any] = self._client.search(index=self._index, body=body)
+        except NotFoundError:
+            return None
+        except OpenSearchException as exc:
+            _unavailable(action, exc)
+        return response
+
+    def _index_sources(self, sources: Sequence[dict[str, Any]]) -> set[str]:
+        """Write new copies; the keys whose copy was refused."""
+        items = self._bulk([({"index": {}}, source) for source in sources])
+        failed: set[str] = set()
+        for source, item in zip(sources, items, strict=True):
+            result = item.get("index", {})
+            if result.get("status", 500) >= 300:
+                failed.add(source["key"])
+                logger.warning(
+                    "opensearch refused a document",
+                    extra={
+                        "doc_id": source["doc_id"],
+                        "status": result.get("status"),
+                        "error": (result.get("error") or {}).get("type"),
+                    },
+                )
+        return failed
+
+    def _delete_ids(self, ids: Sequence[str]) -> None:
+        actions: list[tuple[dict[str, Any], dict[str, Any] | None]] = [
+            ({"delete": {"_id": i}}, None) for i in dict.fromkeys(ids)
+        ]
+        refused = 0
+        for item in self._bulk(actions):
+            status = item.get("delete", {}).get("status", 500)
+            if status >= 300 and status != 404:  # already gone is gone
+                refused += 1
+        if refused:
+            logger.warning("opensearch refused deletes", extra={"count": refused})
+            raise StorageUnavailable("the search index refused some deletes")
+
+    def _bulk(
+        self, actions: Sequence[tuple[dict[str, Any], dict[str, Any] | None]]
+    ) -> list[dict[str, Any]]:
+        """Run bulk actions in requests of at most MAX_BULK_BYTES; one result item per action."""
+        from opensearchpy.exceptions import OpenSearchException
+
+        params = {"refresh": "true"} if self._refresh else {}
+        items: list[dict[str, Any]] = []
+        for lines in _bulk_chunks(actions):
+            try:
+                response = self._client.bulk(body=lines, index=self._index, **params)
+            except OpenSearchException as exc:
+                _unavailable("bulk", exc)
+            items.extend(response["items"])
+        return items
+
+
+def _bulk_chunks(
+    actions: Sequence[tuple[dict[str, Any], dict[str, Any] | None]],
+) -> Iterator[list[dict[str, Any]]]:
+    lines: list[dict[str, Any]] = []
+    size = 0
+    for action, source in actions:
+        pair = [action] if source is None else [action, source]
+        pair_size = sum(len(json.dumps(line)) + 1 for line in pair)
+        if lines and size + pair_size > MAX_BULK_BYTES:
+            yield lines
+            lines, size = [], 0
+        lines.extend(pair)
+        size += pair_size
+    if lines:
+        yield lines
+
+
+def connect(
+    endpoint: str,
+    region: str,
+    index_name: str,
+    dimensions: int,
+    *,
+    model_id: str | None = None,
+    pool_maxsize: int = 10,
+    timeout: float = 10.0,
+) -> OpenSearchIndex:
+    """An OpenSearchIndex on an AOSS collection endpoint, requests signed with SigV4 (`aoss`)
+    from the environment's credentials (the Lambda role). Builds the client only: no request."""
+    import boto3  # type: ignore[import-untyped]
+    from opensearchpy import AWSV4SignerAuth, OpenSearch, RequestsHttpConnection
+
+    credentials = boto3.Session().get_credentials()
+    if credentials is None:
+        raise ValueError("no AWS credentials to sign OpenSearch requests with")
+    host = endpoint.removeprefix("https://").removeprefix("http://").rstrip("/")
+    client = OpenSearch(
+        hosts=[{"host": host, "port": 443}],
+        http_auth=AWSV4SignerAuth(credentials, region, "aoss"),
+        use_ssl=True,
+        verify_certs=True,
+        connection_class=RequestsHttpConnection,
+        pool_maxsize=pool_maxsize,
+        timeout=timeout,
+        # AOSS answers 429 while it scales; the client retries it like a 502/503/504.
+        retry_on_status=(429, 502, 503, 504),
+        max_retries=2,
+    )
+    return OpenSearchIndex(client, index_name, dimensions, model_id=model_id)

@@ -1,0 +1,1 @@
+"""Keeping the search index in step with the store (cloud: the table's stream)."""

@@ -1,0 +1,175 @@
+"""DynamoDB Streams -> search index: the stream indexer's logic (functions/indexer is its handler).
+
+The table streams NEW_AND_OLD_IMAGES. Of its items, two kinds are searchable heads:
+
+    record head  pk T#{tenant}#A#{agentId}#R  sk R#{recordId}  `doc`: the record (records.to_doc)
+    file head    pk T#{tenant}#A#{agentId}#F  sk F#{path}      path, content, version, updated_at
+
+An INSERT or MODIFY of a head is embedded and upserted; a REMOVE (an agent's deletion walking its
+partitions, a file deleted or renamed away) deletes the document. Every other item is ignored.
+
+Idempotent by (id, version): the index never lets an older version overwrite a newer one, so a
+retried or replayed batch changes nothing. Within one batch only the last change of each item is
+applied: it carries the item's whole state, and indexing the earlier ones would leave copies the
+index cannot see yet (AOSS makes a write searchable only after its refresh interval).
+
+Failures are per record (ReportBatchItemFailures): Lambda retries from the first failed record
+and, after its retries, sends the batch's description to the on-failure destination.
+
+Deliberately not done: an agent head's REMOVE does not trigger `delete_agent`. The agent head
+lives in another partition, so its stream record is not ordered with the agent's record heads;
+a late or retried `delete_agent` could erase a re-created agent's new documents. The heads'
+own REMOVEs, ordered with their INSERTs, remove every document of a deleted agent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from aws_lambda_powertools.utilities.batch import (
+    BatchProcessor,
+    EventType,
+    process_partial_response,
+)
+from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import (
+    DynamoDBRecord,
+    DynamoDBRecordEventName,
+)
+
+from ..domain.embeddings import Embedder
+from ..domain.records import from_doc
+from ..domain.search.index import DocKind, IndexDoc, SearchIndex
+from ..domain.search.service import record_text
+
+logger = logging.getLogger(__name__)
+
+# Titan Text Embeddings V2 takes at most 50,000 characters (8,192 tokens); records and files may
+# hold 100 KiB. The words of the whole text are indexed; the meaning of its first 20,000
+# characters (about 5,000 tokens of English, 8,000 of dense code) is.
+EMBED_MAX_CHARS = 20_000
+
+_HEAD_PK = re.compile(r"^T#(?P<tenant>[^#]+)#A#(?P<agent>[^#]+)#(?P<part>[RF])$")
+_HEAD_SK: dict[str, tuple[str, DocKind]] = {"R": ("R#", "record"), "F": ("F#", "file")}
+
+
+@dataclasses.dataclass(frozen=True)
+class HeadKey:
+    """Which document a head item is, read from its key alone."""
+
+    tenant: str
+    agent_id: str
+    kind: DocKind
+    id: str
+
+
+def head_key(pk: str, sk: str) -> HeadKey | None:
+    """The document a record or file head stands for; None for every other item."""
+    match = _HEAD_PK.match(pk)
+    if match is None:
+        return None
+    prefix, kind = _HEAD_SK[match["part"]]
+    if not sk.startswith(prefix):
+        return None
+    return HeadKey(match["tenant"], match["agent"], kind, sk[len(prefix) :])
+
+
+def record_doc(key: HeadKey, image: dict[str, Any]) -> IndexDoc:
+    record = from_doc(json.loads(image["doc"]))
+    return IndexDoc(
+        tenant=key.tenant,
+        agent_id=key.agent_id,
+        kind="record",
+        id=record.id,
+        version=record.version,
+        text=record_text(record),
+        created_at=record.created_at,
+        scope=record.scope,
+        session_id=record.session_id,
+        status=record.status.value,
+        preview=record.preview,
+        record_kind=record.kind,
+        labels=record.labels,
+    )
+
+
+def file_doc(key: HeadKey, image: dict[str, Any]) -> IndexDoc:
+    path = str(image["path"])
+    return IndexDoc(
+        tenant=key.tenant,
+        agent_id=key.agent_id,
+        kind="file",
+        id=path,
+        version=int(image["version"]),
+        text=f"{path}\n{image.get('content') or ''}",
+        created_at=datetime.fromisoformat(str(image["updated_at"])),
+        scope="agent",
+    )
+
+
+def superseded(records: Sequence[dict[str, Any]]) -> set[str]:
+    """Sequence numbers of changes a later change of the same item in the batch replaces."""
+    last: dict[tuple[str, str], str] = {}
+    replaced: set[str] = set()
+    for record in records:
+        stream = record.get("dynamodb") or {}
+        keys = stream.get("Keys") or {}
+        item = (str(keys.get("pk", {}).get("S")), str(keys.get("sk", {}).get("S")))
+        sequence = str(stream.get("SequenceNumber"))
+        if item in last:
+            replaced.add(last[item])
+        last[item] = sequence
+    return replaced
+
+
+class StreamIndexer:
+    """Indexes a batch of the table's stream. `embedder` None indexes words only."""
+
+    def __init__(self, index: SearchIndex, embedder: Embedder | None) -> None:
+        self._index = index
+        self._embedder = embedder
+
+    def process(self, event: dict[str, Any], context: Any = None) -> dict[str, Any]:
+        """Index every change of the batch; the response names the ones that failed
+        (`batchItemFailures`). Raises when all of them failed, so Lambda retries the batch."""
+        skip = superseded(event.get("Records") or [])
+        # The processor logs each failed record with its traceback on this module's logger.
+        processor = BatchProcessor(event_type=EventType.DynamoDBStreams, logger=logger)
+
+        def handle(record: DynamoDBRecord) -> None:
+            if record.dynamodb is not None and record.dynamodb.sequence_number in skip:
+                return
+            self.apply(record)
+
+        response = process_partial_response(
+            event=event, record_handler=handle, processor=processor, context=context
+        )
+        return dict(response)
+
+    def apply(self, record: DynamoDBRecord) -> None:
+        """Apply one change of one item to the index."""
+        stream = record.dynamodb
+        if stream is None:
+            return
+        keys = stream.keys
+        key = head_key(str(keys.get("pk", "")), str(keys.get("sk", "")))
+        if key is None:
+            return
+        if record.event_name is DynamoDBRecordEventName.REMOVE:
+            self._index.delete(key.tenant, key.agent_id, key.kind, [key.id])
+            return
+        image = stream.new_image
+        doc = record_doc(key, image) if key.kind == "record" else file_doc(key, image)
+        self._index.upsert([self._embedded(doc)])
+
+    def _embedded(self, doc: IndexDoc) -> IndexDoc:
+        if self._embedder is None:
+            return doc
+        embedding = self._embedder.embed([doc.text[:EMBED_MAX_CHARS]])
+        vector = [float(x) for x in embedding.vectors[0]]
+        return dataclasses.replace(doc, vector=vector, model_id=embedding.model_id)

@@ -1,0 +1,339 @@
+"""The stream indexer: DynamoDB Streams events, built from the table's real items, into an index.
+
+The NewImage/OldImage of each stream record is the item DynamoStore writes (RecordItem.of,
+FileItem.of), serialised as DynamoDB serialises it. The index and the embedder are in-memory
+fakes of their ports.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from itertools import count
+
+import numpy as np
+import pytest
+from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingError
+from boto3.dynamodb.types import TypeSerializer
+from pydantic import ValidationError
+
+from agent_memory.adapters.dynamodb.items import FileItem, RecordItem
+from agent_memory.domain.embeddings import Embedder, Embedding
+from agent_memory.domain.files.models import FileMemory, sha256
+from agent_memory.domain.records import Provenance, Record, RecordStatus
+from agent_memory.domain.search.index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
+from agent_memory.indexing.stream import EMBED_MAX_CHARS, StreamIndexer
+
+pytestmark = pytest.mark.integration
+
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+HANDLER = pathlib.Path(__file__).parents[2] / "functions/indexer/app.py"
+
+
+class MemoryIndex(SearchIndex):
+    """The SearchIndex port in a dict, with the port's version rule."""
+
+    def __init__(self) -> None:
+        self.docs: dict[tuple[str, str, str, str], IndexDoc] = {}
+        self.writes = 0
+
+    def upsert(self, docs: Sequence[IndexDoc]) -> None:
+        for doc in docs:
+            key = (doc.tenant, doc.agent_id, doc.kind, doc.id)
+            held = self.docs.get(key)
+            if held is None or held.version <= doc.version:
+                self.docs[key] = doc
+                self.writes += 1
+
+    def delete(self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]) -> None:
+        for doc_id in ids:
+            self.docs.pop((tenant, agent_id, kind, doc_id), None)
+
+    def delete_agent(self, tenant: str, agent_id: str) -> None:
+        for key in [k for k in self.docs if k[:2] == (tenant, agent_id)]:
+            del self.docs[key]
+
+    def lexical(self, tenant, agent_id, query, where: IndexFilter, limit) -> list[Hit]:
+        return []
+
+    def vector(self, tenant, agent_id, vector, where: IndexFilter, limit) -> list[Hit]:
+        return []
+
+    def get(self, doc_id: str, kind: str = "record") -> IndexDoc | None:
+        return self.docs.get(("t1", "teams/web", kind, doc_id))
+
+
+class FakeEmbedder(Embedder):
+    model_id = "fake-embed-v1"
+    dimensions = 4
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> Embedding:
+        self.texts += texts
+        rows = np.array([[len(t) % 7 + 1, 1.0, 0.0, 2.0] for t in texts], dtype=np.float32)
+        rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+        return Embedding(vectors=rows, model_id=self.model_id, input_tokens=len(texts))
+
+
+def make_record(record_id: str = "rec_1", version: int = 1, **fields) -> Record:
+    values = {
+        "tenant": "t1",
+        "agent_id": "teams/web",
+        "id": record_id,
+        "scope": "session",
+        "session_id": "ses_1",
+        "summary": "Releases ship on Fridays",
+        "content": "Deploy to eu-west-1 first, then us-east-1.",
+        "kind": "fact",
+        "labels": {"team": "web"},
+        "version": version,
+        "provenance": Provenance(actor="agent", session_id="ses_1", turn_id="turn_1"),
+        "created_at": T0,
+        "updated_at": T0,
+    }
+    values.update(fields)
+    return Record(**values)
+
+
+def record_image(record: Record) -> dict:
+    item = RecordItem.of("t1", "teams/web", record)
+    serializer = TypeSerializer()
+    return {name: serializer.serialize(value) for name, value in item.attribute_values.items()}
+
+
+def file_image(path: str, content: str, version: int = 1) -> dict:
+    head = FileMemory(
+        tenant="t1",
+        agent_id="teams/web",
+        path=path,
+        content=content,
+        bytes=len(content.encode()),
+        content_sha256=sha256(content),
+        version=version,
+        updated_at=T0,
+        updated_by="agent",
+    )
+    return FileItem.of("t1", "teams/web", head).serialize()
+
+
+_sequence = count(100_000_000_000_000_000_000)
+
+
+def change(event_name: str, new: dict | None = None, old: dict | None = None) -> dict:
+    image = new or old
+    assert image is not None
+    stream = {
+        "ApproximateCreationDateTime": 1740830400,
+        "Keys": {"pk": image["pk"], "sk": image["sk"]},
+        "SequenceNumber": str(next(_sequence)),
+        "SizeBytes": 512,
+        "StreamViewType": "NEW_AND_OLD_IMAGES",
+    }
+    if new is not None:
+        stream["NewImage"] = new
+    if old is not None:
+        stream["OldImage"] = old
+    return {
+        "eventID": f"evt-{stream['SequenceNumber']}",
+        "eventName": event_name,
+        "eventVersion": "1.1",
+        "eventSource": "aws:dynamodb",
+        "awsRegion": "us-east-1",
+        "dynamodb": stream,
+        "eventSourceARN": (
+            "arn:aws:dynamodb:us-east-1:123456789012:table/agent-memory/stream/"
+            "2025-03-01T00:00:00.000"
+        ),
+    }
+
+
+def batch(*changes: dict) -> dict:
+    return {"Records": list(changes)}
+
+
+@pytest.fixture
+def index() -> MemoryIndex:
+    return MemoryIndex()
+
+
+@pytest.fixture
+def embedder() -> FakeEmbedder:
+    return FakeEmbedder()
+
+
+@pytest.fixture
+def indexer(index, embedder) -> StreamIndexer:
+    return StreamIndexer(index, embedder)
+
+
+def test_a_new_record_is_embedded_and_indexed(indexer, index, embedder):
+    # Given a record head inserted in the table
+    event = batch(change("INSERT", new=record_image(make_record())))
+    # When the indexer processes the stream batch
+    response = indexer.process(event)
+    # Then it is indexed with its text, filters and vector
+    assert response == {"batchItemFailures": []}
+    doc = index.get("rec_1")
+    assert doc is not None
+    assert doc.text == "Releases ship on Fridays\nDeploy to eu-west-1 first, then us-east-1.\nweb"
+    assert (doc.version, doc.scope, doc.session_id, doc.status) == (1, "session", "ses_1", "ACTIVE")
+    assert (doc.record_kind, doc.labels, doc.preview, doc.created_at) == (
+        "fact",
+        {"team": "web"},
+        False,
+        T0,
+    )
+    assert doc.model_id == "fake-embed-v1"
+    assert len(doc.vector) == 4
+    assert all(type(x) is float for x in doc.vector)
+    assert embedder.texts == [doc.text]
+
+
+def test_one_bad_record_is_reported_and_the_others_are_indexed(indexer, index):
+    # Given a batch whose middle record head holds a doc that is not a record
+    bad = record_image(make_record("rec_2"))
+    bad["doc"] = {"S": '{"id": "rec_2", "summary": "truncated'}
+    changes = [
+        change("INSERT", new=record_image(make_record("rec_1"))),
+        change("INSERT", new=bad),
+        change("INSERT", new=record_image(make_record("rec_3"))),
+    ]
+    # When it is processed
+    response = indexer.process(batch(*changes))
+    # Then only the bad one is reported, by its sequence number, and the others are indexed
+    bad_sequence = changes[1]["dynamodb"]["SequenceNumber"]
+    assert response == {"batchItemFailures": [{"itemIdentifier": bad_sequence}]}
+    assert index.get("rec_1") is not None
+    assert index.get("rec_2") is None
+    assert index.get("rec_3") is not None
+
+
+def test_a_batch_where_every_record_fails_raises_so_lambda_retries_it(indexer):
+    bad = record_image(make_record())
+    bad["doc"] = {"S": "not json"}
+    with pytest.raises(BatchProcessingError):
+        indexer.process(batch(change("INSERT", new=bad)))
+
+
+def test_an_older_version_replayed_later_does_not_overwrite_the_newer(indexer, index):
+    v1 = record_image(make_record(version=1))
+    v2 = record_image(make_record(version=2, status=RecordStatus.SUPERSEDED, replaced_by="rec_9"))
+    # Given version 2 indexed
+    indexer.process(batch(change("MODIFY", new=v2, old=v1)))
+    # When the change to version 1 arrives afterwards (a retried or replayed batch)
+    response = indexer.process(batch(change("INSERT", new=v1)))
+    # Then version 2 stays
+    assert response == {"batchItemFailures": []}
+    assert (index.get("rec_1").version, index.get("rec_1").status) == (2, "SUPERSEDED")
+
+
+def test_the_same_batch_twice_leaves_the_same_index(indexer, index):
+    event = batch(change("INSERT", new=record_image(make_record())))
+    indexer.process(event)
+    first = dict(index.docs)
+    indexer.process(event)
+    assert index.docs == first
+
+
+def test_only_the_last_change_of_an_item_in_a_batch_is_applied(indexer, index, embedder):
+    v1 = record_image(make_record(version=1))
+    v2 = record_image(make_record(version=2, summary="Releases ship on Thursdays"))
+    response = indexer.process(batch(change("INSERT", new=v1), change("MODIFY", new=v2, old=v1)))
+    assert response == {"batchItemFailures": []}
+    assert index.get("rec_1").version == 2
+    assert index.writes == 1
+    assert len(embedder.texts) == 1
+
+
+def test_a_removed_record_head_is_deleted_from_the_index(indexer, index):
+    image = record_image(make_record())
+    indexer.process(batch(change("INSERT", new=image)))
+    response = indexer.process(batch(change("REMOVE", old=image)))
+    assert response == {"batchItemFailures": []}
+    assert index.get("rec_1") is None
+
+
+def test_items_that_are_not_heads_are_ignored(indexer, index, embedder):
+    version_item = record_image(make_record())
+    version_item["pk"] = {"S": "T#t1#A#teams/web#R#rec_1"}
+    version_item["sk"] = {"S": "V#00000001"}
+    agent_counter = {"pk": {"S": "T#t1#A#R"}, "sk": {"S": "FCOUNT"}, "memories": {"N": "3"}}
+    turn = {"pk": {"S": "T#t1#A#teams/web#S#R"}, "sk": {"S": "TURN#turn_1"}}
+    response = indexer.process(
+        batch(
+            change("INSERT", new=version_item),
+            change("MODIFY", new=agent_counter),
+            change("INSERT", new=turn),
+        )
+    )
+    assert response == {"batchItemFailures": []}
+    assert index.docs == {}
+    assert embedder.texts == []
+
+
+def test_file_heads_are_indexed_and_removed(indexer, index):
+    content = "---\ndescription: how we deploy\n---\nShip on Fridays. Never on Mondays.\n"
+    image = file_image("/memories/deploy#notes.md", content, version=3)
+    indexer.process(batch(change("INSERT", new=image)))
+    doc = index.get("/memories/deploy#notes.md", kind="file")
+    assert doc is not None
+    assert (doc.kind, doc.version, doc.scope, doc.created_at) == ("file", 3, "agent", T0)
+    assert doc.text == f"/memories/deploy#notes.md\n{content}"
+    assert doc.vector is not None
+    indexer.process(batch(change("REMOVE", old=image)))
+    assert index.get("/memories/deploy#notes.md", kind="file") is None
+
+
+def test_a_long_text_is_indexed_whole_and_embedded_by_its_beginning(indexer, index, embedder):
+    long = make_record(content="word " * 30_000)
+    indexer.process(batch(change("INSERT", new=record_image(long))))
+    assert len(index.get("rec_1").text) > EMBED_MAX_CHARS
+    assert [len(t) for t in embedder.texts] == [EMBED_MAX_CHARS]
+
+
+def test_without_an_embedder_records_are_indexed_by_words_only(index):
+    StreamIndexer(index, None).process(batch(change("INSERT", new=record_image(make_record()))))
+    doc = index.get("rec_1")
+    assert (doc.vector, doc.model_id) == (None, None)
+
+
+# -- the handler module ---------------------------------------------------------------------
+
+
+def load_handler(name: str):
+    spec = importlib.util.spec_from_file_location(name, HANDLER)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_handler_wires_itself_from_the_environment_at_cold_start(monkeypatch):
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_REGION": "eu-west-1",
+        "AGENT_MEMORY_OPENSEARCH_ENDPOINT": "https://abc.eu-west-1.aoss.amazonaws.com",
+        "AGENT_MEMORY_OPENSEARCH_INDEX": "memories",
+        "AGENT_MEMORY_EMBEDDING_DIMENSIONS": "512",
+    }.items():
+        monkeypatch.setenv(name, value)
+    module = load_handler("indexer_app_cold_start")
+    assert isinstance(module.indexer, StreamIndexer)
+    settings = module.IndexerSettings()
+    assert (settings.opensearch_index, settings.embedding_dimensions, settings.region) == (
+        "memories",
+        512,
+        "eu-west-1",
+    )
+    assert settings.embedding_model == "amazon.titan-embed-text-v2:0"
+
+
+def test_the_handler_fails_at_cold_start_without_an_endpoint(monkeypatch):
+    monkeypatch.delenv("AGENT_MEMORY_OPENSEARCH_ENDPOINT", raising=False)
+    monkeypatch.setenv("AWS_REGION", "eu-west-1")
+    with pytest.raises(ValidationError, match="opensearch_endpoint"):
+        load_handler("indexer_app_no_endpoint")

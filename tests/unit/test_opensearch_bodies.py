@@ -1,0 +1,218 @@
+"""What OpenSearchIndex sends for what no local engine runs: the k-NN query, the k-NN mapping, and
+k-NN scores turned back into cosines. Checked against a client that records its calls."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agent_memory.adapters.opensearch import OpenSearchIndex, connect
+from agent_memory.adapters.opensearch.bodies import cosine_from_score, innerproduct_score
+from agent_memory.domain.errors import StorageUnavailable
+from agent_memory.domain.search.index import IndexFilter
+
+pytestmark = pytest.mark.unit
+
+opensearchpy = pytest.importorskip("opensearchpy")
+
+
+class RecordingClient:
+    """Just enough of opensearchpy.OpenSearch: records each call, answers with canned hits."""
+
+    def __init__(self, hits: list[dict] | None = None, create_error: Exception | None = None):
+        self.calls: list[tuple[str, dict]] = []
+        self.hits = hits or []
+        self.create_error = create_error
+        self.indices = self
+
+    def create(self, index: str, body: dict) -> dict:
+        self.calls.append(("create", {"index": index, "body": body}))
+        if self.create_error is not None:
+            raise self.create_error
+        return {"acknowledged": True}
+
+    def search(self, index: str, body: dict) -> dict:
+        self.calls.append(("search", {"index": index, "body": body}))
+        return {"hits": {"hits": self.hits}}
+
+
+def hit(doc_id: str, score: float) -> dict:
+    source = {"doc_id": doc_id, "created_at": "2025-01-01T00:00:00+00:00"}
+    return {"_id": f"aoss-{doc_id}", "_score": score, "_source": source}
+
+
+def knn_clause(client: RecordingClient) -> dict:
+    [(verb, call)] = client.calls
+    assert verb == "search"
+    return call["body"]["query"]["knn"]["vector"]
+
+
+def terms_in(clause: dict) -> list[dict]:
+    """Every term/terms leaf under a filter clause, flattened."""
+    found = []
+    for key, value in clause.items():
+        if key in ("term", "terms"):
+            found.append({key: value})
+        elif isinstance(value, dict):
+            found += terms_in(value)
+        elif isinstance(value, list):
+            for item in value:
+                found += terms_in(item)
+    return found
+
+
+# -- the k-NN query -------------------------------------------------------------------------
+
+
+def test_the_knn_query_carries_the_vector_k_and_the_filter_inside_the_knn_clause():
+    client = RecordingClient()
+    index = OpenSearchIndex(client, "memories", 3)
+    where = IndexFilter(session_id="s1", record_kinds=frozenset({"fact"}), labels={"team": "web"})
+    index.vector("t1", "teams/web", [0.6, 0.8, 0.0], where, 7)
+    knn = knn_clause(client)
+    assert knn["vector"] == pytest.approx([0.6, 0.8, 0.0])
+    assert knn["k"] == 7
+    filters = terms_in(knn["filter"])
+    for expected in (
+        {"term": {"tenant": "t1"}},
+        {"term": {"agent_id": "teams/web"}},
+        {"term": {"kind": "record"}},
+        {"term": {"session_id": "s1"}},
+        {"terms": {"record_kind": ["fact"]}},
+        {"term": {"labels": "team=web"}},
+        {"term": {"preview": False}},
+    ):
+        assert expected in filters
+    # Nothing filters outside the knn clause: a bool around it would post-filter the k results.
+    assert list(client.calls[0][1]["body"]["query"]) == ["knn"]
+
+
+def test_the_knn_query_skips_documents_of_other_models_when_the_model_is_known():
+    client = RecordingClient()
+    OpenSearchIndex(client, "memories", 2, model_id="titan-v2").vector(
+        "t1", "a", [1.0, 0.0], IndexFilter(), 5
+    )
+    assert {"term": {"model_id": "titan-v2"}} in terms_in(knn_clause(client)["filter"])
+
+
+def test_numpy_vectors_are_sent_as_plain_floats():
+    np = pytest.importorskip("numpy")
+    client = RecordingClient()
+    OpenSearchIndex(client, "memories", 2).vector(
+        "t1", "a", np.array([0.6, 0.8], dtype=np.float32), IndexFilter(), 5
+    )
+    sent = knn_clause(client)["vector"]
+    assert all(type(x) is float for x in sent)
+
+
+def test_knn_scores_come_back_as_cosines_best_first():
+    client = RecordingClient(
+        hits=[
+            hit("close", innerproduct_score(0.9)),
+            hit("orthogonal", innerproduct_score(0.0)),
+            hit("opposite", innerproduct_score(-0.5)),
+        ]
+    )
+    hits = OpenSearchIndex(client, "memories", 2).vector("t1", "a", [1.0, 0.0], IndexFilter(), 3)
+    assert [h.id for h in hits] == ["close", "orthogonal", "opposite"]
+    assert [h.score for h in hits] == pytest.approx([0.9, 0.0, -0.5])
+    assert hits[0].created_at == datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def test_a_filter_that_can_match_nothing_sends_no_request():
+    client = RecordingClient()
+    index = OpenSearchIndex(client, "memories", 2)
+    assert index.vector("t1", "a", [1.0, 0.0], IndexFilter(include_agent=False), 5) == []
+    assert index.lexical("t1", "a", "deploy", IndexFilter(include_agent=False), 5) == []
+    assert client.calls == []
+
+
+def test_a_query_vector_of_the_wrong_size_is_refused():
+    with pytest.raises(ValueError, match="dimensions"):
+        OpenSearchIndex(RecordingClient(), "memories", 3).vector(
+            "t1", "a", [1.0, 0.0], IndexFilter(), 5
+        )
+
+
+# -- score conversion -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dot", [-1.0, -0.75, -0.5, -0.01, 0.0, 0.01, 0.3, 0.5, 0.99, 1.0])
+def test_innerproduct_scores_round_trip_to_the_dot_product(dot):
+    assert cosine_from_score(innerproduct_score(dot)) == pytest.approx(dot, abs=1e-12)
+
+
+def test_innerproduct_scores_follow_the_k_nn_spaces_table():
+    assert innerproduct_score(0.5) == 1.5  # dot >= 0: 1 + dot
+    assert innerproduct_score(-0.5) == pytest.approx(1 / 1.5)  # dot < 0: 1 / (1 - dot)
+
+
+@given(st.floats(min_value=-1.0, max_value=1.0, allow_nan=False))
+def test_the_score_order_is_the_cosine_order(dot):
+    other = max(-1.0, dot - 0.001)
+    assert innerproduct_score(other) <= innerproduct_score(dot)
+    assert math.isclose(cosine_from_score(innerproduct_score(dot)), dot, abs_tol=1e-9)
+
+
+# -- the mapping ----------------------------------------------------------------------------
+
+
+def test_the_mapping_has_a_knn_vector_of_the_configured_dimension_and_knn_on():
+    client = RecordingClient()
+    OpenSearchIndex(client, "memories", 1024).create_index()
+    [(verb, call)] = client.calls
+    assert (verb, call["index"]) == ("create", "memories")
+    body = call["body"]
+    assert body["settings"]["index"]["knn"] is True
+    vector = body["mappings"]["properties"]["vector"]
+    assert vector["type"] == "knn_vector"
+    assert vector["dimension"] == 1024
+    assert vector["method"]["engine"] == "faiss"
+    assert vector["method"]["name"] == "hnsw"
+    assert vector["method"]["space_type"] == "innerproduct"
+
+
+def test_an_index_that_already_exists_is_left_alone():
+    exists = opensearchpy.exceptions.RequestError(
+        400, "resource_already_exists_exception", {"error": {}}
+    )
+    OpenSearchIndex(RecordingClient(create_error=exists), "memories", 8).create_index()
+
+
+def test_other_engine_errors_become_storage_unavailable():
+    refused = opensearchpy.exceptions.AuthorizationException(403, "security_exception", {})
+    with pytest.raises(StorageUnavailable) as raised:
+        OpenSearchIndex(RecordingClient(create_error=refused), "memories", 8).create_index()
+    assert raised.value.__cause__ is refused
+
+
+def test_an_index_without_a_vector_size_cannot_be_created():
+    with pytest.raises(ValueError):
+        OpenSearchIndex(RecordingClient(), "memories", 0).create_index()
+
+
+# -- building the AOSS client ---------------------------------------------------------------
+
+
+def test_connect_signs_requests_for_aoss_over_https_without_sending_any(monkeypatch):
+    requests = pytest.importorskip("requests")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "secret")
+    monkeypatch.delenv("AWS_PROFILE", raising=False)
+    index = connect("https://abc123.eu-west-1.aoss.amazonaws.com", "eu-west-1", "memories", 1024)
+    connection = index._client.transport.get_connection()
+    assert connection.host == "https://abc123.eu-west-1.aoss.amazonaws.com:443"
+    request = requests.Request("GET", f"{connection.host}/memories/_search").prepare()
+    signed = connection.session.auth(request)
+    assert "/eu-west-1/aoss/aws4_request" in signed.headers["Authorization"]
+
+
+def test_importing_the_adapter_does_not_import_opensearch_py():
+    code = "import sys, agent_memory.adapters.opensearch; sys.exit('opensearchpy' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
