@@ -22,6 +22,7 @@ from agent_memory.domain.files.models import (
     description_of,
     sha256,
 )
+from agent_memory.domain.history import HistoryEvent, ToolCall, event_id
 from agent_memory.domain.ids import new_id
 from agent_memory.domain.models import Agent, ManifestVersion, Session, Turn, utcnow
 from agent_memory.domain.ports import Store
@@ -143,6 +144,33 @@ class Build:
             manifest_version=1,
             created_at=self.now,
         )
+
+    # -- history -------------------------------------------------------------------------------
+
+    def event(
+        self, turn: Turn, sequence: int, text: str | None = None, **fields: Any
+    ) -> HistoryEvent:
+        """An event of `turn` as the history service makes it, with every optional field set."""
+        values: dict[str, Any] = {
+            "tenant": turn.tenant,
+            "agent_id": turn.agent_id,
+            "session_id": turn.session_id,
+            "turn_id": turn.id,
+            "turn_sequence": turn.sequence,
+            "id": event_id(turn.id, sequence),
+            "sequence": sequence,
+            "role": "assistant",
+            "text": f'{turn.id} says {sequence} \u00e9\u4e2d "quoted"\n' if text is None else text,
+            "tool_name": "lookup",
+            "call_id": f"call-{sequence}",
+            "tool_calls": [ToolCall(name="lookup", call_id=f"call-{sequence}")],
+            "execution_id": "exe_1",
+            "time": self.now + timedelta(seconds=sequence),
+            "metadata": {"kind": "reply"},
+            "preview": turn.preview,
+            **fields,
+        }
+        return HistoryEvent(**values)
 
     # -- record memory and the turn log --------------------------------------------------------
 

@@ -114,3 +114,33 @@ def test_the_cli_mirrors_the_api(server, tmp_path):
     assert [line.split("\t")[1] for line in history.stdout.splitlines()] == ["delete", "create"]
     missing = run_cli(server, "memories", "cat", AGENT, "conventions/release.md")
     assert missing.returncode == 1 and "memory_not_found" in missing.stderr
+
+
+def test_ingest_a_jsonl_file_twice_through_the_cli(server, tmp_path):
+    import json as _json
+
+    server.client().put_agent(AGENT, {"harness": {"history": {"index": "messages"}}})
+    lines = [
+        {"op": "begin", "agent": AGENT, "session": "s-1", "turn": "t-1"},
+        {
+            "op": "events",
+            "agent": AGENT,
+            "session": "s-1",
+            "turn": "t-1",
+            "events": [{"role": "user", "text": "tag releases vX.Y.Z", "sequence": 1}],
+        },
+        {"op": "commit", "agent": AGENT, "session": "s-1", "turn": "t-1"},
+    ]
+    feed = tmp_path / "feed.jsonl"
+    feed.write_text("\n".join(_json.dumps(line) for line in lines) + "\n")
+    first = run_cli(server, "ingest", str(feed))
+    assert first.returncode == 0, first.stderr
+    assert _json.loads(first.stdout) == {"applied": 3, "already applied": 0, "failed": 0}
+    second = run_cli(server, "ingest", str(feed))
+    assert _json.loads(second.stdout) == {"applied": 0, "already applied": 3, "failed": 0}
+    events = server.client().request("GET", f"/v1/agents/{AGENT}/-/sessions/s-1/history")
+    assert [e["text"] for e in events["events"]] == ["tag releases vX.Y.Z"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"op": "nope"}\n')
+    refused = run_cli(server, "ingest", str(bad))
+    assert refused.returncode == 1 and "invalid message" in refused.stderr

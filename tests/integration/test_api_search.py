@@ -160,3 +160,34 @@ def test_embedding_usage_is_readable_per_turn_and_per_agent(api, embedded):
     # Indexing the three facts at commit, and the search.
     assert sum(t["calls"] for t in agent_usage["totals"]) == 2
     assert {u["purpose"] for u in agent_usage["usage"]} == {"embed"}
+
+
+def test_reindex_embeds_what_another_model_or_none_left(embedded, tmp_path, embedder):
+    from agent_memory.api.app import Api
+    from agent_memory.bootstrap import build_services
+    from agent_memory.local.reindex import reindex, stale_count
+    from agent_memory.settings import Settings
+    from apiclient import ApiClient
+
+    # Given records written while no embedding model was configured
+    plain = build_services(Settings(data_dir=tmp_path), store=embedded, embedder=None)
+    api = ApiClient(Api(plain).handle)
+    api.ok("PUT", A, manifest(mode="vector"), expect=201)
+    ship, _, _ = seed(api, *FACTS)
+    assert stale_count(embedded, embedder.model_id) == 3
+
+    # When the index is rebuilt with the model
+    smart = build_services(Settings(data_dir=tmp_path), store=embedded, embedder=embedder)
+    done = reindex(smart)
+    assert (done.agents, done.records) == (1, 3)
+    assert stale_count(embedded, embedder.model_id) == 0
+    # Then search by meaning finds them, and a second run has nothing to do
+    found = tool(
+        ApiClient(Api(smart).handle),
+        begin(api),
+        "search_memory",
+        query="which weekday do we deploy",
+        limit=1,
+    )["records"]
+    assert [r["id"] for r in found] == [ship]
+    assert reindex(smart).records == 0

@@ -10,6 +10,8 @@ from .domain.ports import EventPublisher, Store
 from .domain.search.service import SearchService
 from .domain.services.agents import AgentService
 from .domain.services.files import FileLimits, FileService
+from .domain.services.history import HistoryService
+from .domain.services.ingest import IngestService
 from .domain.services.records import RecordService
 from .domain.services.sessions import SessionService
 from .domain.services.tools import ToolService
@@ -28,7 +30,9 @@ class Services:
     sessions: SessionService
     records: RecordService
     files: FileService
+    history: HistoryService
     tools: ToolService
+    ingest: IngestService
 
     def close(self) -> None:
         self.store.close()
@@ -40,7 +44,12 @@ def build_store(settings: Settings) -> Store:
         from .adapters.dynamodb import DynamoStore
 
         assert settings.table_name and settings.region  # checked by Settings
-        return DynamoStore(settings.table_name, settings.region, host=settings.dynamodb_endpoint)
+        return DynamoStore(
+            settings.table_name,
+            settings.region,
+            host=settings.dynamodb_endpoint,
+            bucket=settings.history_bucket,
+        )
     from .adapters.sqlite import SqliteStore
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -122,9 +131,13 @@ def build_services(
     )
     agents = AgentService(store, files)
     records = RecordService(store, events, search)
-    sessions = SessionService(store, agents, records, files, events)
-    tools = ToolService(store, sessions, records, ManifestCache(store))
+    manifests = ManifestCache(store)
+    history = HistoryService(store, manifests, search)
+    sessions = SessionService(store, agents, records, files, events, history)
+    tools = ToolService(store, sessions, records, manifests)
     tools.register("memory", files.memory_tool)
+    tools.register("search_history", history.search_history)
+    ingest = IngestService(sessions, history)
     return Services(
         settings=settings,
         store=store,
@@ -133,5 +146,7 @@ def build_services(
         sessions=sessions,
         records=records,
         files=files,
+        history=history,
         tools=tools,
+        ingest=ingest,
     )

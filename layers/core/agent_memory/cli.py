@@ -37,6 +37,21 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reindex(args: argparse.Namespace) -> int:
+    from .bootstrap import build_services
+    from .local.reindex import reindex
+    from .settings import Settings
+
+    overrides = {"data_dir": args.data_dir} if args.data_dir else {}
+    services = build_services(Settings(**overrides))
+    try:
+        done = reindex(services, everything=args.all)
+    finally:
+        services.close()
+    print(json.dumps(done.__dict__))
+    return 0
+
+
 def _token_create(args: argparse.Namespace) -> int:
     from .local.tokens import add_token
     from .settings import Settings
@@ -104,6 +119,85 @@ def _memories(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ingest(args: argparse.Namespace) -> int:
+    """Apply a JSON Lines file of ingestion messages through a running server, idempotently."""
+    from .client import ApiError, Client
+    from .domain.errors import InvalidRequest
+    from .domain.services.ingest import Append, Begin, Commit, OpenSession, parse_message
+
+    client = Client(args.url, args.token)
+    counts = {"applied": 0, "already applied": 0, "failed": 0}
+    stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+    with stream:
+        for number, line in enumerate(stream, start=1):
+            if not line.strip():
+                continue
+            try:
+                message = parse_message(json.loads(line))
+            except (ValueError, InvalidRequest) as exc:
+                print(f"line {number}: {exc}", file=sys.stderr)
+                counts["failed"] += 1
+                continue
+            base = f"/v1/agents/{message.agent}/-/sessions"
+            try:
+                if isinstance(message, OpenSession):
+                    client.request("POST", base, {"id": message.session})
+                elif isinstance(message, Begin):
+                    _ensure_session(client, base, message.session)
+                    client.request(
+                        "POST",
+                        f"{base}/{message.session}/turns",
+                        {
+                            "id": message.turn,
+                            "preview": message.preview,
+                            "started_by": message.started_by,
+                            "trigger_run_id": message.trigger_run_id,
+                        },
+                    )
+                else:
+                    turn = f"{base}/{message.session}/turns/{message.turn}"
+                    if isinstance(message, Append):
+                        events = [
+                            e.model_dump(mode="json", exclude_none=True) for e in message.events
+                        ]
+                        client.request("POST", f"{turn}/events", {"events": events})
+                    else:
+                        end = "commit" if isinstance(message, Commit) else "rollback"
+                        client.request("POST", f"{turn}/{end}")
+                counts["applied"] += 1
+            except ApiError as exc:
+                if _redelivered(message, exc):
+                    counts["already applied"] += 1
+                else:
+                    print(f"line {number}: {exc}", file=sys.stderr)
+                    counts["failed"] += 1
+    print(json.dumps(counts))
+    return 1 if counts["failed"] else 0
+
+
+def _ensure_session(client: Any, base: str, session: str) -> None:
+    from .client import ApiError
+
+    try:
+        client.request("POST", base, {"id": session})
+    except ApiError as exc:
+        if exc.code != "session_exists":
+            raise
+
+
+def _redelivered(message: Any, exc: Any) -> bool:
+    from .domain.services.ingest import Append, Begin, Commit, OpenSession
+
+    if isinstance(message, OpenSession):
+        return bool(exc.code == "session_exists")
+    if isinstance(message, Begin):
+        return bool(exc.code == "turn_exists")
+    if isinstance(message, Append):
+        return bool(exc.code == "turn_closed")
+    done = "committed" if isinstance(message, Commit) else "rolled_back"
+    return bool(exc.code == "turn_closed" and exc.body["error"].get("status") == done)
+
+
 def _all_pages(fetch: Any, key: str) -> Any:
     cursor = None
     while True:
@@ -129,6 +223,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", help="where the database and token live (default ./data)")
     serve.add_argument("--token", help="use this API token instead of <data-dir>/token")
     serve.set_defaults(run=_serve)
+
+    reindex = commands.add_parser(
+        "reindex", help="re-embed and rebuild the embedded search index (after a model change)"
+    )
+    reindex.add_argument("--data-dir")
+    reindex.add_argument("--all", action="store_true", help="even when nothing is stale")
+    reindex.set_defaults(run=_reindex)
 
     token = commands.add_parser("token", help="manage API tokens of the embedded server")
     token_commands = token.add_subparsers(dest="token_command", required=True)
@@ -172,6 +273,17 @@ def build_parser() -> argparse.ArgumentParser:
     versions.add_argument("agent")
     versions.add_argument("--path")
     memories.set_defaults(run=_memories)
+
+    ingest = commands.add_parser(
+        "ingest", help="apply a JSON Lines file of appends and commits (idempotent)"
+    )
+    _client_flags(ingest)
+    ingest.add_argument(
+        "file",
+        help='JSON Lines: {"op": "session"|"begin"|"events"|"commit"|'
+        '"rollback", "agent", "session", "turn", ...}; - for stdin',
+    )
+    ingest.set_defaults(run=_ingest)
     return parser
 
 

@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     bedrock_embedding_dimensions: int = 1024
     opensearch_endpoint: str | None = None
     opensearch_index: str = "agent-memory"
+    # Cloud: history events larger than a DynamoDB item go to this bucket.
+    history_bucket: str | None = None
 
     # File memory limits (the spec's defaults).
     memory_bytes: int = Field(default=100 * 1024, ge=1, le=350 * 1024)

@@ -15,6 +15,7 @@ from ..bootstrap import Services
 from ..domain.errors import DomainError
 from .paths import external, normalize_event
 from .routes.agents import agents_router
+from .routes.history import history_router
 from .routes.memories import memories_router
 from .routes.records import records_router
 from .routes.sessions import sessions_router
@@ -47,6 +48,7 @@ class Api:
         self.resolver.include_router(tools_router(services))
         self.resolver.include_router(records_router(services))
         self.resolver.include_router(memories_router(services))
+        self.resolver.include_router(history_router(services))
         self._register_handlers()
 
     def handle(self, event: dict[str, Any], context: Any) -> dict[str, Any]:

@@ -28,6 +28,7 @@ class CreateSessionIn(_In):
 
 
 class BeginTurnIn(_In):
+    id: ShortText | None = Field(default=None, description="Choose the id; generated if absent.")
     preview: bool = False
     replay_of: ShortText | None = None
     started_by: StartedBy = "app"

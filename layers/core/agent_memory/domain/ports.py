@@ -13,8 +13,10 @@ from datetime import datetime
 from .errors import Conflict
 from .events import Event
 from .files.models import FileMemory, FileVersion, FileWrite
+from .history import HistoryEvent
 from .models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from .records import Effect, Execution, Record, RecordQuery, RecordVersion, RecordWrite
+from .search.index import IndexDoc
 from .usage import Usage, UsageTotal
 
 
@@ -92,6 +94,10 @@ class SessionStore(ABC):
     ) -> Turn | None: ...
 
     @abstractmethod
+    def list_turns(self, tenant: str, agent_id: str, session_id: str) -> list[Turn]:
+        """Every turn of the session, in sequence order."""
+
+    @abstractmethod
     def end_turn(
         self,
         turn: Turn,
@@ -100,9 +106,11 @@ class SessionStore(ABC):
         writes: Sequence[RecordWrite] = (),
         files: Sequence[FileWrite] = (),
         max_files: int = 10_000,
+        index_docs: Sequence[IndexDoc] = (),
     ) -> Turn:
         """Move an open turn to committed or rolled back, and apply its record `writes` and file
-        writes with it: all or none.
+        writes with it: all or none. `index_docs` (history) go to a store-held index in the same
+        transaction; stores without one ignore them (the cloud indexes from the stream).
 
         PreconditionFailed if the turn is not open or any expected version does not hold;
         LimitExceeded if the file writes would take the agent past max_files memories.
@@ -134,6 +142,41 @@ class TurnLog(ABC):
         self, tenant: str, agent_id: str, session_id: str, turn_id: str
     ) -> list[Effect]:
         """The turn's staged writes in sequence order."""
+
+
+class HistoryStore(ABC):
+    """Events of a session's turns, as history keeps them."""
+
+    @abstractmethod
+    def append_events(
+        self, tenant: str, agent_id: str, session_id: str, events: Sequence[HistoryEvent]
+    ) -> None:
+        """Keep events of an open turn. An event whose id is kept already is left as it is
+        (appends are idempotent); PreconditionFailed if the turn does not exist."""
+
+    @abstractmethod
+    def turn_events(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> list[HistoryEvent]:
+        """One turn's events in sequence order."""
+
+    @abstractmethod
+    def get_events(
+        self, tenant: str, agent_id: str, session_id: str, ids: Sequence[str]
+    ) -> list[HistoryEvent]: ...
+
+    @abstractmethod
+    def session_events(
+        self,
+        tenant: str,
+        agent_id: str,
+        session_id: str,
+        limit: int,
+        after: tuple[int, int] | None,
+        from_turn: int | None = None,
+        to_turn: int | None = None,
+    ) -> list[HistoryEvent]:
+        """Events of every turn in (turn, sequence) order after `after`, within the turn range."""
 
 
 class UsageStore(ABC):
@@ -236,7 +279,9 @@ class EventPublisher(ABC):
         delivery failure: the change is already durable, so a lost event is logged, not fatal."""
 
 
-class Store(AgentStore, SessionStore, TurnLog, RecordStore, FileStore, UsageStore, ABC):
+class Store(
+    AgentStore, SessionStore, TurnLog, RecordStore, FileStore, UsageStore, HistoryStore, ABC
+):
     """Everything the foundation keeps, behind one object per adapter."""
 
     def close(self) -> None:  # noqa: B027 - optional hook, most adapters hold nothing to close

@@ -4,10 +4,11 @@ The item classes below are templates without a table: `bind_items` makes subclas
 own Meta (table name, region, endpoint) for each store, so two stores never share global state.
 Datetimes are kept as ISO 8601 text and manifests as JSON text, exactly as SqliteStore keeps them,
 so every model field reads back equal to what was written. Records, their versions, executions,
-effects and usage entries are kept whole as a JSON `doc` (the form SqliteStore stores), next to
+effects, usage entries and history events are kept whole as a JSON `doc` (the form SqliteStore stores), next to
 the few typed attributes a condition, a filter or a stream consumer needs. File memory heads are
 all typed attributes, so a listing can project the content away; a file version keeps its
-content beside a `doc` of everything else.
+content beside a `doc` of everything else. A history event too large for an item (400 KB) keeps
+its `doc` in S3 instead, its item naming the object.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pynamodb.constants import PAY_PER_REQUEST_BILLING_MODE, STREAM_NEW_AND_OLD_
 from pynamodb.models import Model
 
 from ...domain.files.models import FileMemory, FileVersion
+from ...domain.history import HistoryEvent
 from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.records import (
     Effect,
@@ -540,6 +542,66 @@ class UsageTotalItem(Item):
         )
 
 
+class EventItem(Item):
+    """One history event in (turn, sequence) order: `doc` is HistoryEvent.to_doc() as JSON, or,
+    for an event too large for an item, absent while `blob_bucket` and `blob_key` name the S3
+    object holding that JSON."""
+
+    tenant = UnicodeAttribute()
+    agent_id = UnicodeAttribute()
+    session_id = UnicodeAttribute()
+    turn_id = UnicodeAttribute()
+    event_id = UnicodeAttribute()
+    turn_sequence = NumberAttribute()
+    sequence = NumberAttribute()
+    role = UnicodeAttribute()
+    doc = UnicodeAttribute(null=True)
+    blob_bucket = UnicodeAttribute(null=True)
+    blob_key = UnicodeAttribute(null=True)
+
+    @classmethod
+    def of(cls, tenant: str, agent_id: str, session_id: str, event: HistoryEvent) -> EventItem:
+        # Keyed by the session it is written under, as SqliteStore keys its rows.
+        return cls(
+            keys.session_pk(tenant, agent_id, session_id),
+            keys.event_sk(event.turn_sequence, event.sequence, event.id),
+            tenant=tenant,
+            agent_id=agent_id,
+            session_id=session_id,
+            turn_id=event.turn_id,
+            event_id=event.id,
+            turn_sequence=event.turn_sequence,
+            sequence=event.sequence,
+            role=event.role,
+            doc=event_doc(event),
+        )
+
+
+def event_doc(event: HistoryEvent) -> str:
+    # Unescaped non-ASCII: text in any script costs its UTF-8 bytes, not six per character.
+    return json.dumps(event.to_doc(), ensure_ascii=False)
+
+
+def event_of_doc(doc: str | bytes) -> HistoryEvent:
+    return HistoryEvent.model_validate(json.loads(doc))
+
+
+class EventIdItem(Item):
+    """Holds an event id of a session, naming the sort key of the event's item."""
+
+    event_sk = UnicodeAttribute()
+    turn_id = UnicodeAttribute()
+
+    @classmethod
+    def of(cls, tenant: str, agent_id: str, session_id: str, event: HistoryEvent) -> EventIdItem:
+        return cls(
+            keys.session_pk(tenant, agent_id, session_id),
+            keys.event_id_sk(event.id),
+            event_sk=keys.event_sk(event.turn_sequence, event.sequence, event.id),
+            turn_id=event.turn_id,
+        )
+
+
 @dataclass(frozen=True)
 class Items:
     """The item classes bound to one table, and the one connection they all use."""
@@ -560,6 +622,8 @@ class Items:
     session_index: type[SessionIndexItem]
     usage: type[UsageItem]
     usage_total: type[UsageTotalItem]
+    event: type[EventItem]
+    event_id: type[EventIdItem]
     table: TableConnection
 
     @property
@@ -599,6 +663,8 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         session_index=bound(SessionIndexItem),
         usage=bound(UsageItem),
         usage_total=bound(UsageTotalItem),
+        event=bound(EventItem),
+        event_id=bound(EventIdItem),
         # pynamodb caches a connection (and so a botocore client) per model class; handing the
         # first one to the others gives the whole store one client, paid for once per cold start.
         table=item._get_connection(),
@@ -619,6 +685,8 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         items.session_index,
         items.usage,
         items.usage_total,
+        items.event,
+        items.event_id,
     ):
         cls._connection = items.table
     return items

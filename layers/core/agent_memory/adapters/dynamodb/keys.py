@@ -13,6 +13,8 @@
     file version      pk T#{tenant}#A#{agentId}#FV           sk V#{versionId}
     memory count      pk T#{tenant}#A#{agentId}              sk FCOUNT
     session index     pk T#{tenant}#A#{agentId}#S#{session}  sk INDEX
+    history event     pk T#{tenant}#A#{agentId}#S#{session}  sk EV#{turn:010d}#{sequence:010d}#{eventId}
+    event id marker   pk T#{tenant}#A#{agentId}#S#{session}  sk EVID#{eventId}
     usage entry       pk T#{tenant}#A#{agentId}#U            sk U#{usageId}
     usage total       pk T#{tenant}#A#{agentId}#U            sk TOTAL#["{purpose}","{modelId}"]
 
@@ -22,11 +24,18 @@ versions partition, and its file, file version and usage partitions; deleting an
 those. Ids never contain `#`, so no two of these partitions can be the same and a prefix
 (`X#{turnId}#`) selects exactly one turn's items. A path may contain `#` (any character but a
 control character): it only ever ends a sort key, so it cannot reach another item's key.
+
+History events sort by (turn sequence, sequence) inside their session's partition, so a session's
+history is one Query in order; the marker of an event id names its ordered key. `EV#` sorts
+before `EVID#` ('#' < 'I'), so a range of `EV#` keys never reaches a marker. An event too large
+for an item keeps its document in S3 under `history/{tenant}/{agent}/{session}/` (each part
+percent-encoded, see `history_prefix`), and its item keeps the object's key instead.
 """
 
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 
 AGENT = "A#"
 VERSION = "MV#"
@@ -47,6 +56,12 @@ FILE_COUNT = "FCOUNT"
 SESSION_INDEX = "INDEX"
 USAGE = "U#"
 USAGE_TOTAL = "TOTAL#"
+EVENT = "EV#"
+EVENT_ID = "EVID#"
+EVENT_DIGITS = 10
+# Sorts after every digit: `EV#{turn}#~` bounds a turn's events from above, `EV#~` all events.
+_AFTER_DIGITS = "~"
+HISTORY_OBJECTS = "history/"
 
 
 def _part(value: str) -> str:
@@ -154,3 +169,45 @@ def usage_sk(usage_id: str) -> str:
 def usage_total_sk(purpose: str, model_id: str) -> str:
     # JSON keeps any purpose and model id apart, whatever characters they hold.
     return USAGE_TOTAL + json.dumps([purpose, model_id], ensure_ascii=False)
+
+
+def _number(value: int) -> str:
+    # Negative numbers and numbers of more digits would not sort as numbers do: clamp them.
+    return f"{min(max(value, 0), 10**EVENT_DIGITS - 1):0{EVENT_DIGITS}d}"
+
+
+def event_sk(turn_sequence: int, sequence: int, event_id: str) -> str:
+    return f"{EVENT}{_number(turn_sequence)}#{_number(sequence)}#{_part(event_id)}"
+
+
+def event_id_sk(event_id: str) -> str:
+    return EVENT_ID + _part(event_id)
+
+
+def events_from(turn_sequence: int, sequence: int = 0) -> str:
+    """The lowest sort key of an event at (turn_sequence, sequence) or later."""
+    return f"{EVENT}{_number(turn_sequence)}#{_number(sequence)}#"
+
+
+def events_through(turn_sequence: int | None) -> str:
+    """Above the sort key of every event up to turn_sequence (of every event when None)."""
+    if turn_sequence is None:
+        return EVENT + _AFTER_DIGITS
+    return f"{EVENT}{_number(turn_sequence)}#{_AFTER_DIGITS}"
+
+
+def _segment(value: str) -> str:
+    # Agent ids hold `/` (teams/web): encoded, `teams/web/` cannot be a prefix of another agent's
+    # objects (teams/web/releases), so an agent's objects are exactly those under its prefix.
+    return quote(value, safe="")
+
+
+def history_prefix(tenant: str, agent_id: str) -> str:
+    """Where an agent's large history events are kept in the bucket, and nothing else."""
+    return f"{HISTORY_OBJECTS}{_segment(tenant)}/{_segment(agent_id)}/"
+
+
+def history_object(tenant: str, agent_id: str, session_id: str, event_id: str, token: str) -> str:
+    """An event's object: `token` is new for each write, so a writer that loses the race to
+    keep an event id can never overwrite the object the winner's item points at."""
+    return f"{history_prefix(tenant, agent_id)}{_segment(session_id)}/{_segment(event_id)}.{token}.json"

@@ -1,7 +1,9 @@
 """DynamoStore: the foundation's Store port on one DynamoDB table (layout in keys.py).
 
-Every multi-item change is one TransactWriteItems, every read is strongly consistent, and an
-agent delete is a crash-safe walk: mark the head, delete what it owns, delete the head last.
+Every multi-item change is one TransactWriteItems (a long batch of usage entries or history
+events one per chunk within DynamoDB's limits), every read is strongly consistent, and an agent
+delete is a crash-safe walk: mark the head, delete what it owns (its large history events' S3
+objects too), delete the head last.
 """
 
 from __future__ import annotations
@@ -22,8 +24,11 @@ from ...domain.files.models import FileWrite
 from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import PreconditionFailed, Store
 from ...domain.records import RecordWrite
+from ...domain.search.index import IndexDoc
 from . import keys
+from .blobs import Blobs
 from .files import DynamoFiles, files_failure
+from .history import DynamoHistory
 from .items import Item, bind_items
 from .records import TURN, DynamoRecords, live_agent, write_failure
 from .transactions import (
@@ -44,12 +49,19 @@ _BATCH_ATTEMPTS = 8
 _BATCH_BACKOFF_SECONDS = 0.05
 
 
-class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, Store):
-    """The Store port on the single table `table_name`; `host` points it at a local endpoint."""
+class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, Store):
+    """The Store port on the single table `table_name`; `host` points it at a local endpoint.
 
-    def __init__(self, table_name: str, region: str, host: str | None = None) -> None:
+    `bucket` is where history events too large for an item go (S3, in `region`); without one
+    such events are refused.
+    """
+
+    def __init__(
+        self, table_name: str, region: str, host: str | None = None, bucket: str | None = None
+    ) -> None:
         self.table_name = table_name
         self._items = bind_items(table_name, region, host)
+        self._blobs = Blobs(bucket, region)
         # Every call this store makes goes through this one pynamodb connection.
         self.connection = self._items.connection
 
@@ -168,6 +180,9 @@ class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, Store):
         self._delete_partition(keys.usage_pk(tenant, agent_id), _leads_nowhere)
         # The agent partition holds the memory count, so it goes after the heads it counts.
         self._delete_partition(keys.agent_pk(tenant, agent_id), session_items)
+        # Large history events' objects go after the items pointing at them (no item is ever
+        # left pointing at nothing), by prefix so objects of failed writes go too.
+        self._blobs.delete_prefix(keys.history_prefix(tenant, agent_id))
         # 3. The head goes last, and only while it is still the one being deleted.
         try:
             key.delete(condition=head.deleting.exists())
@@ -248,6 +263,18 @@ class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, Store):
         )
         return item.to_turn() if item else None
 
+    def list_turns(self, tenant: str, agent_id: str, session_id: str) -> list[Turn]:
+        model = self._items.turn
+        with storage_errors():
+            items = list(
+                model.query(
+                    keys.session_pk(tenant, agent_id, session_id),
+                    model.sk.startswith(keys.TURN),
+                    consistent_read=True,
+                )
+            )
+        return sorted((item.to_turn() for item in items), key=lambda turn: turn.sequence)
+
     def end_turn(
         self,
         turn: Turn,
@@ -256,7 +283,11 @@ class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, Store):
         writes: Sequence[RecordWrite] = (),
         files: Sequence[FileWrite] = (),
         max_files: int = 10_000,
+        index_docs: Sequence[IndexDoc] = (),
     ) -> Turn:
+        # `index_docs` is for stores that hold their own index; the cloud's search index is
+        # kept from the table's stream, so they are not needed here.
+        del index_docs
         item = self._items.turn
         key = item.key(
             keys.session_pk(turn.tenant, turn.agent_id, turn.session_id), keys.turn_sk(turn.id)

@@ -176,4 +176,21 @@ MIGRATIONS: list[list[str]] = [
         ) WITHOUT ROWID""",
         "CREATE INDEX usage_by_turn ON usage (tenant, agent_id, turn_id, usage_id)",
     ],
+    # 6: session history, as each turn keeps it
+    [
+        """CREATE TABLE history_events (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            turn_id TEXT NOT NULL,
+            turn_sequence INTEGER NOT NULL,
+            sequence INTEGER NOT NULL,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (tenant, agent_id, session_id, event_id),
+            FOREIGN KEY (tenant, agent_id, session_id, turn_id) REFERENCES turns ON DELETE CASCADE
+        ) WITHOUT ROWID""",
+        "CREATE INDEX history_in_order ON history_events"
+        " (tenant, agent_id, session_id, turn_sequence, sequence)",
+    ],
 ]

@@ -13,15 +13,17 @@ from ...domain.files.models import FileWrite
 from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import PreconditionFailed, Store
 from ...domain.records import RecordWrite
+from ...domain.search.index import IndexDoc
 from .database import Database
 from .database import lost_race as _lost_race
 from .files import SqliteFiles
+from .history import SqliteHistory
 from .records import SqliteRecords
 from .search import EmbeddedIndex
 from .usage import SqliteUsage
 
 
-class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, Store):
+class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, Store):
     def __init__(self, path: Path | str) -> None:
         self.db = Database(path)
         self.index: EmbeddedIndex | None = None
@@ -239,6 +241,18 @@ class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, Store):
         )
         return _turn(row) if row else None
 
+    def list_turns(self, tenant: str, agent_id: str, session_id: str) -> list[Turn]:
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT * FROM turns WHERE tenant = ? AND agent_id = ? AND session_id = ?"
+                " ORDER BY sequence",
+                (tenant, agent_id, session_id),
+            )
+            .fetchall()
+        )
+        return [_turn(row) for row in rows]
+
     def end_turn(
         self,
         turn: Turn,
@@ -247,9 +261,12 @@ class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, Store):
         writes: Sequence[RecordWrite] = (),
         files: Sequence[FileWrite] = (),
         max_files: int = 10_000,
+        index_docs: Sequence[IndexDoc] = (),
     ) -> Turn:
         with self.db.write() as conn:
             self._end_turn_with(conn, turn, status, ended_at.isoformat(), writes)
+            if self.index is not None and index_docs:
+                self.index.upsert_in(conn, index_docs)
             self._apply_files(conn, turn.tenant, turn.agent_id, files, max_files)
         return turn.model_copy(update={"status": status, "ended_at": ended_at})
 

@@ -77,6 +77,7 @@ def sessions_router(services: Services) -> Router:
                 replay_of=body.replay_of,
                 started_by=body.started_by,
                 trigger_run_id=body.trigger_run_id,
+                turn_id=body.id,
             )
         )
 

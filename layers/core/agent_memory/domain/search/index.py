@@ -33,8 +33,9 @@ class IndexDoc:
     preview: bool = False
     record_kind: str | None = None
     labels: dict[str, str] = field(default_factory=dict)
-    vector: Sequence[float] | None = None  # unit length; None: lexical only
+    vector: Sequence[float] | None = None  # unit length; None keeps a stored vector, if any
     model_id: str | None = None
+    turn_sequence: int | None = None  # history: the turn the event belongs to
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from ..search.service import UsageEntry
 from ..usage import Usage
 from .agents import AgentService
 from .files import FileService
+from .history import HistoryService
 from .records import RecordService
 
 logger = logging.getLogger(__name__)
@@ -32,7 +33,9 @@ class SessionService:
         records: RecordService,
         files: FileService,
         events: EventPublisher,
+        history: HistoryService,
     ) -> None:
+        self._history = history
         self._store = store
         self._agents = agents
         self._records = records
@@ -88,9 +91,16 @@ class SessionService:
         replay_of: str | None = None,
         started_by: StartedBy = "app",
         trigger_run_id: str | None = None,
+        turn_id: str | None = None,
     ) -> Turn:
-        """Begin the session's next turn, running the agent's current manifest version."""
+        """Begin the session's next turn, running the agent's current manifest version.
+
+        A caller may choose the turn's id (event-driven ingestion refers to turns it has not
+        seen begin); an id already taken is a 409 turn_exists carrying that turn.
+        """
         agent = self._agents.get(tenant, agent_id)
+        if turn_id is not None:
+            validate_opaque_id(turn_id, "turn")
         if replay_of is not None:
             original = self._store.get_turn(tenant, agent_id, session_id, replay_of)
             if original is None:
@@ -100,11 +110,19 @@ class SessionService:
                 )
         for _ in range(_BEGIN_ATTEMPTS):
             session = self.get(tenant, agent_id, session_id)
+            if turn_id is not None:
+                taken = self._store.get_turn(tenant, agent_id, session_id, turn_id)
+                if taken is not None:
+                    raise Conflict(
+                        f"turn {turn_id!r} exists",
+                        code="turn_exists",
+                        turn=taken.model_dump(mode="json", by_alias=True),
+                    )
             turn = Turn(
                 tenant=tenant,
                 agent_id=agent_id,
                 session_id=session_id,
-                id=new_id("trn"),
+                id=turn_id or new_id("trn"),
                 sequence=session.last_sequence + 1,
                 preview=preview,
                 replay_of=replay_of,
@@ -139,6 +157,7 @@ class SessionService:
             turn = self.open_turn(tenant, agent_id, session_id, turn_id)
             writes, changes, usage = self._records.writes_for_commit(turn)
             file_writes, file_changes = self._files.writes_for_commit(turn)
+            history_docs, history_usage = self._history.docs_for_commit(turn)
             try:
                 ended = self._store.end_turn(
                     turn,
@@ -147,6 +166,7 @@ class SessionService:
                     writes,
                     file_writes,
                     self._files.limits.memories_per_agent,
+                    index_docs=history_docs,
                 )
             except PreconditionFailed:
                 continue
@@ -155,7 +175,7 @@ class SessionService:
                     f"the turn's memory changes would pass the limit: {exc.message}",
                     code="limit_exceeded",
                 ) from exc
-            self._record_usage(ended, usage)
+            self._record_usage(ended, usage + history_usage)
             self._publish(ended, changes + file_changes)
             return ended
         raise Conflict(

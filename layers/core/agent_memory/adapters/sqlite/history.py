@@ -1,0 +1,103 @@
+"""Session history on SQLite (a mixin of SqliteStore)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from ...domain.history import HistoryEvent
+from .database import Database, lost_race
+
+
+def _event(doc: str) -> HistoryEvent:
+    return HistoryEvent.model_validate(json.loads(doc))
+
+
+class SqliteHistory:
+    db: Database
+
+    def append_events(
+        self, tenant: str, agent_id: str, session_id: str, events: Sequence[HistoryEvent]
+    ) -> None:
+        with lost_race("no such turn"), self.db.write() as conn:
+            conn.executemany(
+                "INSERT INTO history_events (tenant, agent_id, session_id, event_id, turn_id,"
+                " turn_sequence, sequence, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (tenant, agent_id, session_id, event_id) DO NOTHING",
+                [
+                    (
+                        tenant,
+                        agent_id,
+                        session_id,
+                        e.id,
+                        e.turn_id,
+                        e.turn_sequence,
+                        e.sequence,
+                        json.dumps(e.to_doc()),
+                    )
+                    for e in events
+                ],
+            )
+
+    def turn_events(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> list[HistoryEvent]:
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT doc FROM history_events WHERE tenant = ? AND agent_id = ? AND session_id = ?"
+                " AND turn_id = ? ORDER BY sequence",
+                (tenant, agent_id, session_id, turn_id),
+            )
+            .fetchall()
+        )
+        return [_event(row[0]) for row in rows]
+
+    def get_events(
+        self, tenant: str, agent_id: str, session_id: str, ids: Sequence[str]
+    ) -> list[HistoryEvent]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT doc FROM history_events WHERE tenant = ? AND agent_id = ? AND session_id = ?"
+                f" AND event_id IN ({','.join('?' * len(wanted))}) ORDER BY turn_sequence, sequence",
+                (tenant, agent_id, session_id, *wanted),
+            )
+            .fetchall()
+        )
+        return [_event(row[0]) for row in rows]
+
+    def session_events(
+        self,
+        tenant: str,
+        agent_id: str,
+        session_id: str,
+        limit: int,
+        after: tuple[int, int] | None,
+        from_turn: int | None = None,
+        to_turn: int | None = None,
+    ) -> list[HistoryEvent]:
+        turn, seq = after if after is not None else (-1, -1)
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT doc FROM history_events WHERE tenant = ? AND agent_id = ? AND session_id = ?"
+                " AND (turn_sequence, sequence) > (?, ?) AND turn_sequence >= ? AND turn_sequence <= ?"
+                " ORDER BY turn_sequence, sequence LIMIT ?",
+                (
+                    tenant,
+                    agent_id,
+                    session_id,
+                    turn,
+                    seq,
+                    from_turn if from_turn is not None else 0,
+                    to_turn if to_turn is not None else 2**62,
+                    limit,
+                ),
+            )
+            .fetchall()
+        )
+        return [_event(row[0]) for row in rows]

@@ -1,0 +1,89 @@
+"""Session history: append a turn's events, page through them, export a whole session."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+
+from ...bootstrap import Services
+from ...domain.errors import InvalidRequest
+from ..paths import agent_id_from
+from .agents import AgentId, Cursor, Limit
+from .common import ERRORS, caller_of
+from .sessions import SESSIONS, TURN, SessionId, TurnId
+
+ROLES = {"user", "assistant", "tool_result", "error"}
+
+
+def history_router(services: Services) -> Router:
+    router = Router()
+    caller = caller_of(router, services.settings.tenant_claim)
+    history = services.history
+    sessions = services.sessions
+
+    @router.post(
+        TURN + "/events",
+        summary="Append a batch of the turn's events",
+        description='Body {"events": [{"role": "user" | "assistant" | "tool_result" | "error", '
+        '"text", "tool_name", "call_id", "tool_calls": [{"name", "call_id"}], "execution_id", '
+        '"sequence", "time", "metadata"}]}. What harness.history.index keeps is searchable once '
+        "the turn commits; a rolled-back turn's events never are. Idempotent by (turn, "
+        "sequence).",
+        responses=ERRORS,
+        tags=["history"],
+    )
+    def append(
+        agent_id: AgentId,
+        session_id: SessionId,
+        turn_id: TurnId,
+        body: Annotated[dict[str, Any], Body()],
+    ) -> dict[str, Any]:
+        who = caller()
+        who.can_run_sessions()
+        agent = agent_id_from(agent_id)
+        sessions.get(who.tenant, agent, session_id)
+        return history.append(who.tenant, agent, session_id, turn_id, body)
+
+    @router.get(
+        SESSIONS + "/<session_id>/history",
+        summary="Kept events of committed turns",
+        responses=ERRORS,
+        tags=["history"],
+    )
+    def page(
+        agent_id: AgentId,
+        session_id: SessionId,
+        from_turn: Annotated[int | None, Query(alias="fromTurn", ge=0)] = None,
+        to_turn: Annotated[int | None, Query(alias="toTurn", ge=0)] = None,
+        role: Annotated[str | None, Query(description="Comma-separated roles.")] = None,
+        limit: Limit = None,
+        cursor: Cursor = None,
+    ) -> dict[str, Any]:
+        who = caller()
+        who.can_read()
+        agent = agent_id_from(agent_id)
+        sessions.get(who.tenant, agent, session_id)
+        roles = {r.strip() for r in (role or "").split(",") if r.strip()}
+        if roles - ROLES:
+            raise InvalidRequest(f"role is one of {', '.join(sorted(ROLES))}", code="invalid_role")
+        return history.page(who.tenant, agent, session_id, from_turn, to_turn, roles, limit, cursor)
+
+    @router.get(
+        SESSIONS + "/<session_id>/export",
+        summary="The whole session as JSON Lines",
+        responses=ERRORS,
+        tags=["history"],
+    )
+    def export(agent_id: AgentId, session_id: SessionId) -> Response[str]:
+        who = caller()
+        who.can_read()
+        agent = agent_id_from(agent_id)
+        sessions.get(who.tenant, agent, session_id)
+        turns = services.store.list_turns(who.tenant, agent, session_id)
+        body = history.export(who.tenant, agent, session_id, turns)
+        return Response(200, "application/x-ndjson", body)
+
+    return router

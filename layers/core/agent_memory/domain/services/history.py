@@ -1,0 +1,299 @@
+"""Session history: append a turn's events, keep what harness.history.index says once the turn
+commits, search it with the search_history tool, and page or export it for apps."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import InvalidRequest
+from ..history import EventIn, HistoryEvent, event_id, kept, part_id
+from ..models import Turn, TurnStatus, utcnow
+from ..paging import check_limit, decode_cursor, encode_cursor
+from ..ports import PreconditionFailed, Store
+from ..search.index import IndexDoc, IndexFilter
+from ..search.service import SearchService, UsageEntry
+from .turn_context import ManifestCache, ToolRefused, TurnContext
+
+MAX_EVENTS_PER_APPEND = 500
+
+
+class AppendIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    events: list[EventIn] = Field(min_length=1, max_length=MAX_EVENTS_PER_APPEND)
+
+
+class SearchHistoryIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str | None = Field(default=None, max_length=4096)
+    ids: list[str] | None = Field(default=None, max_length=100)
+    limit: int = Field(default=5, ge=1, le=50)
+
+
+class HistoryService:
+    def __init__(self, store: Store, manifests: ManifestCache, search: SearchService) -> None:
+        self._store = store
+        self._manifests = manifests
+        self._search = search
+
+    # -- appending --------------------------------------------------------------------------
+
+    def append(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str, body: Any
+    ) -> dict[str, Any]:
+        """Keep a batch of the turn's events (as the manifest the turn runs says). Appends are
+        idempotent: an event's id is fixed by its turn and sequence."""
+        try:
+            batch = AppendIn.model_validate(body)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+                for e in exc.errors(include_url=False)
+            )
+            raise InvalidRequest(f"invalid events: {problems}", code="invalid_events") from exc
+        turn = self._store.get_turn(tenant, agent_id, session_id, turn_id)
+        if turn is None:
+            from ..errors import NotFound
+
+            raise NotFound(f"turn {turn_id!r} does not exist", code="turn_not_found")
+        if turn.status is not TurnStatus.OPEN:
+            from ..errors import Conflict
+
+            raise Conflict(
+                f"turn {turn_id!r} is {turn.status.value} and cannot change", code="turn_closed"
+            )
+        index = self._manifests.manifest(turn).harness.history.index
+        existing = self._store.turn_events(tenant, agent_id, session_id, turn_id)
+        next_sequence = max((e.sequence for e in existing), default=0) + 1
+        events: list[HistoryEvent] = []
+        dropped = 0
+        for raw in batch.events:
+            sequence = raw.sequence if raw.sequence is not None else next_sequence
+            next_sequence = max(next_sequence, sequence + 1)
+            event = kept(raw, index)
+            if event is None:
+                dropped += 1
+                continue
+            events.append(
+                HistoryEvent(
+                    tenant=tenant,
+                    agent_id=agent_id,
+                    session_id=session_id,
+                    turn_id=turn.id,
+                    turn_sequence=turn.sequence,
+                    id=event_id(turn.id, sequence),
+                    sequence=sequence,
+                    role=event.role,
+                    text=event.text,
+                    tool_name=event.tool_name,
+                    call_id=event.call_id,
+                    tool_calls=event.tool_calls,
+                    execution_id=event.execution_id,
+                    time=event.time or utcnow(),
+                    metadata=event.metadata,
+                    preview=turn.preview,
+                )
+            )
+        try:
+            self._store.append_events(tenant, agent_id, session_id, events)
+        except PreconditionFailed as exc:
+            raise InvalidRequest("the turn is gone", code="turn_not_found") from exc
+        return {"kept": len(events), "dropped": dropped, "ids": [e.id for e in events]}
+
+    # -- the turn's commit --------------------------------------------------------------------
+
+    def docs_for_commit(self, turn: Turn) -> tuple[list[IndexDoc], list[UsageEntry]]:
+        """The turn's events as search documents, one a part (embedded shape: indexed in the
+        commit's own transaction, so only what a committed turn holds is ever searchable)."""
+        if not self._search.inline:
+            return [], []
+        events = self._store.turn_events(turn.tenant, turn.agent_id, turn.session_id, turn.id)
+        parts = [(e, n, text) for e in events for n, text in enumerate(e.parts, start=1)]
+        if not parts:
+            return [], []
+        texts = [f"{e.heading()}: {text}" for e, _, text in parts]
+        vectors: list[Any] = [None] * len(parts)
+        usage: list[UsageEntry] = []
+        model_id = None
+        if self._search.embedder is not None:
+            embedding = self._search.embedder.embed(texts)
+            vectors = list(embedding.vectors)
+            model_id = embedding.model_id
+            usage.append(UsageEntry("embed", embedding.model_id, embedding.input_tokens))
+        docs = [
+            IndexDoc(
+                tenant=turn.tenant,
+                agent_id=turn.agent_id,
+                kind="event",
+                id=part_id(e.id, n),
+                version=1,
+                text=text,
+                created_at=e.time,
+                scope="session",
+                session_id=turn.session_id,
+                preview=turn.preview,
+                vector=vector,
+                model_id=model_id if vector is not None else None,
+                turn_sequence=turn.sequence,
+            )
+            for (e, n, _), text, vector in zip(parts, texts, vectors, strict=True)
+        ]
+        return docs, usage
+
+    # -- the search_history tool ----------------------------------------------------------------
+
+    def search_history(self, ctx: TurnContext, body: dict[str, Any]) -> dict[str, Any]:
+        index = self._manifests.manifest(ctx.turn).harness.history.index
+        if index is None:
+            raise ToolRefused(
+                "search_history is not offered: this agent keeps no history "
+                "(harness.history.index is not set)",
+                code="tool_not_offered",
+            )
+        try:
+            args = SearchHistoryIn.model_validate(body)
+        except ValidationError as exc:
+            raise ToolRefused(
+                f"search_history: {exc.errors(include_url=False)[0]['msg']}",
+                code="memory.invalid_argument",
+            ) from exc
+        # A replay searches what its original turn saw: the session's turns before it.
+        horizon = ctx.root_turn.sequence
+        if args.ids:
+            events = [
+                e
+                for e in self._store.get_events(ctx.tenant, ctx.agent_id, ctx.session_id, args.ids)
+                if self._visible(ctx, e, horizon)
+            ]
+            return {"events": [_whole(e) for e in events]}
+        if not args.query:
+            raise ToolRefused("search_history needs a query or ids", code="memory.invalid_argument")
+        if self._search.index is None:
+            return {"events": []}
+        where = IndexFilter(
+            kind="event",
+            include_agent=False,
+            session_id=ctx.session_id,
+            preview="any" if ctx.preview else "live",
+        )
+        ids, usage = self._search.rank(
+            ctx.tenant, ctx.agent_id, args.query, where, "hybrid", ctx.memory.search.min_score
+        )
+        ctx.usage.extend(usage)
+        results: list[dict[str, Any]] = []
+        by_event: dict[str, HistoryEvent | None] = {}
+        for pid in ids:
+            eid, _, number = pid.rpartition(".")
+            if eid not in by_event:
+                found = self._store.get_events(ctx.tenant, ctx.agent_id, ctx.session_id, [eid])
+                by_event[eid] = found[0] if found else None
+            event = by_event[eid]
+            if event is None or not self._visible(ctx, event, horizon):
+                continue
+            parts = event.parts
+            part = int(number)
+            if part > len(parts):
+                continue
+            results.append(_part(event, part, parts))
+            if len(results) >= args.limit:
+                break
+        return {"events": results}
+
+    def _visible(self, ctx: TurnContext, event: HistoryEvent, horizon: int) -> bool:
+        """Kept by a committed turn before the horizon; a preview turn's events only for
+        preview turns."""
+        if event.turn_sequence >= horizon or (event.preview and not ctx.preview):
+            return False
+        turn = self._store.get_turn(ctx.tenant, ctx.agent_id, ctx.session_id, event.turn_id)
+        return turn is not None and turn.status is TurnStatus.COMMITTED
+
+    # -- management ---------------------------------------------------------------------------
+
+    def page(
+        self,
+        tenant: str,
+        agent_id: str,
+        session_id: str,
+        from_turn: int | None,
+        to_turn: int | None,
+        roles: set[str],
+        limit: int | None,
+        cursor: str | None,
+    ) -> dict[str, Any]:
+        """Kept events of committed turns, in order."""
+        size = check_limit(limit)
+        position = decode_cursor(cursor)
+        after = tuple(position["after"]) if position and "after" in position else None
+        found: list[HistoryEvent] = []
+        committed: dict[str, bool] = {}
+        while len(found) <= size:
+            batch = self._store.session_events(
+                tenant,
+                agent_id,
+                session_id,
+                200,
+                after,
+                from_turn,
+                to_turn,
+            )
+            for event in batch:
+                after = (event.turn_sequence, event.sequence)
+                if event.turn_id not in committed:
+                    turn = self._store.get_turn(tenant, agent_id, session_id, event.turn_id)
+                    committed[event.turn_id] = bool(turn and turn.status is TurnStatus.COMMITTED)
+                if committed[event.turn_id] and (not roles or event.role in roles):
+                    found.append(event)
+                    if len(found) > size:
+                        break
+            if len(batch) < 200:
+                break
+        more = len(found) > size
+        found = found[:size]
+        next_cursor = (
+            encode_cursor({"after": [found[-1].turn_sequence, found[-1].sequence]})
+            if more and found
+            else None
+        )
+        return {
+            "events": [e.model_dump(mode="json", by_alias=True) for e in found],
+            "next": next_cursor,
+        }
+
+    def export(self, tenant: str, agent_id: str, session_id: str, turns: list[Turn]) -> str:
+        """The whole session as JSON Lines: each turn, then the events it kept."""
+        lines = []
+        for turn in turns:
+            lines.append(
+                json.dumps({"type": "turn", **turn.model_dump(mode="json", by_alias=True)})
+            )
+            for event in self._store.turn_events(tenant, agent_id, session_id, turn.id):
+                lines.append(
+                    json.dumps({"type": "event", **event.model_dump(mode="json", by_alias=True)})
+                )
+        return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _part(event: HistoryEvent, part: int, parts: list[str]) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "id": event.id,
+        "turn": event.turn_sequence,
+        "part": part,
+        "parts": len(parts),
+        "text": f"{event.heading()}\n{parts[part - 1]}",
+        "execution": event.execution_id,
+        "sequence": event.sequence,
+        "role": event.role,
+    }
+    if event.role in ("tool_result", "error") and event.call_id:
+        result["call"] = event.call_id
+    return result
+
+
+def _whole(event: HistoryEvent) -> dict[str, Any]:
+    result = _part(event, 1, [event.searchable_text()])
+    result["parts"] = len(event.parts)
+    return result

@@ -1,0 +1,135 @@
+"""Event-driven ingestion: the appends and commits a harness would make over HTTP, as messages
+(an SQS queue in the cloud, a JSON Lines file embedded). Applying a message twice changes
+nothing the second time."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..errors import Conflict, InvalidRequest, NotFound
+from ..history import EventIn
+from ..models import StartedBy
+from .history import HistoryService
+from .sessions import SessionService
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    agent: str
+    session: str
+    turn: str
+
+
+class Begin(_Message):
+    op: Literal["begin"]
+    started_by: StartedBy = "app"
+    trigger_run_id: str | None = None
+    preview: bool = False
+
+
+class Append(_Message):
+    op: Literal["events"]
+    events: list[EventIn] = Field(min_length=1, max_length=500)
+
+
+class Commit(_Message):
+    op: Literal["commit"]
+
+
+class Rollback(_Message):
+    op: Literal["rollback"]
+
+
+class OpenSession(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    op: Literal["session"]
+    agent: str
+    session: str
+
+
+Message = Annotated[Begin | Append | Commit | Rollback | OpenSession, Field(discriminator="op")]
+_MESSAGE: TypeAdapter[Any] = TypeAdapter(Message)
+
+
+def parse_message(raw: Any) -> Any:
+    try:
+        return _MESSAGE.validate_python(raw)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+            for e in exc.errors(include_url=False)
+        )
+        raise InvalidRequest(f"invalid message: {problems}", code="invalid_message") from exc
+
+
+class IngestService:
+    def __init__(self, sessions: SessionService, history: HistoryService) -> None:
+        self._sessions = sessions
+        self._history = history
+
+    def apply(self, tenant: str, raw: Any) -> str:
+        """Apply one message; returns `applied` or `already applied`."""
+        message = parse_message(raw)
+        try:
+            if isinstance(message, OpenSession):
+                self._sessions.create(tenant, message.agent, message.session, {})
+            elif isinstance(message, Begin):
+                self._begin(tenant, message)
+            elif isinstance(message, Append):
+                self._history.append(
+                    tenant,
+                    message.agent,
+                    message.session,
+                    message.turn,
+                    {
+                        "events": [
+                            e.model_dump(mode="json", exclude_none=True) for e in message.events
+                        ]
+                    },
+                )
+            elif isinstance(message, Commit):
+                self._sessions.commit(tenant, message.agent, message.session, message.turn)
+            else:
+                self._sessions.rollback(tenant, message.agent, message.session, message.turn)
+        except Conflict as exc:
+            if _already_applied(message, exc):
+                return "already applied"
+            raise
+        return "applied"
+
+    def _begin(self, tenant: str, message: Begin) -> None:
+        try:
+            self._sessions.get(tenant, message.agent, message.session)
+        except NotFound as exc:
+            if exc.code != "session_not_found":
+                raise
+            try:  # a turn's first message may open its session
+                self._sessions.create(tenant, message.agent, message.session, {})
+            except Conflict as race:
+                if race.code != "session_exists":
+                    raise
+        self._sessions.begin_turn(
+            tenant,
+            message.agent,
+            message.session,
+            preview=message.preview,
+            started_by=message.started_by,
+            trigger_run_id=message.trigger_run_id,
+            turn_id=message.turn,
+        )
+
+
+def _already_applied(message: Any, exc: Conflict) -> bool:
+    if isinstance(message, OpenSession):
+        return exc.code == "session_exists"
+    if isinstance(message, Begin):
+        return exc.code == "turn_exists"
+    if isinstance(message, Append):
+        # Appends come before their turn's commit; one seen after it is a redelivery.
+        return exc.code == "turn_closed"
+    done = {Commit: "committed", Rollback: "rolled_back"}.get(type(message))
+    return exc.code == "turn_closed" and exc.details.get("status") == done

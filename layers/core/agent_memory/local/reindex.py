@@ -1,0 +1,110 @@
+"""`agent-memory reindex`: rebuild the embedded search index, re-embedding what another model
+(or none) embedded. Run it after changing the embedding model; the server may keep running."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from ..adapters.sqlite import SqliteStore
+from ..bootstrap import Services
+from ..domain.files.models import FileWrite
+from ..domain.models import TurnStatus
+from ..domain.records import RecordQuery, RecordStatus
+
+logger = logging.getLogger(__name__)
+BATCH = 64
+
+
+@dataclass
+class Reindexed:
+    agents: int = 0
+    records: int = 0
+    files: int = 0
+    events: int = 0
+
+
+def stale_count(store: SqliteStore, model_id: str | None) -> int:
+    """Documents whose vector another model made, or that have none."""
+    row = (
+        store.db.read()
+        .execute(
+            "SELECT count(*) FROM search_docs WHERE model_id IS NOT ? OR vector IS NULL",
+            (model_id,),
+        )
+        .fetchone()
+    )
+    return int(row[0])
+
+
+def reindex(services: Services, everything: bool = False) -> Reindexed:
+    """Re-embed and re-index every agent's records, files and kept history events (all of
+    them with `everything`, else only when some document is stale)."""
+    store = services.store
+    search = services.records._search  # noqa: SLF001 - the composition root's own search
+    if not isinstance(store, SqliteStore) or store.index is None:
+        raise SystemExit("reindex works on the embedded shape (SQLite store with its index)")
+    model_id = search.embedder.model_id if search.embedder else None
+    done = Reindexed()
+    if not everything and stale_count(store, model_id) == 0:
+        return done
+    tenants = [r[0] for r in store.db.read().execute("SELECT DISTINCT tenant FROM agents")]
+    for tenant in tenants:
+        after = None
+        while True:
+            agents = store.list_agents(tenant, 100, after)
+            for agent in agents:
+                _agent(services, store, tenant, agent.id, done)
+            if len(agents) < 100:
+                break
+            after = agents[-1].id
+    return done
+
+
+def _agent(
+    services: Services, store: SqliteStore, tenant: str, agent_id: str, done: Reindexed
+) -> None:
+    search = services.records._search  # noqa: SLF001
+    assert store.index is not None
+    done.agents += 1
+    everything = RecordQuery(
+        statuses=frozenset(RecordStatus), preview="any", include_all_sessions=True
+    )
+    before = None
+    while True:
+        records = store.find_records(tenant, agent_id, everything, BATCH, before)
+        if not records:
+            break
+        active = [r for r in records if r.status is RecordStatus.ACTIVE]
+        docs, _ = search.docs_for(active)
+        docs += [search.doc_without_vector(r) for r in records if r not in active]
+        store.index.upsert(docs)
+        done.records += len(records)
+        before = records[-1].id
+    after = None
+    while True:
+        files = store.list_files(tenant, agent_id, "/memories/", BATCH, after)
+        if not files:
+            break
+        full = [store.get_file(tenant, agent_id, f.path) for f in files]
+        writes = [
+            FileWrite(path=f.path, head=f, expected_version=f.version, versions=[], count_delta=0)
+            for f in full
+            if f is not None
+        ]
+        indexed, _ = search.file_docs(tenant, agent_id, writes)
+        store.index.upsert([w.index for w in indexed if w.index is not None])
+        done.files += len(writes)
+        after = files[-1].path
+    sessions_after = None
+    while True:
+        sessions = store.list_sessions(tenant, agent_id, 100, sessions_after)
+        for session in sessions:
+            for turn in store.list_turns(tenant, agent_id, session.id):
+                if turn.status is TurnStatus.COMMITTED:
+                    docs, _ = services.history.docs_for_commit(turn)
+                    store.index.upsert(docs)
+                    done.events += len(docs)
+        if len(sessions) < 100:
+            break
+        sessions_after = sessions[-1].id
