@@ -1,0 +1,1 @@
+"""Adapters of the extraction Model port (agent_memory.domain.extraction.model.MemoryModel)."""

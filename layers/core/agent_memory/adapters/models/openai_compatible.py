@@ -1,0 +1,204 @@
+"""OpenAICompatibleModel: any /v1/chat/completions endpoint (OpenAI, or a local model server
+such as llama.cpp, vLLM or Ollama) with JSON-schema structured output.
+
+Local models often break structured output, so a reply that is not JSON matching the schema
+gets ONE repair retry: the bad reply is sent back with the error, asking for valid JSON. A
+second bad reply raises ModelOutputInvalid. Each call, the retry included, is one usage entry
+(`usage.prompt_tokens` / `usage.completion_tokens`; estimated at four characters per token if
+the server reports none). HTTP goes through urllib; `transport` replaces it in tests.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from agent_memory.domain.extraction.model import (
+    CANDIDATES_SCHEMA,
+    DECISIONS_SCHEMA,
+    Candidate,
+    Decision,
+    Existing,
+    MemoryModel,
+    Message,
+    ModelOutputInvalid,
+    ModelResult,
+    ModelUnavailable,
+    ModelUsage,
+    parse_candidates,
+    parse_decisions,
+)
+from agent_memory.domain.extraction.pipeline import DEFAULT_INSTRUCTIONS
+from agent_memory.domain.extraction.prompts import (
+    DECIDE_INSTRUCTIONS,
+    decide_prompt,
+    propose_prompt,
+    repair_prompt,
+)
+
+from ._structured import estimate_tokens, loads_reply
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+# (url, headers, body, timeout) -> (HTTP status, response body)
+Transport = Callable[[str, dict[str, str], bytes, float], tuple[int, bytes]]
+
+
+def urllib_transport(
+    url: str, headers: dict[str, str], body: bytes, timeout: float
+) -> tuple[int, bytes]:
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+            return int(response.status), bytes(response.read())
+    except urllib.error.HTTPError as error:
+        return int(error.code), bytes(error.read() or b"")
+    except (urllib.error.URLError, TimeoutError, OSError) as error:
+        raise ModelUnavailable(f"the model server could not be reached: {error}") from error
+
+
+def completions_url(base_url: str) -> str:
+    base = base_url.rstrip("/")
+    if base.endswith("/chat/completions"):
+        return base
+    if not base.endswith("/v1"):
+        base += "/v1"
+    return base + "/chat/completions"
+
+
+class OpenAICompatibleModel(MemoryModel):
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        transport: Transport | None = None,
+        timeout: float = 60.0,
+        max_tokens: int = 2_000,
+        temperature: float = 0.0,
+    ) -> None:
+        self.model_id = model
+        self._url = completions_url(base_url)
+        self._api_key = api_key
+        self._transport = transport or urllib_transport
+        self._timeout = timeout
+        self._max_tokens = max_tokens
+        self._temperature = temperature
+
+    def propose(
+        self,
+        messages: list[Message],
+        instructions: str,
+        existing_kinds: list[str],
+        labels: dict[str, str],
+    ) -> ModelResult[list[Candidate]]:
+        return self._structured(
+            instructions.strip() or DEFAULT_INSTRUCTIONS,
+            propose_prompt(messages, existing_kinds, labels),
+            "memory_candidates",
+            CANDIDATES_SCHEMA,
+            parse_candidates,
+        )
+
+    def decide(
+        self,
+        candidates: list[Candidate],
+        neighbours: dict[int, list[Existing]],
+    ) -> ModelResult[list[Decision]]:
+        if not candidates:
+            return ModelResult([], [])
+        return self._structured(
+            DECIDE_INSTRUCTIONS,
+            decide_prompt(candidates, neighbours),
+            "memory_decisions",
+            DECISIONS_SCHEMA,
+            parse_decisions,
+        )
+
+    def _structured(
+        self,
+        system: str,
+        prompt: str,
+        name: str,
+        schema: dict[str, Any],
+        parse: Callable[[Any], T],
+    ) -> ModelResult[T]:
+        chat: list[dict[str, str]] = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": prompt},
+        ]
+        usage: list[ModelUsage] = []
+        error = ""
+        for attempt in range(2):
+            reply, call_usage = self._call(chat, name, schema)
+            usage.append(call_usage)
+            try:
+                return ModelResult(parse(loads_reply(reply)), usage)
+            except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError
+                error = _short(exc)
+                logger.warning(
+                    "model reply is not valid %s (attempt %d): %s", name, attempt + 1, error
+                )
+                chat = [
+                    *chat,
+                    {"role": "assistant", "content": reply},
+                    {"role": "user", "content": repair_prompt(error)},
+                ]
+        raise ModelOutputInvalid(
+            f"the model's reply was not valid {name} JSON after one repair attempt: {error}",
+            model_id=self.model_id,
+        )
+
+    def _call(
+        self, chat: list[dict[str, str]], name: str, schema: dict[str, Any]
+    ) -> tuple[str, ModelUsage]:
+        body = {
+            "model": self.model_id,
+            "messages": chat,
+            "temperature": self._temperature,
+            "max_tokens": self._max_tokens,
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": name, "schema": schema},
+            },
+        }
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        status, raw = self._transport(self._url, headers, json.dumps(body).encode(), self._timeout)
+        if status != 200:
+            raise ModelUnavailable(
+                f"the model server answered {status}: {raw[:300].decode(errors='replace')}",
+                upstream_status=status,
+            )
+        try:
+            response = json.loads(raw)
+            reply = response["choices"][0]["message"].get("content") or ""
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+            raise ModelUnavailable(
+                f"the model server's response is not a chat completion: {exc}"
+            ) from exc
+        reported = response.get("usage") or {}
+        sent = sum(len(m["content"]) for m in chat)
+        usage = ModelUsage(
+            model_id=str(response.get("model") or self.model_id),
+            input_tokens=int(reported.get("prompt_tokens") or max(1, (sent + 3) // 4)),
+            output_tokens=int(reported.get("completion_tokens") or estimate_tokens(reply)),
+        )
+        return str(reply), usage
+
+
+def _short(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return f"{where}: {first.get('msg')}" if where else str(first.get("msg"))
+    return str(exc)[:300]

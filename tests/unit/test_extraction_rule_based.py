@@ -1,0 +1,180 @@
+"""RuleBasedModel: deterministic extraction, and similarity-based skip and replace."""
+
+import pytest
+
+from agent_memory.adapters.models.rule_based import RuleBasedModel, jaccard, third_person
+from agent_memory.domain.extraction.model import Candidate, Existing, Message
+
+pytestmark = pytest.mark.unit
+
+KINDS = ["guidance", "fact", "event", "reference"]
+
+CONVERSATION = [
+    Message(role="user", text="Caroline: I love painting. How are you?", id="D1:1", turn=1),
+    Message(role="assistant", text="I'm great! I love that you paint.", id="D1:2", turn=1),
+    Message(
+        role="user",
+        text="I'm a nurse and I live in Paris. My dog's name is Rex.",
+        id="e3",
+        turn=2,
+    ),
+    Message(
+        role="user",
+        text="My password is hunter2. We decided to use Postgres for the project.",
+        id="e4",
+        turn=3,
+    ),
+    Message(
+        role="user",
+        text="Actually, I live in Berlin now. I prefer tea over coffee. No problem.",
+        id="e5",
+        speaker="Mel",
+        turn=4,
+    ),
+]
+
+
+def propose(messages, kinds=KINDS):
+    return RuleBasedModel().propose(messages, "keep facts", kinds, {})
+
+
+def test_a_small_conversation_gives_these_candidates():
+    result = propose(CONVERSATION)
+    assert [(c.summary, c.kind, c.sources, c.correction) for c in result.value] == [
+        ("Caroline loves painting", "fact", ["D1:1"], False),
+        ("User is a nurse and User lives in Paris", "fact", ["e3"], False),
+        ("User's dog's name is Rex", "fact", ["e3"], False),
+        (
+            "The user and the assistant decided to use Postgres for the project",
+            "event",
+            ["e4"],
+            False,
+        ),
+        ("Mel lives in Berlin now", "fact", ["e5"], True),
+        ("Mel prefers tea over coffee", "fact", ["e5"], False),
+    ]
+    assert result.value[0].content == 'Caroline said: "I love painting."'
+
+
+def test_assistant_messages_questions_and_secrets_are_never_candidates():
+    result = propose(
+        [
+            Message(role="assistant", text="I live in the cloud.", id="a"),
+            Message(role="user", text="Do I like jazz? My API key is sk-123.", id="b"),
+            Message(role="user", text="I'm sure. My pin code is 1234.", id="c"),
+        ]
+    )
+    assert result.value == []
+
+
+def test_usage_is_rule_based_at_four_characters_a_token():
+    result = propose([Message(role="user", text="I love painting.", id="x")])
+    [usage] = result.usage
+    assert usage.model_id == "rule-based"
+    assert usage.input_tokens == (len("keep facts" + "I love painting.") + 3) // 4
+    assert usage.output_tokens == (len("User loves painting") + 3) // 4
+
+
+def test_an_undeclared_kind_falls_back_to_the_first_declared_one():
+    [candidate] = propose([Message(role="user", text="I love jazz.")], kinds=["note"]).value
+    assert candidate.kind == "note"
+    assert candidate.sources == []
+
+
+def test_extraction_is_deterministic_and_repeats_are_proposed_once():
+    messages = [
+        Message(role="user", text="I love jazz. I love jazz!", id="1"),
+        Message(role="user", text="I love jazz.", id="2"),
+    ]
+    assert propose(messages).value == propose(messages).value
+    assert [c.summary for c in propose(messages).value] == ["User loves jazz"]
+
+
+@pytest.mark.parametrize(
+    ("verb", "expected"),
+    [
+        ("love", "loves"),
+        ("teach kids", "teaches kids"),
+        ("study law", "studies law"),
+        ("play golf", "plays golf"),
+        ("have", "has"),
+        ("went home", "went home"),
+        ("don't like", "doesn't like"),
+    ],
+)
+def test_third_person(verb, expected):
+    assert third_person(verb) == expected
+
+
+def candidate(summary, correction=False):
+    return Candidate(summary=summary, kind="fact", correction=correction)
+
+
+def test_a_restated_fact_is_skipped():
+    paris = Existing(id="mem-1", summary="User lives in Paris", kind="fact")
+    result = RuleBasedModel().decide(
+        [candidate("User lives in Paris")], {0: [paris, Existing(id="x", summary="b", kind="fact")]}
+    )
+    [decision] = result.value
+    assert (decision.candidate, decision.action, decision.target) == (0, "skip", "mem-1")
+    assert result.usage[0].model_id == "rule-based"
+
+
+def test_a_correction_replaces_the_memory_it_corrects():
+    paris = Existing(id="mem-1", summary="User lives in Paris", kind="fact")
+    [decision] = (
+        RuleBasedModel()
+        .decide([candidate("User lives in Berlin", correction=True)], {0: [paris]})
+        .value
+    )
+    assert (decision.action, decision.target) == ("replace", "mem-1")
+    assert jaccard("User lives in Berlin", "User lives in Paris") == pytest.approx(0.6)
+
+
+def test_the_same_subject_without_a_correction_is_added():
+    paris = Existing(id="mem-1", summary="User lives in Paris", kind="fact")
+    [decision] = RuleBasedModel().decide([candidate("User lives in Berlin")], {0: [paris]}).value
+    assert (decision.action, decision.target) == ("add", None)
+
+
+def test_a_repeat_within_the_batch_is_skipped_and_a_record_is_replaced_once():
+    paris = Existing(id="mem-1", summary="User lives in Paris", kind="fact")
+    decisions = (
+        RuleBasedModel()
+        .decide(
+            [
+                candidate("User lives in Berlin", correction=True),
+                candidate("User lives in Berlin", correction=True),
+                candidate("User lives in Rome now", correction=True),
+                candidate("User owns a cat"),
+            ],
+            {0: [paris], 1: [paris], 2: [paris]},
+        )
+        .value
+    )
+    assert [(d.candidate, d.action, d.target) for d in decisions] == [
+        (0, "replace", "mem-1"),
+        (1, "skip", None),
+        (2, "add", None),
+        (3, "add", None),
+    ]
+
+
+def test_a_similarity_function_can_be_passed_in():
+    always = RuleBasedModel(similarity=lambda a, b: 0.9)
+    [decision] = always.decide(
+        [candidate("anything")], {0: [Existing(id="m", summary="other", kind="fact")]}
+    ).value
+    assert decision.action == "skip"
+
+
+def test_corrections_end_to_end_replace_what_was_remembered():
+    model = RuleBasedModel()
+    [first] = model.propose([Message(role="user", text="I live in Paris.")], "", KINDS, {}).value
+    [second] = model.propose(
+        [Message(role="user", text="Correction: I live in Berlin.")], "", KINDS, {}
+    ).value
+    assert second.correction
+    known = Existing(id="mem-7", summary=first.summary, kind=first.kind)
+    [decision] = model.decide([second], {0: [known]}).value
+    assert (decision.action, decision.target) == ("replace", "mem-7")
