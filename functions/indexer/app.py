@@ -63,7 +63,22 @@ def build_indexer(settings: IndexerSettings) -> StreamIndexer:
         settings.embedding_dimensions,
         model_id=settings.embedding_model,
     )
-    return StreamIndexer(index, embedder)
+    return StreamIndexer(index, embedder, fetch=s3_reader(settings.region))
+
+
+def s3_reader(region: str):  # noqa: ANN201 - a small closure over a lazily made client
+    """Reads history events kept in S3 (those too large for a DynamoDB item)."""
+    client = None
+
+    def fetch(bucket: str, key: str) -> str:
+        nonlocal client
+        if client is None:
+            import boto3
+
+            client = boto3.client("s3", region_name=region)
+        return str(client.get_object(Bucket=bucket, Key=key)["Body"].read().decode())
+
+    return fetch
 
 
 logger = Logger()

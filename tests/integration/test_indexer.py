@@ -337,3 +337,70 @@ def test_the_handler_fails_at_cold_start_without_an_endpoint(monkeypatch):
     monkeypatch.setenv("AWS_REGION", "eu-west-1")
     with pytest.raises(ValidationError, match="opensearch_endpoint"):
         load_handler("indexer_app_no_endpoint")
+
+
+def event_image(text: str, blob: bool = False) -> dict:
+    from agent_memory.adapters.dynamodb.items import EventItem
+    from agent_memory.domain.history import HistoryEvent
+
+    event = HistoryEvent(
+        tenant="t1",
+        agent_id="teams/web",
+        session_id="ses_1",
+        turn_id="trn_1",
+        turn_sequence=3,
+        id="evt_1",
+        sequence=1,
+        role="user",
+        text=text,
+        time=T0,
+    )
+    image = EventItem.of("t1", "teams/web", "ses_1", event).serialize()
+    if blob:
+        image.pop("doc", None)
+        image["blob_bucket"] = {"S": "history-bucket"}
+        image["blob_key"] = {"S": "history/t1/teams%2Fweb/ses_1/evt_1.x.json"}
+    return image
+
+
+def test_history_events_are_indexed_in_parts_and_removed(indexer, index, embedder):
+    long_text = " ".join(f"w{i}" for i in range(450))
+    response = indexer.process(batch(change("INSERT", new=event_image(long_text))))
+    assert response == {"batchItemFailures": []}
+    parts = sorted(k[3] for k in index.docs if k[2] == "event")
+    assert parts == ["evt_1.1", "evt_1.2", "evt_1.3"]
+    doc = index.get("evt_1.1", kind="event")
+    assert (doc.session_id, doc.scope, doc.turn_sequence) == ("ses_1", "session", 3)
+    assert doc.text.startswith("turn 3, user: w0 w1")
+    assert doc.vector is not None
+    indexer.process(batch(change("REMOVE", old=event_image(long_text))))
+    assert [k for k in index.docs if k[2] == "event"] == []
+
+
+def test_a_history_event_kept_in_s3_is_read_from_there(index, embedder):
+    import json as _json
+
+    from agent_memory.domain.history import HistoryEvent
+
+    held = HistoryEvent(
+        tenant="t1",
+        agent_id="teams/web",
+        session_id="ses_1",
+        turn_id="trn_1",
+        turn_sequence=3,
+        id="evt_1",
+        sequence=1,
+        role="user",
+        text="from the bucket",
+        time=T0,
+    )
+    reads = []
+
+    def fetch(bucket: str, key: str) -> str:
+        reads.append((bucket, key))
+        return _json.dumps(held.to_doc())
+
+    indexer = StreamIndexer(index, embedder, fetch=fetch)
+    indexer.process(batch(change("INSERT", new=event_image("ignored", blob=True))))
+    assert reads == [("history-bucket", "history/t1/teams%2Fweb/ses_1/evt_1.x.json")]
+    assert index.get("evt_1.1", kind="event").text == "turn 3, user: from the bucket"

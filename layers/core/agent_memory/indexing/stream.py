@@ -6,7 +6,9 @@ The table streams NEW_AND_OLD_IMAGES. Of its items, two kinds are searchable hea
     file head    pk T#{tenant}#A#{agentId}#F  sk F#{path}      path, content, version, updated_at
 
 An INSERT or MODIFY of a head is embedded and upserted; a REMOVE (an agent's deletion walking its
-partitions, a file deleted or renamed away) deletes the document. Every other item is ignored.
+partitions, a file deleted or renamed away) deletes the document. History events (`EV#` items of
+a session partition, inline or in S3) are indexed in parts as they are appended; search_history
+re-checks that their turn committed. Every other item is ignored.
 
 Idempotent by (id, version): the index never lets an older version overwrite a newer one, so a
 retried or replayed batch changes nothing. Within one batch only the last change of each item is
@@ -28,7 +30,7 @@ import dataclasses
 import json
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -43,6 +45,7 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 )
 
 from ..domain.embeddings import Embedder
+from ..domain.history import HistoryEvent, part_id
 from ..domain.records import from_doc
 from ..domain.search.index import DocKind, IndexDoc, SearchIndex
 from ..domain.search.service import record_text
@@ -55,6 +58,8 @@ logger = logging.getLogger(__name__)
 EMBED_MAX_CHARS = 20_000
 
 _HEAD_PK = re.compile(r"^T#(?P<tenant>[^#]+)#A#(?P<agent>[^#]+)#(?P<part>[RF])$")
+_SESSION_PK = re.compile(r"^T#(?P<tenant>[^#]+)#A#(?P<agent>[^#]+)#S#(?P<session>[^#]+)$")
+_EVENT_SK = "EV#"
 _HEAD_SK: dict[str, tuple[str, DocKind]] = {"R": ("R#", "record"), "F": ("F#", "file")}
 
 
@@ -127,12 +132,50 @@ def superseded(records: Sequence[dict[str, Any]]) -> set[str]:
     return replaced
 
 
-class StreamIndexer:
-    """Indexes a batch of the table's stream. `embedder` None indexes words only."""
+def history_event(
+    image: dict[str, Any], fetch: Callable[[str, str], str] | None
+) -> HistoryEvent | None:
+    """The event an `EV#` item holds, inline or in S3 (None when it cannot be read)."""
+    raw = image.get("doc")
+    if raw is None and image.get("blob_bucket") and fetch is not None:
+        raw = fetch(str(image["blob_bucket"]), str(image["blob_key"]))
+    return HistoryEvent.model_validate(json.loads(str(raw))) if raw else None
 
-    def __init__(self, index: SearchIndex, embedder: Embedder | None) -> None:
+
+def event_docs(event: HistoryEvent) -> list[IndexDoc]:
+    """One document a part. Every event of a session is indexed as it is appended; search
+    re-checks that its turn committed, so a rolled-back turn's events are never returned."""
+    return [
+        IndexDoc(
+            tenant=event.tenant,
+            agent_id=event.agent_id,
+            kind="event",
+            id=part_id(event.id, n),
+            version=1,
+            text=f"{event.heading()}: {text}",
+            created_at=event.time,
+            scope="session",
+            session_id=event.session_id,
+            preview=event.preview,
+            turn_sequence=event.turn_sequence,
+        )
+        for n, text in enumerate(event.parts, start=1)
+    ]
+
+
+class StreamIndexer:
+    """Indexes a batch of the table's stream. `embedder` None indexes words only; `fetch`
+    reads an S3 object (bucket, key) for history events too large for an item."""
+
+    def __init__(
+        self,
+        index: SearchIndex,
+        embedder: Embedder | None,
+        fetch: Callable[[str, str], str] | None = None,
+    ) -> None:
         self._index = index
         self._embedder = embedder
+        self._fetch = fetch
 
     def process(self, event: dict[str, Any], context: Any = None) -> dict[str, Any]:
         """Index every change of the batch; the response names the ones that failed
@@ -157,7 +200,11 @@ class StreamIndexer:
         if stream is None:
             return
         keys = stream.keys
-        key = head_key(str(keys.get("pk", "")), str(keys.get("sk", "")))
+        pk, sk = str(keys.get("pk", "")), str(keys.get("sk", ""))
+        if sk.startswith(_EVENT_SK) and _SESSION_PK.match(pk):
+            self._apply_event(record)
+            return
+        key = head_key(pk, sk)
         if key is None:
             return
         if record.event_name is DynamoDBRecordEventName.REMOVE:
@@ -166,6 +213,21 @@ class StreamIndexer:
         image = stream.new_image
         doc = record_doc(key, image) if key.kind == "record" else file_doc(key, image)
         self._index.upsert([self._embedded(doc)])
+
+    def _apply_event(self, record: DynamoDBRecord) -> None:
+        stream = record.dynamodb
+        assert stream is not None
+        if record.event_name is DynamoDBRecordEventName.REMOVE:
+            old = history_event(stream.old_image, None)
+            if old is not None:  # an S3-held event's parts stay until its agent goes
+                self._index.delete(
+                    old.tenant, old.agent_id, "event", [d.id for d in event_docs(old)]
+                )
+            return
+        event = history_event(stream.new_image, self._fetch)
+        if event is None:
+            raise ValueError("a history event item whose event cannot be read")
+        self._index.upsert([self._embedded(doc) for doc in event_docs(event)])
 
     def _embedded(self, doc: IndexDoc) -> IndexDoc:
         if self._embedder is None:
