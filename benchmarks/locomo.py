@@ -3,12 +3,15 @@
     .venv/bin/python benchmarks/locomo.py --target records --out /tmp/locomo-records.json \
         [--mode hybrid|lexical|vector] [--data FILE] [--url URL --token TOKEN] \
         [--limit-conversations N] [--scorer PATH] [--keep-data]
+    .venv/bin/python benchmarks/locomo.py --target history --out /tmp/locomo-history.json \
+        [--text-format dated|full-date|speaker|plain] [--captions] [--min-score X] \
+        [--context-turns N] [...]
 
 Data: `../shared/data/locomo_dev.json` beside the repository by default (any file in LoCoMo's
 format works). The data is CC BY-NC 4.0: it is read from where it lies and never copied into
 this repository; results files hold ids and questions only, written where `--out` says.
 
-Targets (one function each in TARGETS; only `records` exists so far):
+Targets (one function each in TARGETS; `records` and `history` exist so far):
 
 - `records`: per conversation (sample_id) one agent `locomo/<sample_id>` whose memory holds
   LoCoMo's generated `observation` facts as records (add_memory within turns of 20 writes; the
@@ -16,8 +19,16 @@ Targets (one function each in TARGETS; only `records` exists so far):
   so qa_index stays stable) is then one turn calling search_memory {query, limit 10} as the
   agent; each returned record maps back to the turns it cites ({"dia_ids": [...]}, from its
   `dia_ids` label). The query turns are rolled back (they write nothing).
-- `history`, `extraction`: not implemented yet (search over the session transcript; records an
-  extraction pass writes).
+- `history`: per conversation one agent `locomo/<sample_id>` keeping history
+  (harness.history.index = messages) and one session holding the whole conversation: every
+  LoCoMo turn is one committed turn with one `user` event (the speaker and the session's date in
+  the text, `--text-format`; dia_id, session, date and speaker in its metadata). Every QA is then
+  one turn after the last calling search_history {query, limit 10} as the agent, rolled back;
+  each hit maps back to its dia_id through the turn sequence it was committed in.
+  `--min-score` sets the manifest's memory.search.min_score (search_history's cosine floor for
+  hits found by meaning alone); `--context-turns N`, an experiment, appends the N turns before
+  each one to its event text.
+- `extraction`: not implemented yet (records an extraction pass writes).
 
 Without `--url` it starts its own embedded server (`python -m agent_memory.cli serve` on a free
 port and a temporary data directory), reads the token from `<data-dir>/token`, and stops it with
@@ -198,7 +209,8 @@ def norm_dia_ids(raw: Any) -> list[str]:
 
 def load_conversations(path: Path) -> list[dict[str, Any]]:
     """Per conversation: sample_id, its observations (with session, date, speaker, source
-    turns) and its QA in file order (qa_index = position, category 5 included)."""
+    turns), its turns in session order (dia_id, session, date, speaker, text, caption) and its
+    QA in file order (qa_index = position, category 5 included)."""
     conversations = []
     for sample in json.loads(path.read_text(encoding="utf-8")):
         conv = sample["conversation"]
@@ -228,12 +240,35 @@ def load_conversations(path: Path) -> list[dict[str, Any]]:
                             "dia_ids": ids,
                         }
                     )
+        turns = []
+        for number in sorted(
+            int(m.group(1))
+            for key, value in conv.items()
+            if (m := _SESSION_KEY.fullmatch(key)) and isinstance(value, list)
+        ):
+            date = conv.get(f"session_{number}_date_time", "")
+            for turn in conv[f"session_{number}"]:
+                turns.append(
+                    {
+                        "dia_id": turn["dia_id"],
+                        "session": number,
+                        "date": date,
+                        "speaker": turn["speaker"],
+                        "text": turn.get("text", ""),
+                        "caption": turn.get("blip_caption", ""),
+                    }
+                )
         qa = [
             {"qa_index": i, "question": q["question"], "category": int(q["category"])}
             for i, q in enumerate(sample["qa"])
         ]
         conversations.append(
-            {"sample_id": sample["sample_id"], "observations": observations, "qa": qa}
+            {
+                "sample_id": sample["sample_id"],
+                "observations": observations,
+                "turns": turns,
+                "qa": qa,
+            }
         )
     return conversations
 
@@ -429,6 +464,229 @@ def run_records(
     }
 
 
+# -- the history target -----------------------------------------------------------------------
+
+
+TEXT_FORMATS = ("dated", "full-date", "speaker", "plain")
+
+
+def history_manifest(min_score: float | None) -> dict[str, Any]:
+    memory: dict[str, Any] = {"enabled": True}
+    if min_score is not None:
+        memory["search"] = {"min_score": min_score}
+    return {"harness": {"memory": memory, "history": {"index": "messages"}}}
+
+
+def session_day(date_time: str) -> str:
+    """`1:56 pm on 8 May, 2023` -> `8 May, 2023` (the text as given when it has no " on ")."""
+    return date_time.rsplit(" on ", 1)[-1].strip()
+
+
+def event_text(
+    turn: dict[str, Any],
+    text_format: str,
+    captions: bool,
+    before: list[dict[str, Any]] | None = None,
+) -> str:
+    """What one LoCoMo turn says as a history event; search ranks this text only.
+
+    dated: `[8 May, 2023] Caroline: text`; full-date: the session's time too
+    (`[1:56 pm on 8 May, 2023] Caroline: ...`); speaker: `Caroline: text` (the scorer's BM25
+    documents); plain: the text alone. `captions` appends a shared image's BLIP caption as
+    `(shares a photo: ...)`. `before` (the experiment `--context-turns`) appends the turns just
+    before it in its session as `(after Melanie: text)`: no longer the transcript as said.
+    """
+    text = " ".join(turn["text"].split())
+    if captions and turn["caption"]:
+        text = f"{text} (shares a photo: {turn['caption']})".strip()
+    if before:
+        said_before = " ".join(f"{t['speaker']}: {' '.join(t['text'].split())}" for t in before)
+        text = f"{text} (after {said_before})"
+    if text_format == "plain":
+        return text
+    said = f"{turn['speaker']}: {text}"
+    if text_format == "speaker" or not turn["date"]:
+        return said
+    when = turn["date"] if text_format == "full-date" else session_day(turn["date"])
+    return f"[{when}] {said}"
+
+
+def event_input(
+    turn: dict[str, Any],
+    text_format: str,
+    captions: bool,
+    before: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The one event of a LoCoMo turn: the speaker as the user, the turn's ids as metadata."""
+    metadata = {
+        "dia_id": turn["dia_id"],
+        "session": str(turn["session"]),
+        "date": turn["date"],
+        "speaker": turn["speaker"],
+    }
+    return {
+        "role": "user",
+        "text": event_text(turn, text_format, captions, before),
+        "metadata": {k: v for k, v in metadata.items() if v},
+        "sequence": 1,
+    }
+
+
+def turn_path(agent_id: str, session_id: str, turn_id: str) -> str:
+    return f"/v1/agents/{agent_id}/-/sessions/{session_id}/turns/{turn_id}"
+
+
+def load_history(
+    client: Client,
+    agent_id: str,
+    session_id: str,
+    turns: list[dict[str, Any]],
+    text_format: str,
+    captions: bool,
+    context_turns: int = 0,
+) -> tuple[dict[int, str], dict[str, list[float]]]:
+    """One committed turn per LoCoMo turn (begin, append its event, commit). Returns the map
+    turn sequence -> dia_id and the seconds each call took (begin, append, commit)."""
+    by_sequence: dict[int, str] = {}
+    timings: dict[str, list[float]] = {"begin": [], "append": [], "commit": []}
+    for i, turn in enumerate(turns):
+        before = [
+            t for t in turns[max(0, i - context_turns) : i] if t["session"] == turn["session"]
+        ]
+        t0 = time.perf_counter()
+        begun = client.begin_turn(agent_id, session_id)
+        t1 = time.perf_counter()
+        path = turn_path(agent_id, session_id, begun["id"])
+        try:
+            kept = client.request(
+                "POST",
+                path + "/events",
+                {"events": [event_input(turn, text_format, captions, before)]},
+            )
+        except BaseException:
+            client.rollback_turn(agent_id, session_id, begun["id"])
+            raise
+        if kept.get("kept") != 1:
+            raise RuntimeError(f"{turn['dia_id']}: the event was not kept: {kept}")
+        t2 = time.perf_counter()
+        client.commit_turn(agent_id, session_id, begun["id"])
+        t3 = time.perf_counter()
+        timings["begin"].append(t1 - t0)
+        timings["append"].append(t2 - t1)
+        timings["commit"].append(t3 - t2)
+        by_sequence[int(begun["sequence"])] = turn["dia_id"]
+    return by_sequence, timings
+
+
+def found_turn(event: dict[str, Any], by_sequence: dict[int, str]) -> dict[str, Any]:
+    """A search_history hit as the scorer reads it: the dia_id of the turn it was committed in
+    (an unknown turn keeps its rank and covers nothing)."""
+    dia_id = by_sequence.get(int(event.get("turn", -1)))
+    hit: dict[str, Any] = {"dia_id": dia_id} if dia_id else {"dia_ids": []}
+    hit.update(turn=event.get("turn"), id=event.get("id"))
+    return hit
+
+
+def run_history(
+    args: argparse.Namespace, client: Client, conversations: list[dict[str, Any]]
+) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = []
+    latencies: list[float] = []
+    calls: dict[str, list[float]] = {"begin": [], "append": [], "commit": []}
+    load_seconds = 0.0
+    query_seconds = 0.0
+    events = 0
+    per_conversation = []
+    for conv in conversations:
+        agent_id = f"{args.agent_prefix}/{conv['sample_id']}"
+        started = time.perf_counter()
+        recreate_agent(client, agent_id, history_manifest(args.min_score))
+        session_id = client.create_session(agent_id, metadata={"benchmark": "locomo"})["id"]
+        by_sequence, timings = load_history(
+            client,
+            agent_id,
+            session_id,
+            conv["turns"],
+            args.text_format,
+            args.captions,
+            args.context_turns,
+        )
+        loaded = time.perf_counter() - started
+        load_seconds += loaded
+        events += len(by_sequence)
+        for name, values in timings.items():
+            calls[name] += values
+
+        started = time.perf_counter()
+        conv_latencies = []
+        for qa in conv["qa"]:
+            turn = client.begin_turn(agent_id, session_id)["id"]
+            t0 = time.perf_counter()
+            output = client.call_tool(
+                agent_id,
+                session_id,
+                turn,
+                "search_history",
+                {"role": "agent"},
+                query=qa["question"],
+                limit=SEARCH_LIMIT,
+            )
+            conv_latencies.append(time.perf_counter() - t0)
+            client.rollback_turn(agent_id, session_id, turn)
+            rows.append(
+                {
+                    "sample_id": conv["sample_id"],
+                    "qa_index": qa["qa_index"],
+                    "question": qa["question"],
+                    "retrieved": [found_turn(e, by_sequence) for e in output.get("events", [])],
+                }
+            )
+        queried = time.perf_counter() - started
+        query_seconds += queried
+        latencies += conv_latencies
+        per_conversation.append(
+            {
+                "sample_id": conv["sample_id"],
+                "events": len(by_sequence),
+                "questions": len(conv["qa"]),
+                "load_s": round(loaded, 2),
+                "search": latency_summary(conv_latencies),
+            }
+        )
+        print(
+            f"{conv['sample_id']}: {len(by_sequence)} turns loaded in {loaded:.1f} s, "
+            f"{len(conv['qa'])} questions in {queried:.1f} s "
+            f"(search p50 {statistics.median(conv_latencies) * 1000:.1f} ms)",
+            flush=True,
+        )
+    append_seconds = sum(calls["append"])
+    return {
+        "system": (
+            f"agent-memory search_history (hybrid, limit={SEARCH_LIMIT}, "
+            f"min_score={args.min_score}) over LoCoMo turns as one session, one committed turn "
+            f"each (text={args.text_format}, captions={args.captions}, "
+            f"context_turns={args.context_turns})"
+        ),
+        "results": rows,
+        "meta": {
+            "target": "history",
+            "text_format": args.text_format,
+            "captions": args.captions,
+            "context_turns": args.context_turns,
+            "min_score": args.min_score,
+            "events": events,
+            "questions": len(rows),
+            "load_s": round(load_seconds, 2),
+            "load_events_per_s": round(events / load_seconds, 1) if load_seconds else None,
+            "append_events_per_s": round(events / append_seconds, 1) if append_seconds else None,
+            "call_latency": {name: latency_summary(values) for name, values in calls.items()},
+            "query_phase_s": round(query_seconds, 2),
+            "search_latency": latency_summary(latencies),
+            "per_conversation": per_conversation,
+        },
+    }
+
+
 def not_implemented(name: str, what: str) -> Callable[..., dict[str, Any]]:
     def run(*_args: Any) -> dict[str, Any]:
         raise SystemExit(f"locomo.py: --target {name} is not implemented yet ({what})")
@@ -439,7 +697,7 @@ def not_implemented(name: str, what: str) -> Callable[..., dict[str, Any]]:
 
 TARGETS: dict[str, Callable[..., dict[str, Any]]] = {
     "records": run_records,
-    "history": not_implemented("history", "search over the sessions' transcripts"),
+    "history": run_history,
     "extraction": not_implemented("extraction", "records written by an extraction pass"),
 }
 
@@ -485,12 +743,29 @@ def print_report(summary: dict[str, Any], meta: dict[str, Any]) -> None:
         )
     search = meta["search_latency"]
     print()
+    if meta["target"] == "history":
+        calls = meta["call_latency"]
+        print(
+            f"load: {meta['events']} turns in {meta['load_s']:.1f} s "
+            f"({meta['load_events_per_s']} events/s, HTTP, begin + append + commit a turn; "
+            f"append calls alone {meta['append_events_per_s']} events/s)"
+        )
+        print(
+            "per call p50 / p99 ms: "
+            + ", ".join(
+                f"{name} {calls[name]['p50_ms']} / {calls[name]['p99_ms']}"
+                for name in ("begin", "append", "commit")
+            )
+        )
+        tool = "search_history"
+    else:
+        print(
+            f"load: {meta['records']} records in {meta['load_s']:.1f} s "
+            f"({meta['load_records_per_s']} records/s, HTTP, {RECORDS_PER_TURN} a turn)"
+        )
+        tool = "search_memory"
     print(
-        f"load: {meta['records']} records in {meta['load_s']:.1f} s "
-        f"({meta['load_records_per_s']} records/s, HTTP, {RECORDS_PER_TURN} a turn)"
-    )
-    print(
-        f"search_memory over HTTP ({search['n']} questions): p50 {search['p50_ms']} ms, "
+        f"{tool} over HTTP ({search['n']} questions): p50 {search['p50_ms']} ms, "
         f"p99 {search['p99_ms']} ms, mean {search['mean_ms']} ms, max {search['max_ms']} ms"
     )
 
@@ -500,7 +775,37 @@ def main() -> int:
     parser.add_argument("--target", choices=sorted(TARGETS), default="records")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, required=True, help="results file (scorer format)")
-    parser.add_argument("--mode", choices=["hybrid", "lexical", "vector"], default="hybrid")
+    parser.add_argument(
+        "--mode",
+        choices=["hybrid", "lexical", "vector"],
+        default="hybrid",
+        help="records: the manifest's search.mode (search_history always ranks hybrid)",
+    )
+    parser.add_argument(
+        "--text-format",
+        choices=TEXT_FORMATS,
+        default="dated",
+        help="history: each event's text (default dated: `[8 May, 2023] Caroline: text`)",
+    )
+    parser.add_argument(
+        "--captions",
+        action="store_true",
+        help="history: append shared images' captions (the scorer's bm25 default leaves them out)",
+    )
+    parser.add_argument(
+        "--context-turns",
+        type=int,
+        default=0,
+        help="history, an experiment: append the N turns before each one (same session) to its "
+        "event text, `(after Melanie: ...)` (default 0: the transcript as said)",
+    )
+    parser.add_argument(
+        "--min-score",
+        type=float,
+        default=None,
+        help="history: the manifest's memory.search.min_score (the cosine floor for hits "
+        "found by meaning alone; unset: the service default)",
+    )
     parser.add_argument("--url", help="a running server (default: start an embedded one)")
     parser.add_argument("--token", help="its API token (default $AGENT_MEMORY_TOKEN)")
     parser.add_argument("--limit-conversations", type=int, default=None)
