@@ -206,3 +206,26 @@ def test_the_openapi_document_is_valid_and_describes_the_scheme(api):
 def test_a_tenant_claim_that_could_break_keys_is_refused(api, tenant):
     status, payload = api.as_tenant(tenant).call("GET", "/v1/agents")
     assert (status, payload["error"]["code"]) == (401, "invalid_tenant")
+
+
+@pytest.mark.parametrize("content_type", [None, "application/x-www-form-urlencoded", "text/plain"])
+def test_a_json_body_counts_whatever_content_type_the_client_declared(api, content_type):
+    from apiclient import http_event
+
+    event = http_event("PUT", A, MANIFEST)
+    if content_type is None:
+        del event["headers"]["content-type"]
+    else:
+        event["headers"]["content-type"] = content_type
+    response = api.handler(event, None)
+    assert response["statusCode"] == 201
+    assert api.ok("GET", A)["manifest"]["harness"]["memory"]["enabled"] is True
+
+
+def test_a_body_that_is_not_json_is_a_400(api):
+    from apiclient import http_event
+
+    event = http_event("PUT", A, "summary=x&kind=fact")
+    event["headers"]["content-type"] = "application/x-www-form-urlencoded"
+    assert api.handler(event, None)["statusCode"] == 400
+    assert api.call("GET", A)[0] == 404

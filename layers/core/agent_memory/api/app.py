@@ -37,6 +37,20 @@ def _json(status: int, body: dict[str, Any]) -> Response[str]:
     return Response(status, "application/json", json.dumps(body, separators=(",", ":")))
 
 
+def json_body(event: dict[str, Any]) -> dict[str, Any]:
+    """Every body this API takes is JSON. A client that sends one without saying so (curl's
+    default is form-urlencoded) would otherwise have it silently ignored; read it as JSON, so a
+    body that is not JSON is a 400 instead."""
+    if not event.get("body"):
+        return event
+    headers = {k.lower(): v for k, v in (event.get("headers") or {}).items()}
+    declared = headers.get("content-type", "").split(";")[0].strip().lower()
+    if declared == "application/json" or declared.endswith("+json"):
+        return event
+    headers["content-type"] = "application/json"
+    return {**event, "headers": headers}
+
+
 class Api:
     """The resolver, plus the path normalisation API Gateway's decoded paths need."""
 
@@ -52,7 +66,7 @@ class Api:
         self._register_handlers()
 
     def handle(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
-        return self.resolver.resolve(normalize_event(event), context)
+        return self.resolver.resolve(json_body(normalize_event(event)), context)
 
     @cache  # noqa: B019 - one Api per process; the document never changes once built
     def openapi(self) -> dict[str, Any]:
