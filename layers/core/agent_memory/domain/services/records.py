@@ -282,8 +282,10 @@ class RecordService:
         hidden = self.view.hidden_by_preview(ctx) if ctx.preview else set()
         found: list[Record] = []
         wanted = [i for i in ids if i not in hidden]
-        for start in range(0, len(wanted), 100):
-            chunk = wanted[start : start + 100]
+        # Most candidates pass the re-check: read a few more than needed, not the whole list.
+        step = limit + 5
+        for start in range(0, len(wanted), step):
+            chunk = wanted[start : start + step]
             records = {r.id: r for r in self._store.get_records(ctx.tenant, ctx.agent_id, chunk)}
             records.update({r.id: r for r in staged if r.id in chunk})
             self.view.overlay(ctx, records)
