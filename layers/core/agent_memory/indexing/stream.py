@@ -48,7 +48,7 @@ from ..domain.embeddings import Embedder
 from ..domain.history import HistoryEvent, part_id
 from ..domain.records import from_doc
 from ..domain.search.index import DocKind, IndexDoc, SearchIndex
-from ..domain.search.service import record_text
+from ..domain.search.service import record_doc
 
 logger = logging.getLogger(__name__)
 
@@ -84,23 +84,8 @@ def head_key(pk: str, sk: str) -> HeadKey | None:
     return HeadKey(match["tenant"], match["agent"], kind, sk[len(prefix) :])
 
 
-def record_doc(key: HeadKey, image: dict[str, Any]) -> IndexDoc:
-    record = from_doc(json.loads(image["doc"]))
-    return IndexDoc(
-        tenant=key.tenant,
-        agent_id=key.agent_id,
-        kind="record",
-        id=record.id,
-        version=record.version,
-        text=record_text(record),
-        created_at=record.created_at,
-        scope=record.scope,
-        session_id=record.session_id,
-        status=record.status.value,
-        preview=record.preview,
-        record_kind=record.kind,
-        labels=record.labels,
-    )
+def record_head_doc(image: dict[str, Any]) -> IndexDoc:
+    return record_doc(from_doc(json.loads(image["doc"])))
 
 
 def file_doc(key: HeadKey, image: dict[str, Any]) -> IndexDoc:
@@ -211,7 +196,7 @@ class StreamIndexer:
             self._index.delete(key.tenant, key.agent_id, key.kind, [key.id])
             return
         image = stream.new_image
-        doc = record_doc(key, image) if key.kind == "record" else file_doc(key, image)
+        doc = record_head_doc(image) if key.kind == "record" else file_doc(key, image)
         self._index.upsert([self._embedded(doc)])
 
     def _apply_event(self, record: DynamoDBRecord) -> None:

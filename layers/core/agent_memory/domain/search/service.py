@@ -46,6 +46,25 @@ def file_text(memory: FileMemory) -> str:
     return "\n".join(filter(None, [memory.path, memory.description, memory.content]))
 
 
+def record_doc(record: Record) -> IndexDoc:
+    """A record's search document, without a vector."""
+    return IndexDoc(
+        tenant=record.tenant,
+        agent_id=record.agent_id,
+        kind="record",
+        id=record.id,
+        version=record.version,
+        text=record_text(record),
+        created_at=record.created_at,
+        scope=record.scope,
+        session_id=record.session_id,
+        status=record.status.value,
+        preview=record.preview,
+        record_kind=record.kind,
+        labels=record.labels,
+    )
+
+
 def record_text(record: Record) -> str:
     """What a record is found by in words: its summary, content and label values."""
     return "\n".join([meaning_text(record), *record.labels.values()])
@@ -142,21 +161,7 @@ class SearchService:
 
     def doc_without_vector(self, record: Record) -> IndexDoc:
         """The document of a record whose text did not change (the index keeps its vector)."""
-        return IndexDoc(
-            tenant=record.tenant,
-            agent_id=record.agent_id,
-            kind="record",
-            id=record.id,
-            version=record.version,
-            text=record_text(record),
-            created_at=record.created_at,
-            scope=record.scope,
-            session_id=record.session_id,
-            status=record.status.value,
-            preview=record.preview,
-            record_kind=record.kind,
-            labels=record.labels,
-        )
+        return record_doc(record)
 
     def rank(
         self,

@@ -21,7 +21,7 @@ from ..search.index import IndexFilter
 from ..search.service import SearchService, UsageEntry
 from ..usage import Usage
 from .records import check_turn_budget
-from .turn_context import TurnContext
+from .turn_context import TurnContext, replayed_effects
 
 _ATTEMPTS = 10
 
@@ -164,7 +164,7 @@ class FileService:
         effect_id = ctx.effect_id("memory")
         staged = self._store.staged_effects(ctx.tenant, ctx.agent_id, ctx.session_id, ctx.turn.id)
         if writes:
-            for effect in [*staged, *self._replayed(ctx)]:
+            for effect in [*staged, *replayed_effects(self._store, ctx)]:
                 if effect.effect_id == effect_id:
                     return {"result": effect.payload["output"]}
         view = TurnFiles(self._store, ctx, staged)
@@ -211,23 +211,6 @@ class FileService:
                 "another write of this turn was staged at the same moment; retry", code="turn_busy"
             ) from exc
         return {"result": result.output}
-
-    def _replayed(self, ctx: TurnContext) -> list[Effect]:
-        """Staged effects of the committed turns this one replays."""
-        if ctx.caller.execution is None or ctx.turn.replay_of is None:
-            return []
-        found: list[Effect] = []
-        turn_id: str | None = ctx.turn.replay_of
-        while turn_id is not None and len(found) < 1000:
-            turn = self._store.get_turn(ctx.tenant, ctx.agent_id, ctx.session_id, turn_id)
-            if turn is None:
-                break
-            if turn.status.value == "committed":
-                found += self._store.staged_effects(
-                    ctx.tenant, ctx.agent_id, ctx.session_id, turn.id
-                )
-            turn_id = turn.replay_of
-        return found
 
     # -- the turn's commit --------------------------------------------------------------------
 

@@ -35,7 +35,7 @@ from ..search.index import IndexFilter
 from ..search.lexical import bm25
 from ..search.service import SearchService, UsageEntry
 from .record_view import ALL_STATUSES, RecordView
-from .turn_context import ToolRefused, TurnContext
+from .turn_context import ToolRefused, TurnContext, replayed_effects
 
 logger = logging.getLogger(__name__)
 
@@ -583,31 +583,10 @@ class RecordService:
     def _already_done(self, ctx: TurnContext, effect_id: str) -> list[dict[str, Any]] | None:
         """The output of a write this turn already staged, or that the turn it replays (or an
         earlier replay of it) committed: a replayed write is applied once."""
-        for effect in self.view.staged(ctx):
+        for effect in [*self.view.staged(ctx), *replayed_effects(self._store, ctx)]:
             if effect.effect_id == effect_id:
                 return [self._effect_output(ctx, effect)]
-        if ctx.caller.execution is None or ctx.turn.replay_of is None:
-            return None
-        for turn in self._replay_chain(ctx):
-            for effect in self._store.staged_effects(
-                ctx.tenant, ctx.agent_id, ctx.session_id, turn.id
-            ):
-                if effect.effect_id == effect_id:
-                    return [self._effect_output(ctx, effect)]
         return None
-
-    def _replay_chain(self, ctx: TurnContext) -> list[Turn]:
-        """The committed turns of this replay chain: the original and earlier replays of it."""
-        chain: list[Turn] = []
-        turn_id = ctx.turn.replay_of
-        while turn_id is not None and len(chain) < 100:
-            turn = self._store.get_turn(ctx.tenant, ctx.agent_id, ctx.session_id, turn_id)
-            if turn is None:
-                break
-            if turn.status.value == "committed":
-                chain.append(turn)
-            turn_id = turn.replay_of
-        return chain
 
     def _effect_output(self, ctx: TurnContext, effect: Effect) -> dict[str, Any]:
         record_id = (

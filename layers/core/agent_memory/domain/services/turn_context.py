@@ -11,9 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import DomainError, InvalidRequest
 from ..manifest import Manifest, MemoryConfig
-from ..models import Turn
+from ..models import Turn, TurnStatus
 from ..ports import Store
-from ..records import Provenance
+from ..records import Effect, Provenance
 from ..search.service import UsageEntry
 
 Role = Literal["agent", "helper", "programmatic", "agent_as_tool"]
@@ -128,6 +128,25 @@ class ManifestCache:
                 self._cache.pop(next(iter(self._cache)))
             self._cache[key] = manifest
         return manifest
+
+
+def replayed_effects(store: Store, ctx: TurnContext) -> list[Effect]:
+    """The writes staged by the committed turns this one replays (its original and earlier
+    replays of it): a replayed call finds its original's effect here and applies nothing."""
+    if ctx.caller.execution is None or ctx.turn.replay_of is None:
+        return []
+    found: list[Effect] = []
+    turn_id: str | None = ctx.turn.replay_of
+    for _ in range(100):  # a bound on the chain, not on its length in practice
+        if turn_id is None:
+            break
+        turn = store.get_turn(ctx.tenant, ctx.agent_id, ctx.session_id, turn_id)
+        if turn is None:
+            break
+        if turn.status is TurnStatus.COMMITTED:
+            found += store.staged_effects(ctx.tenant, ctx.agent_id, ctx.session_id, turn.id)
+        turn_id = turn.replay_of
+    return found
 
 
 def root_of(store: Store, turn: Turn) -> Turn:
