@@ -17,9 +17,9 @@ def embedded(store):
     return store
 
 
-def setup(api, index="messages_and_tools"):
+def setup(api, index="messages_and_tools", memory=True):
     history = {"index": index} if index else {}
-    api.ok("PUT", A, {"harness": {"memory": {"enabled": True}, "history": history}}, expect=201)
+    api.ok("PUT", A, {"harness": {"memory": {"enabled": memory}, "history": history}}, expect=201)
     return api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
 
 
@@ -73,15 +73,18 @@ def test_only_committed_turns_are_searched(api, embedded):
 
 
 @pytest.mark.parametrize(
-    ("index", "kept_roles"),
+    ("index", "memory", "kept_roles"),
     [
-        ("messages", {"user", "assistant"}),
-        ("messages_and_tools", {"user", "assistant", "tool_result", "error"}),
-        (None, set()),
+        ("messages", True, {"user", "assistant"}),
+        ("messages_and_tools", True, {"user", "assistant", "tool_result", "error"}),
+        # Without an index, only post-turn extraction needs the messages: kept for it alone
+        # (search_history is not offered), and nothing at all when memory is off.
+        (None, True, {"user", "assistant"}),
+        (None, False, set()),
     ],
 )
-def test_what_is_kept_follows_the_index_setting(api, embedded, index, kept_roles):
-    s = setup(api, index)
+def test_what_is_kept_follows_the_index_setting(api, embedded, index, memory, kept_roles):
+    s = setup(api, index, memory)
     t = Turn(api, s)
     out = t.say(
         user("deploy the app"),

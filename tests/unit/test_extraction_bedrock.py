@@ -154,7 +154,10 @@ def test_a_reply_without_the_tool_call_is_model_output_invalid(client):
 def test_the_client_is_created_lazily_in_the_region(monkeypatch):
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    created = []
+    real = boto3.client
+    monkeypatch.setattr(boto3, "client", lambda *a, **k: created.append(a) or real(*a, **k))
     model = BedrockModel(region="eu-west-1")
-    assert model._client is None
+    assert created == []
     assert model.client.meta.region_name == "eu-west-1"
     assert model.client is model.client

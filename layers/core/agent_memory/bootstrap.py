@@ -6,9 +6,11 @@ import logging
 from dataclasses import dataclass
 
 from .domain.embeddings import Embedder
-from .domain.ports import EventPublisher, Store
+from .domain.extraction.model import MemoryModel
+from .domain.ports import EventPublisher, ExtractionStarter, Store
 from .domain.search.service import SearchService
 from .domain.services.agents import AgentService
+from .domain.services.extraction import ExtractionService
 from .domain.services.files import FileLimits, FileService
 from .domain.services.history import HistoryService
 from .domain.services.ingest import IngestService
@@ -33,8 +35,18 @@ class Services:
     history: HistoryService
     tools: ToolService
     ingest: IngestService
+    extraction: ExtractionService | None = None
+    starter: ExtractionStarter | None = None
+
+    def drain_extractions(self) -> int:
+        """Run the queued post-turn reviews now, in this thread (embedded worker only)."""
+        drain = getattr(self.starter, "drain", None)
+        return drain() if drain is not None else 0
 
     def close(self) -> None:
+        stop = getattr(self.starter, "stop", None)
+        if stop is not None:
+            stop()
         self.store.close()
 
 
@@ -83,6 +95,50 @@ def build_embedder(settings: Settings) -> Embedder | None:
     return None
 
 
+def build_model(settings: Settings) -> MemoryModel | None:
+    """The model post-turn reviews ask; None turns reviews off."""
+    kind = settings.extraction_model_kind
+    if kind == "rule_based":
+        from .adapters.models.rule_based import RuleBasedModel
+
+        return RuleBasedModel()
+    if kind == "openai":
+        from .adapters.models.openai_compatible import OpenAICompatibleModel
+
+        assert settings.openai_base_url and settings.openai_model  # checked by Settings
+        key = settings.openai_api_key
+        return OpenAICompatibleModel(
+            base_url=settings.openai_base_url,
+            model=settings.openai_model,
+            api_key=key.get_secret_value() if key else None,
+        )
+    if kind == "bedrock":
+        from .adapters.models.bedrock import BedrockModel
+
+        return BedrockModel(model_id=settings.bedrock_model, region=settings.region)
+    return None
+
+
+def build_starter(
+    settings: Settings, store: Store, extraction: ExtractionService
+) -> ExtractionStarter:
+    """Cloud: a Step Functions execution per turn. Embedded: the in-process worker, whose
+    pending jobs are the SQLite file's queued reviews (the server runs it in the background)."""
+    if settings.extraction_state_machine_arn:
+        from .adapters.extraction.stepfunctions import StepFunctionsStarter
+
+        return StepFunctionsStarter(settings.extraction_state_machine_arn, region=settings.region)
+    from .local.extraction_worker import ExtractionWorker
+
+    return ExtractionWorker(
+        extraction,
+        getattr(store, "pending_extractions", None),
+        queue_size=settings.extraction_queue_size,
+        attempts=settings.extraction_attempts,
+        backoff_seconds=settings.extraction_backoff_seconds,
+    )
+
+
 def build_search(settings: Settings, store: Store, embedder: Embedder | None) -> SearchService:
     """Embedded: the index lives in the SQLite file and is written with each commit. Cloud:
     OpenSearch Serverless, fed by the stream indexer; without an endpoint, lexical in-process."""
@@ -112,6 +168,7 @@ def build_services(
     store: Store | None = None,
     events: EventPublisher | None = None,
     embedder: Embedder | None | bool = True,
+    model: MemoryModel | None | bool = True,
 ) -> Services:
     """Wire every service. Tests pass adapters of their own to run the same API on any of them."""
     store = store if store is not None else build_store(settings)
@@ -133,7 +190,14 @@ def build_services(
     records = RecordService(store, events, search)
     manifests = ManifestCache(store)
     history = HistoryService(store, manifests, search)
-    sessions = SessionService(store, agents, records, files, events, history)
+    chosen_model = build_model(settings) if model is True else (model or None)
+    extraction = (
+        ExtractionService(store, manifests, records, events, chosen_model)
+        if chosen_model is not None
+        else None
+    )
+    starter = build_starter(settings, store, extraction) if extraction is not None else None
+    sessions = SessionService(store, agents, records, files, events, history, extraction, starter)
     tools = ToolService(store, sessions, records, manifests)
     tools.register("memory", files.memory_tool)
     tools.register("search_history", history.search_history)
@@ -149,4 +213,6 @@ def build_services(
         history=history,
         tools=tools,
         ingest=ingest,
+        extraction=extraction,
+        starter=starter,
     )

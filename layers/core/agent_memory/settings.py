@@ -43,6 +43,20 @@ class Settings(BaseSettings):
     # Cloud: history events larger than a DynamoDB item go to this bucket.
     history_bucket: str | None = None
 
+    # Post-turn extraction: the model that reviews committed turns. Default: the offline
+    # rule-based extractor embedded, Bedrock Converse in the cloud; "none" turns reviews off.
+    extraction_model: Literal["rule_based", "openai", "bedrock", "none"] | None = None
+    bedrock_model: str = "us.anthropic.claude-haiku-4-5-20251001-v1:0"
+    openai_base_url: str | None = None
+    openai_model: str | None = None
+    openai_api_key: SecretStr | None = None
+    # Cloud: reviews run as executions of this state machine. Embedded: an in-process worker
+    # with a bounded queue (pending reviews stay in the SQLite file and survive a restart).
+    extraction_state_machine_arn: str | None = None
+    extraction_queue_size: int = Field(default=1_000, ge=1, le=100_000)
+    extraction_attempts: int = Field(default=3, ge=1, le=10)
+    extraction_backoff_seconds: float = Field(default=1.0, ge=0.0, le=300.0)
+
     # File memory limits (the spec's defaults).
     memory_bytes: int = Field(default=100 * 1024, ge=1, le=350 * 1024)
     memories_per_agent: int = Field(default=10_000, ge=1)
@@ -57,6 +71,11 @@ class Settings(BaseSettings):
             raise ValueError("AGENT_MEMORY_TABLE_NAME is required when AGENT_MEMORY_STORE=dynamodb")
         if self.store == "dynamodb" and not self.region:
             raise ValueError("AWS_REGION is required when AGENT_MEMORY_STORE=dynamodb")
+        if self.extraction_model == "openai" and not (self.openai_base_url and self.openai_model):
+            raise ValueError(
+                "AGENT_MEMORY_EXTRACTION_MODEL=openai needs AGENT_MEMORY_OPENAI_BASE_URL and "
+                "AGENT_MEMORY_OPENAI_MODEL"
+            )
         if self.bedrock_embedding_dimensions not in (256, 512, 1024):
             raise ValueError("AGENT_MEMORY_BEDROCK_EMBEDDING_DIMENSIONS is 256, 512 or 1024")
         if not self.binds_loopback and self.token is None:
@@ -80,6 +99,12 @@ class Settings(BaseSettings):
         if self.embeddings is not None:
             return self.embeddings
         return "bedrock" if self.store == "dynamodb" else "local"
+
+    @property
+    def extraction_model_kind(self) -> str:
+        if self.extraction_model is not None:
+            return self.extraction_model
+        return "bedrock" if self.store == "dynamodb" else "rule_based"
 
     @property
     def database_path(self) -> Path:

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from .models import Entity
+from .models import Entity, Turn, utcnow
 
 EventType = Literal["memory.updated", "agent.memory_updated"]
 
@@ -35,3 +35,20 @@ class Event(Entity):
 
     def body(self) -> dict[str, Any]:
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def memory_updated(turn: Turn, changes: list[Change], effect_id: str) -> list[Event]:
+    """What a turn's changes publish: `memory.updated` for the session's stream and
+    `agent.memory_updated` for the agent's, both naming the turn."""
+    common = {
+        "tenant": turn.tenant,
+        "agent_id": turn.agent_id,
+        "session_id": turn.session_id,
+        "turn_id": turn.id,
+        "effect_id": effect_id,
+        "at": utcnow(),
+    }
+    return [
+        Event(type="memory.updated", changes=changes, **common),
+        Event(type="agent.memory_updated", changes=changes, **common),
+    ]

@@ -84,6 +84,12 @@ class MemoryConfig(_Strict):
     pinned: PinnedConfig | None = None
     tools: list[ToolName] = Field(default_factory=list)
 
+    @property
+    def extracts(self) -> bool:
+        """Whether committed turns are reviewed for memories (post-turn extraction): memory is
+        enabled and writable."""
+        return self.enabled and self.access == "read_write" and bool(self.scope.write)
+
     @field_validator("kinds")
     @classmethod
     def _unique_kinds(cls, value: list[str]) -> list[str]:

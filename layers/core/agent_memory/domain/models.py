@@ -46,12 +46,44 @@ class Session(Entity):
     last_sequence: int = Field(default=0, serialization_alias="turns")
     metadata: dict[str, str] = Field(default_factory=dict)
     created_at: datetime = Field(serialization_alias="createdAt")
+    # Post-turn extraction has reviewed the messages of every turn up to this sequence.
+    reviewed_through: int = Field(default=0, serialization_alias="reviewedThrough")
 
 
 class TurnStatus(StrEnum):
     OPEN = "open"
     COMMITTED = "committed"
     ROLLED_BACK = "rolled_back"
+
+
+class ExtractionStatus(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class Extraction(Entity):
+    """The post-turn review a committed turn started: where it is, what it read and did."""
+
+    status: ExtractionStatus
+    # The window: messages of the session's committed turns after `from_turn` up to `through`.
+    from_turn: int = Field(serialization_alias="fromTurn")
+    through: int
+    messages: int = 0
+    attempts: int = 0
+    candidates: int | None = None
+    added: int = 0
+    replaced: int = 0
+    deleted: int = 0
+    skipped: int = 0
+    dropped: list[str] = Field(default_factory=list)
+    model_calls: int = Field(default=0, serialization_alias="modelCalls")
+    input_tokens: int = Field(default=0, serialization_alias="inputTokens")
+    output_tokens: int = Field(default=0, serialization_alias="outputTokens")
+    error: str | None = None
+    queued_at: datetime = Field(serialization_alias="queuedAt")
+    ended_at: datetime | None = Field(default=None, serialization_alias="endedAt")
 
 
 class Turn(Entity):
@@ -68,6 +100,7 @@ class Turn(Entity):
     manifest_version: int = Field(serialization_alias="manifestVersion")
     created_at: datetime = Field(serialization_alias="createdAt")
     ended_at: datetime | None = Field(default=None, serialization_alias="endedAt")
+    extraction: Extraction | None = None
 
 
 class Page(BaseModel, Generic[T]):

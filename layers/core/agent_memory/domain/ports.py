@@ -7,14 +7,23 @@ tests/contract that runs against each of them.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 
 from .errors import Conflict
 from .events import Event
+from .extraction.job import ExtractionJob
 from .files.models import FileMemory, FileVersion, FileWrite
 from .history import HistoryEvent
-from .models import Agent, ManifestVersion, Session, Turn, TurnStatus
+from .models import (
+    Agent,
+    Extraction,
+    ExtractionStatus,
+    ManifestVersion,
+    Session,
+    Turn,
+    TurnStatus,
+)
 from .records import Effect, Execution, Record, RecordQuery, RecordVersion, RecordWrite
 from .search.index import IndexDoc
 from .usage import Usage, UsageTotal
@@ -109,7 +118,7 @@ class SessionStore(ABC):
         index_docs: Sequence[IndexDoc] = (),
     ) -> Turn:
         """Move an open turn to committed or rolled back, and apply its record `writes` and file
-        writes with it: all or none. `index_docs` (history) go to a store-held index in the same
+        writes with it: all or none. The turn's `extraction` (a queued review) is kept with it. `index_docs` (history) go to a store-held index in the same
         transaction; stores without one ignore them (the cloud indexes from the stream).
 
         PreconditionFailed if the turn is not open or any expected version does not hold;
@@ -279,8 +288,43 @@ class EventPublisher(ABC):
         delivery failure: the change is already durable, so a lost event is logged, not fatal."""
 
 
+class ExtractionStore(ABC):
+    """Each committed turn's post-turn review, and how far each session has been reviewed."""
+
+    @abstractmethod
+    def update_extraction(
+        self, turn: Turn, extraction: Extraction, expect: Collection[ExtractionStatus]
+    ) -> None:
+        """Set the turn's review while its status is one of `expect`; PreconditionFailed
+        otherwise (another run finished it, or the turn has none)."""
+
+    @abstractmethod
+    def finish_extraction(
+        self, turn: Turn, extraction: Extraction, writes: Sequence[RecordWrite]
+    ) -> None:
+        """Apply the review's record writes, mark it done, and move the session's
+        reviewed_through up to extraction.through: all or none. PreconditionFailed if the
+        review is done already (a re-run applies nothing) or a record changed meanwhile."""
+
+
+class ExtractionStarter(ABC):
+    """Starts a committed turn's review: the embedded worker's queue, or a Step Functions
+    execution named after the turn (a duplicate start is a no-op)."""
+
+    @abstractmethod
+    def start(self, job: ExtractionJob) -> None: ...
+
+
 class Store(
-    AgentStore, SessionStore, TurnLog, RecordStore, FileStore, UsageStore, HistoryStore, ABC
+    AgentStore,
+    SessionStore,
+    TurnLog,
+    RecordStore,
+    FileStore,
+    UsageStore,
+    HistoryStore,
+    ExtractionStore,
+    ABC,
 ):
     """Everything the foundation keeps, behind one object per adapter."""
 

@@ -34,6 +34,9 @@ class Provenance(Entity):
     session_id: str | None = Field(default=None, serialization_alias="sessionId")
     turn_id: str | None = Field(default=None, serialization_alias="turnId")
     trigger_run_id: str | None = Field(default=None, serialization_alias="triggerRunId")
+    # A post-turn review's record cites the messages it came from (history event ids, or the
+    # ids the events carried in their metadata, such as LoCoMo's dia_id).
+    sources: list[str] = Field(default_factory=list)
 
 
 class Record(Entity):

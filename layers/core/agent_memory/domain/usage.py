@@ -3,11 +3,14 @@ it; it is kept so an app can see what its agents cost."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
+from typing import Protocol
 
 from pydantic import Field
 
-from .models import Entity
+from .ids import new_id
+from .models import Entity, Turn, utcnow
 
 
 class Usage(Entity):
@@ -29,3 +32,42 @@ class UsageTotal(Entity):
     calls: int
     input_tokens: int = Field(serialization_alias="inputTokens")
     output_tokens: int = Field(serialization_alias="outputTokens")
+
+
+class ModelCall(Protocol):
+    """What a usage row is made from (a search's UsageEntry, a review's ModelUsage)."""
+
+    @property
+    def model_id(self) -> str: ...
+    @property
+    def input_tokens(self) -> int: ...
+    @property
+    def output_tokens(self) -> int: ...
+
+
+def usage_rows(
+    agent_id: str,
+    purpose: str | None,
+    calls: Iterable[ModelCall],
+    *,
+    turn: Turn | None = None,
+    execution_id: str | None = None,
+) -> list[Usage]:
+    """One row a call, on the turn (and execution) when there is one. `purpose` None takes
+    each call's own (a UsageEntry carries one)."""
+    now = utcnow()
+    return [
+        Usage(
+            id=new_id("use"),
+            agent_id=agent_id,
+            session_id=turn.session_id if turn else None,
+            turn_id=turn.id if turn else None,
+            execution_id=execution_id,
+            purpose=purpose or getattr(call, "purpose"),  # noqa: B009 - a UsageEntry's own
+            model_id=call.model_id,
+            input_tokens=call.input_tokens,
+            output_tokens=call.output_tokens,
+            at=now,
+        )
+        for call in calls
+    ]

@@ -8,12 +8,12 @@ live under keys.history_prefix, which its delete empties a page at a time.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from ...domain.errors import StorageUnavailable
+from ..aws import LazyClient
 
 logger = logging.getLogger(__name__)
 
@@ -46,21 +46,12 @@ class Blobs:
 
     def __init__(self, bucket: str | None, region: str) -> None:
         self.bucket = bucket
-        self._region = region
-        self._client: Any = None
-        self._lock = threading.Lock()
+        # Made on first use: a store that never meets a large event never pays for it.
+        self._client = LazyClient("s3", region)
 
     @property
     def client(self) -> Any:
-        # Made on first use: a store that never meets a large event never pays for boto3's
-        # import and an S3 client on a cold start.
-        if self._client is None:
-            with self._lock:
-                if self._client is None:
-                    import boto3  # type: ignore[import-untyped]
-
-                    self._client = boto3.session.Session().client("s3", region_name=self._region)
-        return self._client
+        return self._client.get()
 
     def put(self, key: str, body: bytes) -> None:
         with s3_errors():

@@ -32,7 +32,7 @@ from pynamodb.models import Model
 
 from ...domain.files.models import FileMemory, FileVersion
 from ...domain.history import HistoryEvent
-from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.records import (
     Effect,
     Execution,
@@ -144,6 +144,7 @@ class SessionItem(Item):
     agent_id = UnicodeAttribute()
     session_id = UnicodeAttribute()
     last_sequence = NumberAttribute()
+    reviewed_through = NumberAttribute(null=True)
     metadata = JSONAttribute()
     created_at = IsoDateTimeAttribute()
 
@@ -156,6 +157,7 @@ class SessionItem(Item):
             agent_id=session.agent_id,
             session_id=session.id,
             last_sequence=session.last_sequence,
+            reviewed_through=session.reviewed_through,
             metadata=session.metadata,
             created_at=session.created_at,
         )
@@ -166,6 +168,7 @@ class SessionItem(Item):
             agent_id=self.agent_id,
             id=self.session_id,
             last_sequence=self.last_sequence,
+            reviewed_through=self.reviewed_through or 0,
             metadata=self.metadata,
             created_at=self.created_at,
         )
@@ -185,6 +188,9 @@ class TurnItem(Item):
     manifest_version = NumberAttribute()
     created_at = IsoDateTimeAttribute()
     ended_at = IsoDateTimeAttribute(null=True)
+    # The post-turn review as JSON text (the form SqliteStore keeps), its status beside it.
+    extraction = UnicodeAttribute(null=True)
+    extraction_status = UnicodeAttribute(null=True)
 
     @classmethod
     def of(cls, turn: Turn) -> TurnItem:
@@ -204,6 +210,8 @@ class TurnItem(Item):
             manifest_version=turn.manifest_version,
             created_at=turn.created_at,
             ended_at=turn.ended_at,
+            extraction=turn.extraction.model_dump_json() if turn.extraction else None,
+            extraction_status=turn.extraction.status.value if turn.extraction else None,
         )
 
     def to_turn(self) -> Turn:
@@ -221,6 +229,7 @@ class TurnItem(Item):
             manifest_version=self.manifest_version,
             created_at=self.created_at,
             ended_at=self.ended_at,
+            extraction=Extraction.model_validate_json(self.extraction) if self.extraction else None,
         )
 
 

@@ -27,6 +27,7 @@ from ...domain.records import RecordWrite
 from ...domain.search.index import IndexDoc
 from . import keys
 from .blobs import Blobs
+from .extraction import DynamoExtraction
 from .files import DynamoFiles, files_failure
 from .history import DynamoHistory
 from .items import Item, bind_items
@@ -49,7 +50,7 @@ _BATCH_ATTEMPTS = 8
 _BATCH_BACKOFF_SECONDS = 0.05
 
 
-class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, Store):
+class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, DynamoExtraction, Store):
     """The Store port on the single table `table_name`; `host` points it at a local endpoint.
 
     `bucket` is where history events too large for an item go (S3, in `region`); without one
@@ -293,6 +294,11 @@ class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, Store)
             keys.session_pk(turn.tenant, turn.agent_id, turn.session_id), keys.turn_sk(turn.id)
         )
         actions: list[Action] = [item.status.set(status.value), item.ended_at.set(ended_at)]
+        if turn.extraction is not None:
+            actions += [
+                item.extraction.set(turn.extraction.model_dump_json()),
+                item.extraction_status.set(turn.extraction.status.value),
+            ]
         is_open = item.status == TurnStatus.OPEN.value
         if not writes and not files:
             try:

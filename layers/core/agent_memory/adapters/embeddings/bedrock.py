@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from agent_memory.adapters.aws import LazyClient
 from agent_memory.domain.embeddings import Embedder, Embedding
 from agent_memory.domain.errors import DomainError
 
@@ -51,10 +51,14 @@ class BedrockEmbedder(Embedder):
             raise ValueError("max_concurrency must be at least 1")
         self.model_id = model_id
         self.dimensions = dimensions
-        self._client = client
-        self._region = region
         self._max_concurrency = max_concurrency
-        self._lock = threading.Lock()
+        self._client = LazyClient(
+            "bedrock-runtime",
+            region,
+            client,
+            retries={"mode": "standard"},
+            max_pool_connections=max(10, max_concurrency),
+        )
 
     def embed(self, texts: Sequence[str], *, query: bool = False) -> Embedding:
         # Titan V2 has no separate query mode, so `query` changes nothing here.
@@ -108,18 +112,4 @@ class BedrockEmbedder(Embedder):
         return payload["embedding"], int(payload.get("inputTextTokenCount", 0))
 
     def _bedrock(self) -> Any:
-        if self._client is None:
-            with self._lock:
-                if self._client is None:
-                    import boto3
-                    from botocore.config import Config
-
-                    self._client = boto3.client(
-                        "bedrock-runtime",
-                        region_name=self._region,
-                        config=Config(
-                            retries={"mode": "standard"},
-                            max_pool_connections=max(10, self._max_concurrency),
-                        ),
-                    )
-        return self._client
+        return self._client.get()

@@ -12,13 +12,13 @@ client is created on first use, in `region` or the environment's default region.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from botocore.exceptions import BotoCoreError, ClientError, ParamValidationError
 from pydantic import ValidationError
 
+from agent_memory.adapters.aws import LazyClient
 from agent_memory.domain.extraction.model import (
     CANDIDATES_SCHEMA,
     DECISIONS_SCHEMA,
@@ -58,21 +58,13 @@ class BedrockModel(MemoryModel):
         temperature: float = 0.0,
     ) -> None:
         self.model_id = model_id
-        self._client = client
-        self._region = region
+        self._client = LazyClient("bedrock-runtime", region, client)
         self._max_tokens = max_tokens
         self._temperature = temperature
-        self._lock = threading.Lock()
 
     @property
     def client(self) -> Any:
-        if self._client is None:
-            with self._lock:
-                if self._client is None:
-                    import boto3
-
-                    self._client = boto3.client("bedrock-runtime", region_name=self._region)
-        return self._client
+        return self._client.get()
 
     def propose(
         self,

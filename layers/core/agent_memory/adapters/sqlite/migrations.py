@@ -193,4 +193,13 @@ MIGRATIONS: list[list[str]] = [
         "CREATE INDEX history_in_order ON history_events"
         " (tenant, agent_id, session_id, turn_sequence, sequence)",
     ],
+    # 7: post-turn extraction: each turn's review, and how far each session was reviewed.
+    # The queued and running reviews are the embedded worker's queue: they survive a restart.
+    [
+        "ALTER TABLE turns ADD COLUMN extraction TEXT",
+        "ALTER TABLE turns ADD COLUMN extraction_status TEXT",
+        "CREATE INDEX turns_by_extraction ON turns (extraction_status, ended_at)"
+        " WHERE extraction_status IN ('queued', 'running')",
+        "ALTER TABLE sessions ADD COLUMN reviewed_through INTEGER NOT NULL DEFAULT 0",
+    ],
 ]

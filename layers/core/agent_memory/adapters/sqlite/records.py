@@ -23,6 +23,7 @@ from ...domain.records import (
 )
 from .database import Database
 from .database import lost_race as _lost_race
+from .extraction import set_extraction
 from .search import EmbeddedIndex
 
 
@@ -203,6 +204,8 @@ class SqliteRecords:
         ).rowcount
         if changed != 1:
             raise PreconditionFailed(f"turn {turn.id!r} is not open")
+        if turn.extraction is not None:
+            set_extraction(conn, turn, turn.extraction)
         self._apply(conn, turn.tenant, turn.agent_id, writes)
 
     def _apply(

@@ -10,12 +10,13 @@ from pathlib import Path
 
 from ...domain.errors import NotFound
 from ...domain.files.models import FileWrite
-from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import PreconditionFailed, Store
 from ...domain.records import RecordWrite
 from ...domain.search.index import IndexDoc
 from .database import Database
 from .database import lost_race as _lost_race
+from .extraction import SqliteExtraction
 from .files import SqliteFiles
 from .history import SqliteHistory
 from .records import SqliteRecords
@@ -23,7 +24,7 @@ from .search import EmbeddedIndex
 from .usage import SqliteUsage
 
 
-class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, Store):
+class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, SqliteExtraction, Store):
     def __init__(self, path: Path | str) -> None:
         self.db = Database(path)
         self.index: EmbeddedIndex | None = None
@@ -298,6 +299,7 @@ def _session(row: sqlite3.Row) -> Session:
         agent_id=row["agent_id"],
         id=row["session_id"],
         last_sequence=row["last_sequence"],
+        reviewed_through=row["reviewed_through"],
         metadata=json.loads(row["metadata"]),
         created_at=datetime.fromisoformat(row["created_at"]),
     )
@@ -318,4 +320,5 @@ def _turn(row: sqlite3.Row) -> Turn:
         manifest_version=row["manifest_version"],
         created_at=datetime.fromisoformat(row["created_at"]),
         ended_at=datetime.fromisoformat(row["ended_at"]) if row["ended_at"] else None,
+        extraction=Extraction.model_validate_json(row["extraction"]) if row["extraction"] else None,
     )

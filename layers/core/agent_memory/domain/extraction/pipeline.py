@@ -11,6 +11,7 @@ from typing import Literal
 
 from agent_memory.domain.history import HistoryEvent
 from agent_memory.domain.manifest import EveryMessages
+from agent_memory.domain.records import LABEL_VALUE_MAX_CHARS
 
 from .model import Candidate, CandidateScope, Decision, Message
 
@@ -148,6 +149,9 @@ def validate(
             unknown = sorted(set(candidate.labels) - declared_labels)
             if unknown:
                 drop(decision, f"unknown label {', '.join(unknown)}")
+                continue
+            if any(len(v) > LABEL_VALUE_MAX_CHARS for v in candidate.labels.values()):
+                drop(decision, f"a label value is over {LABEL_VALUE_MAX_CHARS} characters")
                 continue
         decided.add(decision.candidate)
         if decision.target and decision.action in ("replace", "delete"):

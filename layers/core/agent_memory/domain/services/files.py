@@ -19,7 +19,7 @@ from ..ports import EventPublisher, LimitExceeded, PreconditionFailed, Store
 from ..records import Effect
 from ..search.index import IndexFilter
 from ..search.service import SearchService, UsageEntry
-from ..usage import Usage
+from ..usage import usage_rows
 from .records import check_turn_budget
 from .turn_context import TurnContext, replayed_effects
 
@@ -104,24 +104,7 @@ class FileService:
         self, tenant: str, agent_id: str, usage: list[UsageEntry], turn: Turn | None = None
     ) -> None:
         if usage:
-            self._store.add_usage(
-                tenant,
-                agent_id,
-                [
-                    Usage(
-                        id=new_id("use"),
-                        agent_id=agent_id,
-                        session_id=turn.session_id if turn else None,
-                        turn_id=turn.id if turn else None,
-                        purpose=u.purpose,
-                        model_id=u.model_id,
-                        input_tokens=u.input_tokens,
-                        output_tokens=u.output_tokens,
-                        at=utcnow(),
-                    )
-                    for u in usage
-                ],
-            )
+            self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage, turn=turn))
 
     def search(
         self, tenant: str, agent_id: str, query: str, prefix: str | None, limit: int | None

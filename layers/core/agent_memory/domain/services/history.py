@@ -66,7 +66,11 @@ class HistoryService:
             raise Conflict(
                 f"turn {turn_id!r} is {turn.status.value} and cannot change", code="turn_closed"
             )
-        index = self._manifests.manifest(turn).harness.history.index
+        manifest = self._manifests.manifest(turn)
+        index = manifest.harness.history.index
+        if index is None and manifest.harness.memory.extracts:
+            # Post-turn extraction reads the turn's messages even when history is not searchable.
+            index = "messages"
         existing = self._store.turn_events(tenant, agent_id, session_id, turn_id)
         next_sequence = max((e.sequence for e in existing), default=0) + 1
         events: list[HistoryEvent] = []
@@ -109,7 +113,7 @@ class HistoryService:
     def docs_for_commit(self, turn: Turn) -> tuple[list[IndexDoc], list[UsageEntry]]:
         """The turn's events as search documents, one a part (embedded shape: indexed in the
         commit's own transaction, so only what a committed turn holds is ever searchable)."""
-        if not self._search.inline:
+        if not self._search.inline or self._manifests.manifest(turn).harness.history.index is None:
             return [], []
         events = self._store.turn_events(turn.tenant, turn.agent_id, turn.session_id, turn.id)
         parts = [(e, n, text) for e in events for n, text in enumerate(e.parts, start=1)]

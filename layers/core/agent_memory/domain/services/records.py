@@ -346,6 +346,13 @@ class RecordService:
             )
             if e.kind.startswith("record.")
         ]
+        return self.writes_for_effects(turn.tenant, turn.agent_id, effects)
+
+    def writes_for_effects(
+        self, tenant: str, agent_id: str, effects: list[Effect]
+    ) -> tuple[list[RecordWrite], list[Change], list[UsageEntry]]:
+        """Record writes that apply `effects` (adds, replaces and deletes) in order against
+        the current heads: a turn's staged writes, or a post-turn review's decisions."""
         if not effects:
             return [], [], []
         touched: set[str] = set()
@@ -357,7 +364,7 @@ class RecordService:
                     touched.add(record["replaces"])
             else:
                 touched.add(effect.payload["id"])
-        stored = {r.id: r for r in self._store.get_records(turn.tenant, turn.agent_id, touched)}
+        stored = {r.id: r for r in self._store.get_records(tenant, agent_id, touched)}
         heads: dict[str, Record] = dict(stored)
         versions: dict[str, list[RecordVersion]] = {}
         now = utcnow()

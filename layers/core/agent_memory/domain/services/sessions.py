@@ -5,14 +5,22 @@ from __future__ import annotations
 import logging
 
 from ..errors import Conflict, InvalidRequest, NotFound
-from ..events import Change, Event
+from ..events import Change, memory_updated
+from ..extraction.job import ExtractionJob
 from ..ids import new_id, validate_opaque_id
 from ..models import Page, Session, StartedBy, Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
-from ..ports import EventPublisher, LimitExceeded, PreconditionFailed, Store
+from ..ports import (
+    EventPublisher,
+    ExtractionStarter,
+    LimitExceeded,
+    PreconditionFailed,
+    Store,
+)
 from ..search.service import UsageEntry
-from ..usage import Usage
+from ..usage import usage_rows
 from .agents import AgentService
+from .extraction import ExtractionService
 from .files import FileService
 from .history import HistoryService
 from .records import RecordService
@@ -34,8 +42,12 @@ class SessionService:
         files: FileService,
         events: EventPublisher,
         history: HistoryService,
+        extraction: ExtractionService | None = None,
+        starter: ExtractionStarter | None = None,
     ) -> None:
         self._history = history
+        self._extraction = extraction
+        self._starter = starter
         self._store = store
         self._agents = agents
         self._records = records
@@ -158,9 +170,10 @@ class SessionService:
             writes, changes, usage = self._records.writes_for_commit(turn)
             file_writes, file_changes = self._files.writes_for_commit(turn)
             history_docs, history_usage = self._history.docs_for_commit(turn)
+            review = self._extraction.plan(turn) if self._extraction else None
             try:
                 ended = self._store.end_turn(
-                    turn,
+                    turn.model_copy(update={"extraction": review}),
                     TurnStatus.COMMITTED,
                     utcnow(),
                     writes,
@@ -177,6 +190,8 @@ class SessionService:
                 ) from exc
             self._record_usage(ended, usage + history_usage)
             self._publish(ended, changes + file_changes)
+            if review is not None:
+                self._start_extraction(ended)
             return ended
         raise Conflict(
             "the turn's writes kept conflicting with other turns; commit again", code="turn_busy"
@@ -191,40 +206,28 @@ class SessionService:
             raise _closed(self.get_turn(tenant, agent_id, session_id, turn_id)) from exc
 
     def _record_usage(self, turn: Turn, usage: list[UsageEntry]) -> None:
-        entries = [
-            Usage(
-                id=new_id("use"),
-                agent_id=turn.agent_id,
-                session_id=turn.session_id,
-                turn_id=turn.id,
-                purpose=u.purpose,
-                model_id=u.model_id,
-                input_tokens=u.input_tokens,
-                output_tokens=u.output_tokens,
-                at=utcnow(),
-            )
-            for u in usage
-        ]
-        self._store.add_usage(turn.tenant, turn.agent_id, entries)
+        if usage:
+            rows = usage_rows(turn.agent_id, None, usage, turn=turn)
+            self._store.add_usage(turn.tenant, turn.agent_id, rows)
 
     def _publish(self, turn: Turn, changes: list[Change]) -> None:
-        if not changes:
+        if changes:
+            self._events.publish(memory_updated(turn, changes, f"eff_{turn.id}"))
+
+    def _start_extraction(self, turn: Turn) -> None:
+        """Hand the committed turn's review to the worker or the state machine. The turn is
+        committed whatever happens here: a review that cannot start is recorded as failed."""
+        if self._extraction is None or self._starter is None:
             return
-        at = utcnow()
-        common = {
-            "tenant": turn.tenant,
-            "agent_id": turn.agent_id,
-            "session_id": turn.session_id,
-            "turn_id": turn.id,
-            "effect_id": f"eff_{turn.id}",
-            "at": at,
-        }
-        self._events.publish(
-            [
-                Event(type="memory.updated", changes=changes, **common),
-                Event(type="agent.memory_updated", changes=changes, **common),
-            ]
-        )
+        job = ExtractionJob.of(turn)
+        try:
+            self._starter.start(job)
+        except Exception as exc:  # noqa: BLE001 - never fail the committed turn
+            logger.exception("extraction could not start", extra={"turn_id": turn.id})
+            try:
+                self._extraction.fail(job, f"could not start: {exc}")
+            except Exception:  # noqa: BLE001
+                logger.exception("extraction failure not recorded", extra={"turn_id": turn.id})
 
     def open_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
         """The turn, which must still be open: a committed or rolled-back turn cannot change."""

@@ -12,7 +12,7 @@ from ..models import Turn, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
 from ..ports import Store
 from ..records import Execution
-from ..usage import Usage
+from ..usage import usage_rows
 from .records import RecordService
 from .sessions import SessionService
 from .turn_context import ManifestCache, ToolRefused, TurnContext, parse_caller, root_of
@@ -111,21 +111,7 @@ class ToolService:
         self._store.add_usage(
             turn.tenant,
             turn.agent_id,
-            [
-                Usage(
-                    id=new_id("use"),
-                    agent_id=turn.agent_id,
-                    session_id=turn.session_id,
-                    turn_id=turn.id,
-                    execution_id=execution_id,
-                    purpose=u.purpose,
-                    model_id=u.model_id,
-                    input_tokens=u.input_tokens,
-                    output_tokens=u.output_tokens,
-                    at=utcnow(),
-                )
-                for u in ctx.usage
-            ],
+            usage_rows(turn.agent_id, None, ctx.usage, turn=turn, execution_id=execution_id),
         )
 
     def _check_offered(self, ctx: TurnContext, name: str) -> None:

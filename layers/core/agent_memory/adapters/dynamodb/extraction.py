@@ -1,0 +1,108 @@
+"""Post-turn reviews on DynamoDB (a mixin of DynamoStore), mirroring SqliteExtraction: the
+review is an attribute of the turn's item, so marking it done, moving the session's
+reviewed_through and writing the records are one TransactWriteItems."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+
+from pynamodb.connection import Connection
+from pynamodb.exceptions import UpdateError
+from pynamodb.expressions.condition import Condition
+
+from ...domain.models import Extraction, ExtractionStatus, Turn
+from ...domain.ports import PreconditionFailed
+from ...domain.records import RecordWrite
+from . import keys
+from .items import Items
+from .records import TURN, write_failure
+from .transactions import ConditionsFailed, Transaction, is_condition_failure, unavailable
+
+_UNFINISHED = (ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.FAILED)
+
+
+class DynamoExtraction:
+    _items: Items
+    connection: Connection
+
+    # DynamoRecords', beside this mixin in DynamoStore.
+    _check_agent: Callable[[Transaction, str, str], None]
+    _put_writes: Callable[[Transaction, str, str, Sequence[RecordWrite]], None]
+
+    def _in_state(self, expect: Collection[ExtractionStatus]) -> Condition:
+        status = self._items.turn.extraction_status
+        return status.is_in(*[s.value for s in expect])
+
+    def update_extraction(
+        self, turn: Turn, extraction: Extraction, expect: Collection[ExtractionStatus]
+    ) -> None:
+        item = self._items.turn
+        key = item.key(
+            keys.session_pk(turn.tenant, turn.agent_id, turn.session_id), keys.turn_sk(turn.id)
+        )
+        try:
+            key.update(
+                [
+                    item.extraction.set(extraction.model_dump_json()),
+                    item.extraction_status.set(extraction.status.value),
+                ],
+                condition=self._in_state(expect),
+            )
+        except UpdateError as exc:
+            if is_condition_failure(exc):
+                raise PreconditionFailed(
+                    f"turn {turn.id!r}'s review is not in the expected state"
+                ) from exc
+            raise unavailable(exc) from exc
+
+    def finish_extraction(
+        self, turn: Turn, extraction: Extraction, writes: Sequence[RecordWrite]
+    ) -> None:
+        try:
+            self._finish(turn, extraction, writes, move_mark=True)
+        except ConditionsFailed as exc:
+            if set(exc.failed) != {"session"}:
+                raise
+            # Only the session's mark was ahead (a later review finished first): DynamoDB has
+            # no max(), so apply the rest and leave the mark, as SqliteStore's MAX() does.
+            self._finish(turn, extraction, writes, move_mark=False)
+
+    def _finish(
+        self, turn: Turn, extraction: Extraction, writes: Sequence[RecordWrite], move_mark: bool
+    ) -> None:
+        item, session = self._items.turn, self._items.session
+        turn_key = item.key(
+            keys.session_pk(turn.tenant, turn.agent_id, turn.session_id), keys.turn_sk(turn.id)
+        )
+        try:
+            with Transaction(self.connection) as tx:
+                self._check_agent(tx, turn.tenant, turn.agent_id)
+                tx.update(
+                    TURN,
+                    turn_key,
+                    [
+                        item.extraction.set(extraction.model_dump_json()),
+                        item.extraction_status.set(extraction.status.value),
+                    ],
+                    self._in_state(_UNFINISHED),
+                )
+                if move_mark:
+                    behind = session.reviewed_through.does_not_exist() | (
+                        session.reviewed_through < extraction.through
+                    )
+                    tx.update(
+                        "session",
+                        session.key(
+                            keys.agent_pk(turn.tenant, turn.agent_id),
+                            keys.session_sk(turn.session_id),
+                        ),
+                        [session.reviewed_through.set(extraction.through)],
+                        session.pk.exists() & behind,
+                    )
+                self._put_writes(tx, turn.tenant, turn.agent_id, writes)
+        except ConditionsFailed as exc:
+            if TURN in exc.failed:
+                raise PreconditionFailed(f"turn {turn.id!r}'s review is done already") from exc
+            if "session" in exc.failed:
+                raise
+            raise write_failure(exc) from exc

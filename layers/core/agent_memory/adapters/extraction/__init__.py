@@ -1,0 +1,1 @@
+"""How post-turn reviews are started in the cloud."""

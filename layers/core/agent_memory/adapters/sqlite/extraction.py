@@ -1,0 +1,82 @@
+"""Post-turn reviews in SQLite: the turn's review as JSON with its status beside it, so the
+queued and running ones (the embedded worker's queue) are found through a partial index."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Collection, Sequence
+
+from ...domain.models import Extraction, ExtractionStatus, Turn, TurnStatus
+from ...domain.ports import PreconditionFailed
+from ...domain.records import RecordWrite
+from .database import Database
+
+PENDING = (ExtractionStatus.QUEUED.value, ExtractionStatus.RUNNING.value)
+
+
+def set_extraction(
+    conn: sqlite3.Connection,
+    turn: Turn,
+    extraction: Extraction,
+    expect: Collection[ExtractionStatus] | None = None,
+) -> None:
+    """Write the turn's review; with `expect`, only while its status is one of those."""
+    sql = (
+        "UPDATE turns SET extraction = ?, extraction_status = ? WHERE tenant = ?"
+        " AND agent_id = ? AND session_id = ? AND turn_id = ?"
+    )
+    params: list[object] = [
+        extraction.model_dump_json(),
+        extraction.status.value,
+        turn.tenant,
+        turn.agent_id,
+        turn.session_id,
+        turn.id,
+    ]
+    if expect is not None:
+        sql += f" AND extraction_status IN ({', '.join('?' * len(expect))})"
+        params += [s.value for s in expect]
+    if conn.execute(sql, params).rowcount != 1:
+        raise PreconditionFailed(f"turn {turn.id!r}'s review is not in the expected state")
+
+
+class SqliteExtraction:
+    """Mixed into SqliteStore beside SqliteRecords, whose `_apply` writes the records."""
+
+    db: Database
+    _apply: Callable[[sqlite3.Connection, str, str, Sequence[RecordWrite]], None]
+
+    def update_extraction(
+        self, turn: Turn, extraction: Extraction, expect: Collection[ExtractionStatus]
+    ) -> None:
+        with self.db.write() as conn:
+            set_extraction(conn, turn, extraction, expect)
+
+    def finish_extraction(
+        self, turn: Turn, extraction: Extraction, writes: Sequence[RecordWrite]
+    ) -> None:
+        unfinished = (ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.FAILED)
+        with self.db.write() as conn:
+            set_extraction(conn, turn, extraction, unfinished)
+            conn.execute(
+                "UPDATE sessions SET reviewed_through = MAX(reviewed_through, ?)"
+                " WHERE tenant = ? AND agent_id = ? AND session_id = ?",
+                (extraction.through, turn.tenant, turn.agent_id, turn.session_id),
+            )
+            self._apply(conn, turn.tenant, turn.agent_id, writes)
+
+    def pending_extractions(self, limit: int) -> list[Turn]:
+        """Committed turns whose review is queued or was running, oldest first: the embedded
+        worker's queue, as it stands after a restart."""
+        from .store import _turn
+
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT * FROM turns WHERE extraction_status IN (?, ?) AND status = ?"
+                " ORDER BY ended_at LIMIT ?",
+                (*PENDING, TurnStatus.COMMITTED.value, limit),
+            )
+            .fetchall()
+        )
+        return [_turn(row) for row in rows]

@@ -1,0 +1,55 @@
+"""Which turn's review to run: what the embedded worker's queue and the state machine carry."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InvalidRequest
+from ..models import Turn
+
+
+@dataclass(frozen=True)
+class ExtractionJob:
+    """Which turn's review to run: what the worker's queue and the state machine carry."""
+
+    tenant: str
+    agent_id: str
+    session_id: str
+    turn_id: str
+
+    @classmethod
+    def of(cls, turn: Turn) -> ExtractionJob:
+        return cls(turn.tenant, turn.agent_id, turn.session_id, turn.id)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ExtractionJob:
+        if not isinstance(data, dict):
+            raise InvalidRequest("an extraction job is an object", code="invalid_job")
+        try:
+            return cls(
+                str(data["tenant"]),
+                str(data["agentId"]),
+                str(data["sessionId"]),
+                str(data["turnId"]),
+            )
+        except KeyError as exc:
+            raise InvalidRequest(f"an extraction job needs {exc}", code="invalid_job") from exc
+
+    def to_dict(self) -> dict[str, str]:
+        return {
+            "tenant": self.tenant,
+            "agentId": self.agent_id,
+            "sessionId": self.session_id,
+            "turnId": self.turn_id,
+        }
+
+    @property
+    def name(self) -> str:
+        """A name unique to the turn (Step Functions execution names: 80 characters of
+        [A-Za-z0-9_-]; turn ids are unique within their session, sessions within their agent)."""
+        seed = f"{self.tenant}\0{self.agent_id}\0{self.session_id}\0{self.turn_id}"
+        digest = hashlib.sha256(seed.encode()).hexdigest()[:40]
+        safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.turn_id)[:39]
+        return f"{safe}-{digest}"

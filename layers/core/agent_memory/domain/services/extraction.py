@@ -1,0 +1,391 @@
+"""Post-turn extraction: after a turn commits, the agent reviews the new messages for what is
+worth remembering and adds, replaces, deletes or skips memories so restated facts do not pile up.
+
+Each step is a plain method whose input and output are JSON, so the embedded worker runs them
+in a row and the cloud runs them as Step Functions tasks:
+
+    begin -> propose (one model call) -> decide (neighbours through the search port, one
+    batched model call) -> apply (validate, then one transaction attributed to the turn) ;
+    fail (records the failure on the turn) when a step has failed for good.
+
+A review never fails or blocks its turn: the turn is committed before it starts.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from ..errors import DomainError, InvalidRequest
+from ..events import Change, memory_updated
+from ..extraction.job import ExtractionJob
+from ..extraction.model import Candidate, Existing, MemoryModel, Message, ModelUsage
+from ..extraction.model import Decision as ModelDecision
+from ..extraction.pipeline import DEFAULT_INSTRUCTIONS, extraction_due, validate, window
+from ..ids import new_id
+from ..models import Extraction, ExtractionStatus, Turn, TurnStatus, utcnow
+from ..ports import EventPublisher, PreconditionFailed, Store
+from ..records import Effect, Provenance, Record, RecordQuery, to_doc
+from ..usage import usage_rows
+from .records import RecordService
+from .turn_context import Caller, ManifestCache, TurnContext, root_of
+
+logger = logging.getLogger(__name__)
+
+# A review reads at most this many of the newest messages, proposes at most this many
+# candidates, and shows each candidate this many neighbours.
+WINDOW_MESSAGES = 200
+MAX_CANDIDATES = 20
+NEIGHBOURS = 5
+# Events read to count the messages added since the last review ({"messages": N}).
+COUNT_LIMIT = 10_000
+_APPLY_ATTEMPTS = 10
+_UNFINISHED = (ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.FAILED)
+
+
+class ExtractionService:
+    def __init__(
+        self,
+        store: Store,
+        manifests: ManifestCache,
+        records: RecordService,
+        events: EventPublisher,
+        model: MemoryModel,
+    ) -> None:
+        self._store = store
+        self._manifests = manifests
+        self._records = records
+        self._events = events
+        self.model = model
+
+    # -- the trigger ----------------------------------------------------------------------------
+
+    def plan(self, turn: Turn) -> Extraction | None:
+        """At commit: the review this turn starts, or None. Memory must be enabled and
+        writable, the turn live (a preview turn never changes live memory), and `every` met:
+        every turn with a message, or once N messages were added since the last review."""
+        memory = self._manifests.memory(turn)
+        if not memory.extracts or turn.preview:
+            return None
+        session = self._store.get_session(turn.tenant, turn.agent_id, turn.session_id)
+        if session is None:
+            return None
+        since = session.reviewed_through
+        every = memory.extraction.every
+        own = _messages(
+            self._store.turn_events(turn.tenant, turn.agent_id, turn.session_id, turn.id)
+        )
+        added = len(own)
+        if every != "turn" and added < every.messages and turn.sequence - 1 > since:
+            earlier = self._store.session_events(
+                turn.tenant,
+                turn.agent_id,
+                turn.session_id,
+                COUNT_LIMIT,
+                None,
+                from_turn=since + 1,
+                to_turn=turn.sequence - 1,
+            )
+            added += len(_messages(self._committed(turn, earlier)))
+        if not extraction_due(every, added):
+            return None
+        return Extraction(
+            status=ExtractionStatus.QUEUED,
+            from_turn=since,
+            through=turn.sequence,
+            messages=added,
+            queued_at=utcnow(),
+        )
+
+    # -- the steps ------------------------------------------------------------------------------
+
+    def begin(self, job: ExtractionJob) -> dict[str, Any]:
+        """Mark the review running (one more attempt). `{"done": true}` when there is nothing
+        to do: it finished already (a duplicate start) or the turn has no review."""
+        turn = self._turn(job)
+        state = turn.extraction
+        if state is None or state.status is ExtractionStatus.DONE:
+            return {"done": True}
+        running = state.model_copy(
+            update={"status": ExtractionStatus.RUNNING, "attempts": state.attempts + 1}
+        )
+        try:
+            self._store.update_extraction(turn, running, _UNFINISHED)
+        except PreconditionFailed:
+            return {"done": True}
+        return {"done": False}
+
+    def propose(self, job: ExtractionJob) -> dict[str, Any]:
+        """Load the window and ask the model for candidates (one call)."""
+        turn = self._turn(job)
+        state = _state(turn)
+        manifest = self._manifests.manifest(turn)
+        memory = manifest.harness.memory
+        messages = self.window(turn, state)
+        if not messages:
+            return {"messages": 0, "candidates": [], "usage": []}
+        instructions = memory.extraction.prompt or DEFAULT_INSTRUCTIONS
+        labels = {name: label.description for name, label in memory.labels.items()}
+        result = self.model.propose(messages, instructions, list(memory.kinds), labels)
+        self._record_usage(turn, result.usage)
+        candidates = result.value[:MAX_CANDIDATES]
+        return {
+            "messages": len(messages),
+            "candidates": [c.model_dump(mode="json") for c in candidates],
+            "usage": [u.model_dump(mode="json") for u in result.usage],
+        }
+
+    def decide(self, job: ExtractionJob, proposal: dict[str, Any]) -> dict[str, Any]:
+        """Find each candidate's most similar memories and ask the model, in one batched call,
+        what to do with every candidate."""
+        turn = self._turn(job)
+        candidates = [Candidate.model_validate(c) for c in proposal.get("candidates", [])]
+        if not candidates:
+            return {"decisions": [], "shown": [], "usage": []}
+        neighbours = self.neighbours(turn, candidates)
+        result = self.model.decide(candidates, neighbours)
+        self._record_usage(turn, result.usage)
+        shown = sorted({e.id for group in neighbours.values() for e in group})
+        return {
+            "decisions": [d.model_dump(mode="json") for d in result.value],
+            "shown": shown,
+            "usage": [u.model_dump(mode="json") for u in result.usage],
+        }
+
+    def apply(
+        self, job: ExtractionJob, proposal: dict[str, Any], decision: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Validate the decisions and apply them in one transaction attributed to the turn,
+        with the review's move to done; then publish the memory events. A re-run of a review
+        that is done applies nothing and returns it as it is."""
+        turn = self._turn(job)
+        state = _state(turn)
+        if state.status is ExtractionStatus.DONE:
+            return _dump(state)
+        memory = self._manifests.memory(turn)
+        candidates = [Candidate.model_validate(c) for c in proposal.get("candidates", [])]
+        decisions = [ModelDecision.model_validate(d) for d in decision.get("decisions", [])]
+        # Replace and delete may name only the records shown as neighbours: those the review
+        # may change. Any other id is dropped as unknown.
+        valid, dropped = validate(
+            decisions,
+            candidates,
+            decision.get("shown", []),
+            memory.kinds,
+            memory.labels,
+            memory.scope.write,
+        )
+        usage = [
+            ModelUsage.model_validate(u)
+            for u in [*proposal.get("usage", []), *decision.get("usage", [])]
+        ]
+        counts = {"add": 0, "replace": 0, "delete": 0, "skip": 0}
+        for each in valid:
+            counts[each.decision.action] += 1
+        done = state.model_copy(
+            update={
+                "status": ExtractionStatus.DONE,
+                "messages": proposal.get("messages", state.messages),
+                "candidates": len(candidates),
+                "added": counts["add"],
+                "replaced": counts["replace"],
+                "deleted": counts["delete"],
+                "skipped": counts["skip"],
+                "dropped": [f"candidate {d.decision.candidate}: {d.reason}" for d in dropped],
+                "model_calls": len(usage),
+                "input_tokens": sum(u.input_tokens for u in usage),
+                "output_tokens": sum(u.output_tokens for u in usage),
+                "error": None,
+                "ended_at": utcnow(),
+            }
+        )
+        effects = self._effects(turn, [(v.decision, v.candidate, v.scope) for v in valid])
+        for _ in range(_APPLY_ATTEMPTS):
+            writes, changes, embed_usage = self._records.writes_for_effects(
+                turn.tenant, turn.agent_id, effects
+            )
+            try:
+                self._store.finish_extraction(turn, done, writes)
+            except PreconditionFailed:
+                current = _state(self._turn(job))
+                if current.status is ExtractionStatus.DONE:
+                    return _dump(current)  # another run applied it first
+                continue  # a record changed meanwhile: work the writes out again
+            if embed_usage:
+                rows = usage_rows(turn.agent_id, None, embed_usage, turn=turn)
+                self._store.add_usage(turn.tenant, turn.agent_id, rows)
+            self._publish(turn, changes)
+            return _dump(done)
+        raise DomainError("the review's records kept changing under it; it will be retried")
+
+    def fail(self, job: ExtractionJob, error: str) -> dict[str, Any]:
+        """Record on the turn that its review failed for good (after its retries)."""
+        turn = self._turn(job)
+        state = _state(turn)
+        if state.status is ExtractionStatus.DONE:
+            return _dump(state)
+        failed = state.model_copy(
+            update={
+                "status": ExtractionStatus.FAILED,
+                "error": error[:2_000] or "failed",
+                "ended_at": utcnow(),
+            }
+        )
+        try:
+            self._store.update_extraction(turn, failed, _UNFINISHED)
+        except PreconditionFailed:
+            return _dump(_state(self._turn(job)))
+        logger.warning(
+            "extraction failed",
+            extra={"turn_id": turn.id, "session_id": turn.session_id, "error": failed.error},
+        )
+        return _dump(failed)
+
+    def run(self, job: ExtractionJob) -> dict[str, Any]:
+        """Every step in a row (the embedded worker; the state machine runs them as tasks).
+        Exceptions propagate: the caller retries, then calls `fail`."""
+        if self.begin(job)["done"]:
+            return _dump(_state(self._turn(job)))
+        proposal = self.propose(job)
+        decision = self.decide(job, proposal)
+        return self.apply(job, proposal, decision)
+
+    # -- pieces ---------------------------------------------------------------------------------
+
+    def window(self, turn: Turn, state: Extraction) -> list[Message]:
+        """The messages of the session's committed live turns after the last review up to
+        this turn, the newest WINDOW_MESSAGES of them."""
+        events = self._store.session_events(
+            turn.tenant,
+            turn.agent_id,
+            turn.session_id,
+            COUNT_LIMIT,
+            None,
+            from_turn=state.from_turn + 1,
+            to_turn=state.through,
+        )
+        return window(self._committed(turn, events), None)[-WINDOW_MESSAGES:]
+
+    def neighbours(self, turn: Turn, candidates: Sequence[Candidate]) -> dict[int, list[Existing]]:
+        """Each candidate's most similar active memories among those the review may change."""
+        memory = self._manifests.memory(turn)
+        ctx = TurnContext(
+            turn=turn,
+            memory=memory,
+            caller=Caller(role="agent"),
+            root_turn=root_of(self._store, turn),
+        )
+        write = memory.scope.write
+        query = RecordQuery(
+            include_agent="agent" in write,
+            session_id=turn.session_id if "session" in write else None,
+        )
+        found: dict[int, list[Existing]] = {}
+        for index, candidate in enumerate(candidates):
+            text = candidate.summary + (f"\n{candidate.content}" if candidate.content else "")
+            records = self._records.ranked(ctx, text, query, NEIGHBOURS)
+            found[index] = [
+                Existing(id=r.id, summary=r.summary, content=r.content, kind=r.kind)
+                for r in records
+            ]
+        if ctx.usage:
+            rows = usage_rows(turn.agent_id, None, ctx.usage, turn=turn)
+            self._store.add_usage(turn.tenant, turn.agent_id, rows)
+        return found
+
+    def _effects(
+        self, turn: Turn, decided: list[tuple[ModelDecision, Candidate, str]]
+    ) -> list[Effect]:
+        now = utcnow()
+        effects: list[Effect] = []
+        for decision, candidate, scope in decided:
+            by = Provenance(
+                actor=f"agent:{turn.agent_id}@{turn.manifest_version}",
+                execution=f"extraction:{turn.id}",
+                manifest_version=turn.manifest_version,
+                session_id=turn.session_id,
+                turn_id=turn.id,
+                trigger_run_id=turn.trigger_run_id,
+                sources=list(candidate.sources),
+            )
+            if decision.action in ("add", "replace"):
+                record = Record(
+                    tenant=turn.tenant,
+                    agent_id=turn.agent_id,
+                    id=new_id("rec"),
+                    scope="agent" if scope == "agent" else "session",
+                    session_id=turn.session_id if scope == "session" else None,
+                    summary=candidate.summary,
+                    content=candidate.content,
+                    kind=candidate.kind,
+                    labels=dict(candidate.labels),
+                    replaces=decision.target if decision.action == "replace" else None,
+                    provenance=by,
+                    created_at=now,
+                    updated_at=now,
+                )
+                kind: Literal["record.add", "record.delete"] = "record.add"
+                payload: dict[str, Any] = {"record": to_doc(record)}
+            elif decision.action == "delete":
+                kind = "record.delete"
+                payload = {"id": decision.target, "by": by.model_dump(mode="json")}
+            else:
+                continue
+            effects.append(
+                Effect(
+                    effect_id=f"extraction:{turn.id}:{len(effects)}",
+                    turn_id=turn.id,
+                    sequence=len(effects),
+                    kind=kind,
+                    payload=payload,
+                )
+            )
+        return effects
+
+    def _committed(self, turn: Turn, events: list[Any]) -> list[Any]:
+        """The events of `turn` and of the other committed live turns among `events`."""
+        statuses: dict[str, bool] = {turn.id: True}
+        kept = []
+        for event in events:
+            if event.turn_id not in statuses:
+                other = self._store.get_turn(
+                    turn.tenant, turn.agent_id, turn.session_id, event.turn_id
+                )
+                statuses[event.turn_id] = (
+                    other is not None and other.status is TurnStatus.COMMITTED and not other.preview
+                )
+            if statuses[event.turn_id]:
+                kept.append(event)
+        return kept
+
+    def _turn(self, job: ExtractionJob) -> Turn:
+        turn = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
+        if turn is None:
+            raise InvalidRequest(f"turn {job.turn_id!r} does not exist", code="turn_not_found")
+        return turn
+
+    def _record_usage(self, turn: Turn, usage: Sequence[ModelUsage]) -> None:
+        if usage:
+            rows = usage_rows(turn.agent_id, "memory", usage, turn=turn)
+            self._store.add_usage(turn.tenant, turn.agent_id, rows)
+
+    def _publish(self, turn: Turn, changes: list[Change]) -> None:
+        if changes:
+            self._events.publish(memory_updated(turn, changes, f"eff_extraction_{turn.id}"))
+
+
+def _messages(events: list[Any]) -> list[Any]:
+    return [
+        e for e in events if e.role in ("user", "assistant") and not e.preview and e.text.strip()
+    ]
+
+
+def _state(turn: Turn) -> Extraction:
+    if turn.extraction is None:
+        raise InvalidRequest(f"turn {turn.id!r} started no review", code="no_extraction")
+    return turn.extraction
+
+
+def _dump(state: Extraction) -> dict[str, Any]:
+    return state.model_dump(mode="json", by_alias=True)

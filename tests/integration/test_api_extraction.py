@@ -1,0 +1,342 @@
+"""Post-turn extraction through the API, on SQLite and on DynamoDB (moto): a committed turn is
+reviewed, restated facts are skipped, corrections replace, and a review never fails its turn.
+
+The embedded worker is not running here; `services.drain_extractions()` runs the queued
+reviews in the test's thread, exactly as the worker's thread would."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.adapters.models.rule_based import RuleBasedModel
+from agent_memory.bootstrap import build_services
+from agent_memory.domain.extraction.job import ExtractionJob
+from agent_memory.domain.extraction.model import (
+    Candidate,
+    Decision,
+    Existing,
+    MemoryModel,
+    Message,
+    ModelResult,
+    ModelUnavailable,
+    ModelUsage,
+)
+from agent_memory.settings import Settings
+from apiclient import ApiClient
+
+A = "/v1/agents/teams/web/releases"
+AGENT = {"role": "agent"}
+
+
+def manifest(**memory):
+    return {
+        "harness": {
+            "memory": {
+                "enabled": True,
+                "scope": {"read": ["session", "agent"], "write": ["session", "agent"]},
+                **memory,
+            }
+        }
+    }
+
+
+def setup(api, **memory) -> str:
+    api.ok("PUT", A, manifest(**memory), expect=201)
+    return api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
+
+
+def turn(api, session, *texts, role="user", commit=True, **begin):
+    t = api.ok("POST", f"{A}/-/sessions/{session}/turns", begin, expect=201)
+    path = f"{A}/-/sessions/{session}/turns/{t['id']}"
+    if texts:
+        api.ok("POST", f"{path}/events", {"events": [{"role": role, "text": x} for x in texts]})
+    if commit:
+        return api.ok("POST", f"{path}/commit")
+    return t
+
+
+def turn_detail(api, session, turn_id):
+    return api.ok("GET", f"{A}/-/sessions/{session}/turns/{turn_id}")
+
+
+def active(api):
+    return api.ok("GET", f"{A}/-/records")["records"]
+
+
+def test_a_committed_turn_is_reviewed_into_memories(api, services):
+    s = setup(api)
+    committed = turn(api, s, "I live in Lisbon. I prefer tea over coffee. What time is it?")
+    # The commit queues the review in its own transaction; it has not run yet.
+    assert committed["status"] == "committed"
+    assert committed["extraction"]["status"] == "queued"
+    assert (committed["extraction"]["fromTurn"], committed["extraction"]["through"]) == (0, 1)
+    assert active(api) == []
+
+    assert services.drain_extractions() == 1
+    review = turn_detail(api, s, committed["id"])["extraction"]
+    assert review["status"] == "done"
+    assert (review["added"], review["modelCalls"], review["attempts"]) == (2, 2, 1)
+    assert review["inputTokens"] > 0 and review["outputTokens"] > 0
+
+    records = active(api)
+    assert sorted(r["summary"] for r in records) == [
+        "User lives in Lisbon",
+        "User prefers tea over coffee",
+    ]
+    event_ids = api.ok("GET", f"{A}/-/sessions/{s}/history")["events"]
+    for record in records:
+        # Attributed to the turn that said it, citing the message; agent scope is written
+        # because scope.write includes agent.
+        assert record["scope"] == "agent"
+        assert record["provenance"]["turnId"] == committed["id"]
+        assert record["provenance"]["execution"] == f"extraction:{committed['id']}"
+        assert record["provenance"]["sources"] == [event_ids[0]["id"]]
+
+    usage = api.ok("GET", f"{A}/-/usage", turnId=committed["id"])
+    memory_calls = [u for u in usage["usage"] if u["purpose"] == "memory"]
+    assert [u["modelId"] for u in memory_calls] == ["rule-based", "rule-based"]
+
+    # A later session's turn recalls what the review kept.
+    s2 = api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
+    later = turn(api, s2, commit=False)
+    found = api.ok(
+        "POST", f"{A}/-/sessions/{s2}/turns/{later['id']}/recall", {"context": "where do I live"}
+    )
+    assert "User lives in Lisbon" in [r["summary"] for r in found["records"]]
+
+
+def test_restated_facts_are_skipped_and_corrections_replace(api, services):
+    s = setup(api)
+    turn(api, s, "I live in Lisbon.")
+    services.drain_extractions()
+    [lisbon] = active(api)
+
+    again = turn(api, s, "I live in Lisbon.")
+    services.drain_extractions()
+    review = turn_detail(api, s, again["id"])["extraction"]
+    assert (review["added"], review["skipped"]) == (0, 1)
+    assert [r["id"] for r in active(api)] == [lisbon["id"]]
+
+    correction = turn(api, s, "Actually, I live in Porto now.")
+    services.drain_extractions()
+    review = turn_detail(api, s, correction["id"])["extraction"]
+    assert review["replaced"] == 1
+    [porto] = active(api)
+    assert porto["replaces"] == lisbon["id"] and "Porto" in porto["summary"]
+    old = api.ok("GET", f"{A}/-/records/{lisbon['id']}")
+    assert (old["status"], old["replacedBy"]) == ("SUPERSEDED", porto["id"])
+
+
+def test_every_n_messages_reviews_once_enough_were_added(api, services):
+    s = setup(api, extraction={"every": {"messages": 3}})
+    first = turn(api, s, "I live in Lisbon.", "I work as a nurse.")
+    assert first["extraction"] is None  # 2 of 3 messages: not due
+    rolled = turn(api, s, "I own a boat.", commit=False)
+    api.ok("POST", f"{A}/-/sessions/{s}/turns/{rolled['id']}/rollback")
+    second = turn(api, s, "I prefer tea.")
+    # 3 messages of committed turns since the last review (the rolled-back turn's never count).
+    assert second["extraction"]["messages"] == 3
+    assert (second["extraction"]["fromTurn"], second["extraction"]["through"]) == (0, 3)
+    services.drain_extractions()
+    summaries = sorted(r["summary"] for r in active(api))
+    assert summaries == ["User lives in Lisbon", "User prefers tea", "User works as a nurse"]
+    assert api.ok("GET", f"{A}/-/sessions/{s}")["reviewedThrough"] == 3
+    # The next review starts after turn 3.
+    third = turn(api, s, "I drive a van.")
+    assert third["extraction"] is None
+
+
+@pytest.mark.parametrize(
+    ("memory", "begin", "why"),
+    [
+        ({"enabled": False}, {}, "memory is off"),
+        ({"access": "read_only"}, {}, "the agent's memory is read only"),
+        ({}, {"preview": True}, "a preview turn never changes live memory"),
+        ({"scope": {"read": ["session"], "write": []}}, {}, "the agent writes no scope"),
+    ],
+)
+def test_no_review_is_started_when(api, services, memory, begin, why):
+    s = setup(api, **memory)
+    committed = turn(api, s, "I live in Lisbon.", **begin)
+    assert committed["extraction"] is None, why
+    assert services.drain_extractions() == 0
+    assert active(api) == []
+
+
+def test_a_turn_without_messages_or_rolled_back_starts_no_review(api, services):
+    s = setup(api)
+    assert turn(api, s)["extraction"] is None
+    assert turn(api, s, "ok", role="assistant")["extraction"]["messages"] == 1
+    rolled = turn(api, s, "I live in Lisbon.", commit=False)
+    ended = api.ok("POST", f"{A}/-/sessions/{s}/turns/{rolled['id']}/rollback")
+    assert ended["extraction"] is None
+    services.drain_extractions()
+    assert active(api) == []
+
+
+def test_session_scope_only_unless_write_includes_agent(api, services):
+    s = setup(api, scope={"read": ["session"], "write": ["session"]})
+    turn(api, s, "I live in Lisbon.")
+    services.drain_extractions()
+    [record] = active(api)
+    assert (record["scope"], record["sessionId"]) == ("session", s)
+
+
+def test_the_prompt_setting_replaces_the_default_instructions(store, tmp_path):
+    model = Scripted(candidates=[])
+    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None, model=model)
+    api = ApiClient(_handler(services))
+    s = setup(api, extraction={"prompt": "Keep only release dates."})
+    turn(api, s, "We ship on Tuesdays.")
+    services.drain_extractions()
+    assert model.instructions == ["Keep only release dates."]
+
+
+class Scripted(MemoryModel):
+    """A model whose answers the test chooses; it can fail its first `failures` calls."""
+
+    model_id = "scripted"
+
+    def __init__(self, candidates=None, decisions=None, failures=0):
+        self.candidates = candidates
+        self.decisions = decisions
+        self.failures = failures
+        self.calls = 0
+        self.instructions: list[str] = []
+
+    def _call(self):
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise ModelUnavailable("the model is overloaded")
+        return [ModelUsage(model_id=self.model_id, input_tokens=10, output_tokens=5)]
+
+    def propose(self, messages: list[Message], instructions, existing_kinds, labels):
+        usage = self._call()
+        self.instructions.append(instructions)
+        if self.candidates is not None:
+            return ModelResult(self.candidates, usage)
+        return ModelResult(
+            [
+                Candidate(summary=m.text, kind="fact", sources=[m.id] if m.id else [])
+                for m in messages
+            ],
+            usage,
+        )
+
+    def decide(self, candidates: list[Candidate], neighbours: dict[int, list[Existing]]):
+        usage = self._call()
+        if self.decisions is not None:
+            return ModelResult(self.decisions(candidates, neighbours), usage)
+        return ModelResult(
+            [Decision(candidate=i, action="add") for i in range(len(candidates))], usage
+        )
+
+
+def _handler(services):
+    from agent_memory.api.app import Api
+
+    return Api(services).handle
+
+
+def scripted_api(store, tmp_path, model, **settings):
+    services = build_services(
+        Settings(data_dir=tmp_path, extraction_backoff_seconds=0, **settings),
+        store=store,
+        embedder=None,
+        model=model,
+    )
+    return ApiClient(_handler(services)), services
+
+
+def test_a_review_that_keeps_failing_is_recorded_on_the_turn(store, tmp_path):
+    model = Scripted(failures=100)
+    api, services = scripted_api(store, tmp_path, model, extraction_attempts=3)
+    s = setup(api)
+    committed = turn(api, s, "I live in Lisbon.")
+    assert committed["status"] == "committed"
+    services.drain_extractions()
+    detail = turn_detail(api, s, committed["id"])
+    # The turn stays committed; its review says what went wrong, after three attempts.
+    assert detail["status"] == "committed"
+    review = detail["extraction"]
+    assert (review["status"], review["attempts"]) == ("failed", 3)
+    assert "overloaded" in review["error"]
+    assert active(api) == []
+    assert api.ok("GET", f"{A}/-/sessions/{s}")["reviewedThrough"] == 0
+
+    # The next review reads the failed one's messages again, and then succeeds.
+    model.failures = 0
+    nxt = turn(api, s, "I prefer tea.")
+    assert nxt["extraction"]["fromTurn"] == 0
+    services.drain_extractions()
+    assert sorted(r["summary"] for r in active(api)) == ["I live in Lisbon.", "I prefer tea."]
+
+
+def test_a_retried_review_succeeds_and_applies_once(store, tmp_path):
+    model = Scripted(failures=1)
+    api, services = scripted_api(store, tmp_path, model)
+    s = setup(api)
+    committed = turn(api, s, "I live in Lisbon.")
+    services.drain_extractions()
+    review = turn_detail(api, s, committed["id"])["extraction"]
+    assert (review["status"], review["attempts"], review["added"]) == ("done", 2, 1)
+
+    # Running it again (a duplicate start, a redelivered task) applies nothing.
+    job = ExtractionJob("acme", "teams/web/releases", s, committed["id"])
+    assert services.extraction.run(job)["added"] == 1
+    proposal = services.extraction.propose(job)
+    decision = services.extraction.decide(job, proposal)
+    again = services.extraction.apply(job, proposal, decision)
+    assert again["endedAt"] == review["endedAt"]
+    assert len(active(api)) == 1
+
+
+def test_decisions_naming_unknown_records_kinds_or_labels_are_dropped(store, tmp_path):
+    def decisions(candidates, neighbours):
+        return [
+            Decision(candidate=0, action="replace", target="rec_not_shown", reason="x"),
+            Decision(candidate=1, action="add", reason="unknown kind"),
+            Decision(candidate=2, action="add", reason="unknown label"),
+            Decision(candidate=3, action="delete", target=None, reason="names nothing"),
+            Decision(candidate=9, action="add", reason="no such candidate"),
+            Decision(candidate=4, action="add", reason="fine"),
+        ]
+
+    candidates = [
+        Candidate(summary="one", kind="fact"),
+        Candidate(summary="two", kind="gossip"),
+        Candidate(summary="three", kind="fact", labels={"customer_id": "c-1"}),
+        Candidate(summary="four", kind="fact"),
+        Candidate(summary="five", kind="fact"),
+    ]
+    model = Scripted(candidates=candidates, decisions=decisions)
+    api, services = scripted_api(store, tmp_path, model)
+    s = setup(api)
+    committed = turn(api, s, "whatever was said")
+    services.drain_extractions()
+    review = turn_detail(api, s, committed["id"])["extraction"]
+    assert review["added"] == 1
+    assert review["dropped"] == [
+        "candidate 0: unknown record rec_not_shown",
+        "candidate 1: unknown kind gossip",
+        "candidate 2: unknown label customer_id",
+        "candidate 3: delete names no record",
+        "candidate 9: unknown candidate 9",
+    ]
+    assert [r["summary"] for r in active(api)] == ["five"]
+
+
+def test_a_review_publishes_memory_events_naming_its_turn(api, services):
+    s = setup(api)
+    agent_stream = services.events.subscribe("acme", "teams/web/releases", None)
+    committed = turn(api, s, "I live in Lisbon.")
+    assert agent_stream.queue.empty()
+    services.drain_extractions()
+    _, event = agent_stream.queue.get_nowait()
+    assert (event.type, event.turn_id) == ("agent.memory_updated", committed["id"])
+    assert event.effect_id == f"eff_extraction_{committed['id']}"
+    assert [c.operation for c in event.changes] == ["create"]
+
+
+def test_default_model_is_rule_based_offline(services):
+    assert isinstance(services.extraction.model, RuleBasedModel)
