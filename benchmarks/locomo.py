@@ -28,7 +28,15 @@ Targets (one function each in TARGETS; `records` and `history` exist so far):
   `--min-score` sets the manifest's memory.search.min_score (search_history's cosine floor for
   hits found by meaning alone); `--context-turns N`, an experiment, appends the N turns before
   each one to its event text.
-- `extraction`: not implemented yet (records an extraction pass writes).
+- `extraction`: per conversation one agent `locomo/<sample_id>` with memory on (agent scope,
+  reviewed every turn) and no history index; each LoCoMo session is a session and each LoCoMo
+  turn one committed turn with one `user` event (the words as said; speaker and dia_id in its
+  metadata). The embedded server's worker reviews every committed turn with the configured
+  model (RuleBasedModel offline); once the last review is done, every QA is one turn calling
+  search_memory {query, limit 10}, each returned record mapping to the turns its review cited
+  (provenance.sources). The meta block gets per-review figures (model calls, tokens, what each
+  review did, queued-to-done seconds). Compare with `--target records` (LoCoMo's own generated
+  observations as records), scored the same way.
 
 Without `--url` it starts its own embedded server (`python -m agent_memory.cli serve` on a free
 port and a temporary data directory), reads the token from `<data-dir>/token`, and stops it with
@@ -59,6 +67,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -322,12 +331,22 @@ def record_input(obs: dict[str, Any]) -> dict[str, Any]:
 
 
 def cited_turns(record: dict[str, Any]) -> list[str]:
-    """The turns a returned record cites: its label, or the content's `source turns:` line."""
+    """The turns a returned record cites: its label (records loaded from observations), the
+    messages its review took it from (extraction: provenance.sources), or the content's
+    `source turns:` line."""
     label = (record.get("labels") or {}).get("dia_ids")
     if label:
         return norm_dia_ids(label)
+    sources = (record.get("provenance") or {}).get("sources")
+    if sources:
+        return norm_dia_ids(sources)
     match = re.search(r"^source turns: (.*)$", record.get("content") or "", re.MULTILINE)
     return norm_dia_ids(match.group(1)) if match else []
+
+
+def record_hits(output: dict[str, Any]) -> list[dict[str, Any]]:
+    """search_memory's records as the scorer reads them."""
+    return [{"dia_ids": cited_turns(r), "id": r.get("id")} for r in output.get("records", [])]
 
 
 def percentile(values: list[float], pct: float) -> float:
@@ -358,6 +377,44 @@ def recreate_agent(client: Client, agent_id: str, manifest: dict[str, Any]) -> N
         if exc.status != 404:
             raise
     client.put_agent(agent_id, manifest)
+
+
+def ask(
+    client: Client,
+    agent_id: str,
+    session_id: str,
+    conv: dict[str, Any],
+    tool: str,
+    hits: Callable[[dict[str, Any]], list[dict[str, Any]]],
+) -> tuple[list[dict[str, Any]], list[float]]:
+    """Every QA of the conversation as one turn calling `tool` {query, limit} as the agent,
+    rolled back; the scorer's rows (`hits` maps the tool's output to retrieved items) and the
+    seconds each call took."""
+    rows: list[dict[str, Any]] = []
+    seconds: list[float] = []
+    for qa in conv["qa"]:
+        turn = client.begin_turn(agent_id, session_id)["id"]
+        t0 = time.perf_counter()
+        output = client.call_tool(
+            agent_id,
+            session_id,
+            turn,
+            tool,
+            {"role": "agent"},
+            query=qa["question"],
+            limit=SEARCH_LIMIT,
+        )
+        seconds.append(time.perf_counter() - t0)
+        client.rollback_turn(agent_id, session_id, turn)
+        rows.append(
+            {
+                "sample_id": conv["sample_id"],
+                "qa_index": qa["qa_index"],
+                "question": qa["question"],
+                "retrieved": hits(output),
+            }
+        )
+    return rows, seconds
 
 
 def load_records(
@@ -400,32 +457,15 @@ def run_records(
         records += written
 
         started = time.perf_counter()
-        conv_latencies = []
-        for qa in conv["qa"]:
-            turn = client.begin_turn(agent_id, session_id)["id"]
-            t0 = time.perf_counter()
-            output = client.call_tool(
-                agent_id,
-                session_id,
-                turn,
-                "search_memory",
-                {"role": "agent"},
-                query=qa["question"],
-                limit=SEARCH_LIMIT,
-            )
-            conv_latencies.append(time.perf_counter() - t0)
-            client.rollback_turn(agent_id, session_id, turn)
-            rows.append(
-                {
-                    "sample_id": conv["sample_id"],
-                    "qa_index": qa["qa_index"],
-                    "question": qa["question"],
-                    "retrieved": [
-                        {"dia_ids": cited_turns(r), "id": r.get("id")}
-                        for r in output.get("records", [])
-                    ],
-                }
-            )
+        found, conv_latencies = ask(
+            client,
+            agent_id,
+            session_id,
+            conv,
+            "search_memory",
+            record_hits,
+        )
+        rows += found
         queried = time.perf_counter() - started
         query_seconds += queried
         latencies += conv_latencies
@@ -618,29 +658,15 @@ def run_history(
             calls[name] += values
 
         started = time.perf_counter()
-        conv_latencies = []
-        for qa in conv["qa"]:
-            turn = client.begin_turn(agent_id, session_id)["id"]
-            t0 = time.perf_counter()
-            output = client.call_tool(
-                agent_id,
-                session_id,
-                turn,
-                "search_history",
-                {"role": "agent"},
-                query=qa["question"],
-                limit=SEARCH_LIMIT,
-            )
-            conv_latencies.append(time.perf_counter() - t0)
-            client.rollback_turn(agent_id, session_id, turn)
-            rows.append(
-                {
-                    "sample_id": conv["sample_id"],
-                    "qa_index": qa["qa_index"],
-                    "question": qa["question"],
-                    "retrieved": [found_turn(e, by_sequence) for e in output.get("events", [])],
-                }
-            )
+        found, conv_latencies = ask(
+            client,
+            agent_id,
+            session_id,
+            conv,
+            "search_history",
+            lambda out, seen=by_sequence: [found_turn(e, seen) for e in out.get("events", [])],
+        )
+        rows += found
         queried = time.perf_counter() - started
         query_seconds += queried
         latencies += conv_latencies
@@ -687,18 +713,188 @@ def run_history(
     }
 
 
-def not_implemented(name: str, what: str) -> Callable[..., dict[str, Any]]:
-    def run(*_args: Any) -> dict[str, Any]:
-        raise SystemExit(f"locomo.py: --target {name} is not implemented yet ({what})")
+# -- the extraction target ---------------------------------------------------------------------
 
-    run.implemented = False  # type: ignore[attr-defined]
-    return run
+
+def extraction_manifest(mode: str) -> dict[str, Any]:
+    """Memory on, agent scope (a record found from any session), reviewed every turn; no
+    history index (the messages are kept for the review only)."""
+    return {
+        "harness": {
+            "memory": {
+                "enabled": True,
+                "scope": {"read": ["agent"], "write": ["agent"]},
+                "search": {"mode": mode, "max_results": SEARCH_LIMIT},
+                "extraction": {"every": "turn"},
+            }
+        }
+    }
+
+
+def review_event(turn: dict[str, Any], captions: bool) -> dict[str, Any]:
+    """A LoCoMo turn as the message its harness would append: the words as said (the
+    speaker in metadata, which the review reads as the message's speaker)."""
+    text = " ".join(turn["text"].split())
+    if captions and turn["caption"]:
+        text = f"{text} (shares a photo: {turn['caption']})".strip()
+    metadata = {"dia_id": turn["dia_id"], "speaker": turn["speaker"], "date": turn["date"]}
+    return {"role": "user", "text": text, "metadata": {k: v for k, v in metadata.items() if v}}
+
+
+def wait_for_reviews(
+    client: Client, agent_id: str, last: tuple[str, str], timeout: float = 3600.0
+) -> float:
+    """Seconds until the last committed turn's review ended (the worker takes them in order)."""
+    started = time.perf_counter()
+    deadline = started + timeout
+    while True:
+        review = client.get_turn(agent_id, *last).get("extraction") or {}
+        if review.get("status") in ("done", "failed", None):
+            return time.perf_counter() - started
+        if time.perf_counter() > deadline:
+            raise RuntimeError(f"reviews did not finish in {timeout} s: {review}")
+        time.sleep(0.1)
+
+
+def run_extraction(
+    args: argparse.Namespace, client: Client, conversations: list[dict[str, Any]]
+) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = []
+    latencies: list[float] = []
+    reviews: list[dict[str, Any]] = []
+    load_seconds = review_wait = query_seconds = 0.0
+    records_total = 0
+    per_conversation = []
+    for conv in conversations:
+        agent_id = f"{args.agent_prefix}/{conv['sample_id']}"
+        started = time.perf_counter()
+        recreate_agent(client, agent_id, extraction_manifest(args.mode))
+        sessions: dict[int, str] = {}
+        committed: list[tuple[str, str]] = []
+        for turn in conv["turns"]:
+            if turn["session"] not in sessions:
+                sessions[turn["session"]] = client.create_session(
+                    agent_id, metadata={"benchmark": "locomo", "session": str(turn["session"])}
+                )["id"]
+            session_id = sessions[turn["session"]]
+            begun = client.begin_turn(agent_id, session_id)["id"]
+            client.append_events(agent_id, session_id, begun, [review_event(turn, args.captions)])
+            client.commit_turn(agent_id, session_id, begun)
+            committed.append((session_id, begun))
+        loaded = time.perf_counter() - started
+        waited = wait_for_reviews(client, agent_id, committed[-1])
+        load_seconds += loaded
+        review_wait += waited
+        conv_reviews = [
+            r
+            for session_id, turn_id in committed
+            if (r := client.get_turn(agent_id, session_id, turn_id).get("extraction"))
+        ]
+        reviews += conv_reviews
+        count, cursor = 0, None
+        while True:
+            page = client.list_records(agent_id, limit=200, cursor=cursor)
+            count += len(page["records"])
+            cursor = page["next"]
+            if cursor is None:
+                break
+        records_total += count
+
+        query_session = client.create_session(agent_id, metadata={"benchmark": "questions"})["id"]
+        started = time.perf_counter()
+        found, conv_latencies = ask(
+            client,
+            agent_id,
+            query_session,
+            conv,
+            "search_memory",
+            record_hits,
+        )
+        rows += found
+        queried = time.perf_counter() - started
+        query_seconds += queried
+        latencies += conv_latencies
+        per_conversation.append(
+            {
+                "sample_id": conv["sample_id"],
+                "turns": len(committed),
+                "reviews": len(conv_reviews),
+                "records": count,
+                "load_s": round(loaded, 2),
+                "review_wait_s": round(waited, 2),
+                "search": latency_summary(conv_latencies),
+            }
+        )
+        print(
+            f"{conv['sample_id']}: {len(committed)} turns committed in {loaded:.1f} s, "
+            f"reviews done {waited:.1f} s later, {count} active records; "
+            f"{len(conv['qa'])} questions in {queried:.1f} s",
+            flush=True,
+        )
+    return {
+        "system": (
+            f"agent-memory search_memory (mode={args.mode}, limit={SEARCH_LIMIT}) over the "
+            "records post-turn extraction wrote from LoCoMo's turns (one committed turn each, "
+            "reviewed every turn by the configured model)"
+        ),
+        "results": rows,
+        "meta": {
+            "target": "extraction",
+            "mode": args.mode,
+            "captions": args.captions,
+            "turns": sum(c["turns"] for c in per_conversation),
+            "records": records_total,
+            "questions": len(rows),
+            "load_s": round(load_seconds, 2),
+            "review_wait_s": round(review_wait, 2),
+            "query_phase_s": round(query_seconds, 2),
+            "search_latency": latency_summary(latencies),
+            "per_review": review_figures(reviews),
+            "per_conversation": per_conversation,
+        },
+    }
+
+
+def review_figures(reviews: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per reviewed turn: model calls, tokens, what it did, and how long it took."""
+    done = [r for r in reviews if r["status"] == "done"]
+    if not done:
+        return {"reviews": len(reviews), "done": 0}
+
+    def spread(values: list[float]) -> dict[str, float]:
+        return {
+            "mean": round(statistics.fmean(values), 2),
+            "p50": round(statistics.median(values), 2),
+            "max": round(max(values), 2),
+        }
+
+    seconds = [
+        (
+            datetime.fromisoformat(r["endedAt"]) - datetime.fromisoformat(r["queuedAt"])
+        ).total_seconds()
+        for r in done
+    ]
+    return {
+        "reviews": len(reviews),
+        "done": len(done),
+        "failed": sum(r["status"] == "failed" for r in reviews),
+        "model_calls": spread([r["modelCalls"] for r in done]),
+        "input_tokens": spread([r["inputTokens"] for r in done]),
+        "output_tokens": spread([r["outputTokens"] for r in done]),
+        "candidates": spread([r["candidates"] or 0 for r in done]),
+        "added": sum(r["added"] for r in done),
+        "replaced": sum(r["replaced"] for r in done),
+        "deleted": sum(r["deleted"] for r in done),
+        "skipped": sum(r["skipped"] for r in done),
+        "dropped": sum(len(r["dropped"]) for r in done),
+        "queued_to_done_s": spread(seconds),
+    }
 
 
 TARGETS: dict[str, Callable[..., dict[str, Any]]] = {
     "records": run_records,
     "history": run_history,
-    "extraction": not_implemented("extraction", "records written by an extraction pass"),
+    "extraction": run_extraction,
 }
 
 
@@ -758,6 +954,25 @@ def print_report(summary: dict[str, Any], meta: dict[str, Any]) -> None:
             )
         )
         tool = "search_history"
+    elif meta["target"] == "extraction":
+        per = meta["per_review"]
+        print(
+            f"load: {meta['turns']} turns committed in {meta['load_s']:.1f} s; the last review "
+            f"done {meta['review_wait_s']:.1f} s after the last commit; {meta['records']} "
+            "active records"
+        )
+        if per.get("done"):
+            print(
+                f"per review ({per['done']} done, {per['failed']} failed): model calls mean "
+                f"{per['model_calls']['mean']} max {per['model_calls']['max']}; tokens in "
+                f"{per['input_tokens']['mean']} out {per['output_tokens']['mean']} (mean); "
+                f"queued to done p50 {per['queued_to_done_s']['p50']} s"
+            )
+            print(
+                f"decisions: added {per['added']}, replaced {per['replaced']}, deleted "
+                f"{per['deleted']}, skipped {per['skipped']}, dropped {per['dropped']}"
+            )
+        tool = "search_memory"
     else:
         print(
             f"load: {meta['records']} records in {meta['load_s']:.1f} s "
@@ -790,7 +1005,8 @@ def main() -> int:
     parser.add_argument(
         "--captions",
         action="store_true",
-        help="history: append shared images' captions (the scorer's bm25 default leaves them out)",
+        help="history and extraction: append shared images' captions (the scorer's bm25 "
+        "default leaves them out)",
     )
     parser.add_argument(
         "--context-turns",
@@ -824,8 +1040,6 @@ def main() -> int:
     args = parser.parse_args()
 
     run = TARGETS[args.target]
-    if getattr(run, "implemented", True) is False:
-        run()  # exits with its message before anything starts
     data = args.data.resolve()
     scorer = (args.scorer or data.parent / SCORER_NAME).resolve()
     if not scorer.exists():

@@ -25,7 +25,7 @@ def sha(text: str) -> str:
 def test_fifty_compare_and_swap_writers_one_winner_per_precondition(server):
     client = server.client()
     client.put_agent(AGENT, {"harness": {"memory": {}}})
-    client.put_memory(AGENT, "counter.md", "0\n", "")
+    initial = client.put_memory(AGENT, "counter.md", "0\n", "")
     start = threading.Barrier(50)
     outcomes: list[tuple[str, str]] = []
     lock = threading.Lock()
@@ -38,7 +38,7 @@ def test_fifty_compare_and_swap_writers_one_winner_per_precondition(server):
             mine.put_memory(AGENT, "counter.md", f"{n}\n", current["contentSha256"])
             result = ("won", current["contentSha256"])
         except ApiError as exc:
-            assert (exc.status, exc.code) == (409, "memory_conflict")
+            assert (exc.status, exc.code) == (409, "memory_conflict"), exc.body
             # The refusal carries the memory as it now is.
             assert exc.body["error"]["current"]["contentSha256"] != current["contentSha256"]
             result = ("lost", current["contentSha256"])
@@ -51,7 +51,8 @@ def test_fifty_compare_and_swap_writers_one_winner_per_precondition(server):
     by_precondition: dict[str, int] = {}
     for outcome, precondition in outcomes:
         by_precondition[precondition] = by_precondition.get(precondition, 0) + (outcome == "won")
-    assert all(wins == 1 for wins in by_precondition.values())
+    # Each writer read the memory before any wrote: one precondition, exactly one winner.
+    assert by_precondition == {initial["contentSha256"]: 1}, sorted(outcomes)
     final = client.get_memory(AGENT, "counter.md")
     wins = sum(by_precondition.values())
     assert final["version"] == 1 + wins

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
@@ -164,3 +165,20 @@ def test_event_stream_of_a_missing_agent_is_404(server):
     with pytest.raises(urllib.error.HTTPError) as caught:
         urllib.request.urlopen(request, timeout=10)
     assert caught.value.code == 404
+
+
+def test_the_server_reviews_committed_turns_in_the_background(server):
+    client = server.client()
+    client.put_agent(AGENT, MANIFEST)
+    s = client.create_session(AGENT)["id"]
+    t = client.begin_turn(AGENT, s)["id"]
+    client.append_events(AGENT, s, t, [{"role": "user", "text": "I prefer tea over coffee."}])
+    assert client.commit_turn(AGENT, s, t)["extraction"]["status"] == "queued"
+    deadline = time.monotonic() + 30
+    while (review := client.get_turn(AGENT, s, t)["extraction"])["status"] != "done":
+        assert review["status"] in ("queued", "running"), review
+        assert time.monotonic() < deadline, review
+        time.sleep(0.05)
+    assert [r["summary"] for r in client.list_records(AGENT)["records"]] == [
+        "User prefers tea over coffee"
+    ]

@@ -178,3 +178,46 @@ def test_corrections_end_to_end_replace_what_was_remembered():
     known = Existing(id="mem-7", summary=first.summary, kind=first.kind)
     [decision] = model.decide([second], {0: [known]}).value
     assert (decision.action, decision.target) == ("replace", "mem-7")
+
+
+@pytest.mark.parametrize(
+    ("said", "summaries"),
+    [
+        # A leading time moves to the end of the summary, where it still dates the fact.
+        ("Last Friday I went to a council meeting.", ["Mel went to a council meeting last friday"]),
+        # Interjections carry nothing; the fact after them is kept.
+        (
+            "Yeah, I painted that lake sunrise last year!",
+            ["Mel painted that lake sunrise last year"],
+        ),
+        # A first-person clause inside a sentence.
+        (
+            "They've been great, I've known them for 4 years.",
+            ["Mel has known them for 4 years"],
+        ),
+        # Any verb of the speaker's own doing, and what they did with others.
+        ("I ran a charity race for mental health.", ["Mel ran a charity race for mental health"]),
+        ("We went camping in the mountains.", ["Mel and others went camping in the mountains"]),
+        # Something of theirs named mid-sentence.
+        (
+            "Painting is how I express my feelings.",
+            ["Mel: Painting is how Mel expresses Mel's feelings"],
+        ),
+        # Filler and talk about the listener are not facts about the speaker.
+        ("I think that makes sense.", []),
+        ("I love you guys so much.", []),
+        ("I mean it was fine.", []),
+    ],
+)
+def test_first_person_statements_in_conversation(said, summaries):
+    result = propose([Message(role="user", text=said, id="m1", speaker="Mel")])
+    assert [c.summary for c in result.value] == summaries
+
+
+def test_content_quotes_the_sentence_with_when_it_was_said():
+    message = Message(
+        role="user", text="I adopted a cat.", id="D3:1", speaker="Mel", time="8 May, 2023"
+    )
+    [candidate] = propose([message]).value
+    assert candidate.content == 'Mel said on 8 May, 2023: "I adopted a cat."'
+    assert candidate.sources == ["D3:1"]

@@ -100,6 +100,13 @@ class Client:
     def rollback_turn(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
         return self.request("POST", _turn(agent_id, session_id, turn_id) + "/rollback")
 
+    def append_events(
+        self, agent_id: str, session_id: str, turn_id: str, events: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Keep the turn's messages (and tool results) for history and post-turn extraction."""
+        path = _turn(agent_id, session_id, turn_id) + "/events"
+        return self.request("POST", path, {"events": events})
+
     # -- tools and records -----------------------------------------------------------------
     def call_tool(
         self,

@@ -13,6 +13,7 @@ from ..adapters.events.local_bus import InProcessBus
 from ..api.app import Api
 from ..bootstrap import build_services
 from ..settings import Settings
+from .extraction_worker import ExtractionWorker
 from .gateway import LocalGateway
 from .sse import EventStreams
 from .tokens import TokenBook
@@ -32,6 +33,10 @@ def serve(settings: Settings) -> None:
         # Event streams hold a thread each: keep half the threads for requests.
         streams = EventStreams(services.events, services.agents, settings.threads // 2)
     gateway = LocalGateway(Api(services), tokens, settings.tenant_claim, streams)
+    # Post-turn reviews run beside the requests, reviews queued before a restart first.
+    worker = services.starter if isinstance(services.starter, ExtractionWorker) else None
+    if worker is not None:
+        worker.run_in_background()
     server = create_server(
         gateway,
         host=settings.host,
@@ -56,9 +61,10 @@ def serve(settings: Settings) -> None:
         print(f"API token (saved to {settings.data_dir / 'token'}): {made}", flush=True)
     else:
         print(f"API token: see {settings.data_dir / 'token'}", flush=True)
+    model = services.extraction.model.model_id if services.extraction else "off"
     print(
         f"agent-memory listening on http://{host}:{port} "
-        f"(store: {settings.store}, data: {settings.data_dir})",
+        f"(store: {settings.store}, data: {settings.data_dir}, extraction: {model})",
         flush=True,
     )
     try:

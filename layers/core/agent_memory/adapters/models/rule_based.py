@@ -40,7 +40,7 @@ _SECRET = re.compile(
     re.I,
 )
 _CORRECTION = re.compile(
-    r"^(?:actually|correction|to correct myself|no|i mean)\s*[,:;!.-]?\s+(.*)$", re.I
+    r"^(?:actually|correction|to correct myself|no|i mean(?=\s*,))\s*[,:;!.-]?\s+(.*)$", re.I
 )
 _NOT_SPEAKERS = frozenset({"correction", "actually", "note", "update", "edit", "ps", "p.s", "fyi"})
 _NO_ITS = re.compile(r"^no\s*[,.!]?\s+(it's|it is|that's|that is)\s+(.*)$", re.I)
@@ -59,6 +59,38 @@ _FACT_VERBS = (
 )
 
 
+# Leading words that carry no fact ("Yeah, I painted that last year").
+_INTERJECTION = re.compile(
+    r"^(?:(?:yeah|yep|yes|wow|oh|ah|haha|hey|thanks|thank you|absolutely|totally|sure|well|so|"
+    r"ok|okay|aww|hmm|honestly|anyway|by the way|btw)\b[\s,!.-]*)+",
+    re.I,
+)
+_WHEN = re.compile(
+    r"^((?:last|this|next|earlier this|early this|later this)\s+(?:week(?:end)?|month|year|"
+    r"night|summer|winter|spring|fall|autumn|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday)|yesterday|today|tonight|recently|lately|a (?:few|couple of) "
+    r"(?:days|weeks|months|years) ago|the other day|since we last (?:spoke|talked|chatted))"
+    r"[\s,]+(?=I\b|I'|my\b|we\b)",
+    re.I,
+)
+_CLAUSE = re.compile(r"\s*(?:,|;|\s-\s|\s–\s|\sand\s|\sbut\s)\s*", re.I)
+_FIRST_PERSON_START = re.compile(r"^(?:I|I'm|I've|I'd|I'll|my|we)\b", re.I)
+
+# First-person verbs that introduce talk rather than a fact about the speaker.
+_FILLER_VERBS = frozenset(
+    "think guess mean know hope wonder bet suppose agree understand appreciate totally "
+    "believe see get can could would should will might must am was'nt".split()
+)
+
+
+_IRREGULAR_PAST = frozenset(
+    "ran met did saw took made had got went came began bought found felt left lost told won "
+    "wrote sang swam drove ate gave kept built spent sent heard held paid sat stood taught "
+    "caught brought thought fought chose became broke spoke woke rode flew grew knew threw "
+    "drew fell forgot hid led lit meant slept wore tore shot read put set cut hit let quit".split()
+)
+
+
 def third_person(verb: str) -> str:
     """The simple present third person of a first-person verb phrase's head word."""
     head, _, rest = verb.partition(" ")
@@ -67,7 +99,7 @@ def third_person(verb: str) -> str:
         out = _IRREGULAR[low]
     elif low in ("can't", "cannot", "don't", "do", "was", "will", "would", "just"):
         out = {"don't": "doesn't", "do": "does"}.get(low, low)
-    elif low.endswith(("ed", "ew", "ent", "ot", "ought")):
+    elif low in _IRREGULAR_PAST or low.endswith(("ed", "ew", "ent", "ot", "ought")):
         out = low  # past tense: unchanged
     elif re.search(r"(s|sh|ch|x|z|o)$", low):
         out = low + "es"
@@ -101,7 +133,7 @@ def _first_person(sentence: str, subject: str) -> tuple[str, str] | None:
     m = re.match(
         rf"^I\s+(?:really\s+|absolutely\s+|also\s+)?({_PREFERENCE_VERBS})\s+(.+)$", s, re.I
     )
-    if m:
+    if m and not re.match(r"^(?:(?:that|how|what)\s+)?(?:you|your)\b", m[2], re.I):
         return _PREFERENCE, f"{subject} {third_person(m[1])} {_possessives(m[2], subject)}"
     m = re.match(r"^my\s+(favou?rite\s+[\w ]+?)\s+(is|are)\s+(.+)$", s, re.I)
     if m:
@@ -130,6 +162,43 @@ def _first_person(sentence: str, subject: str) -> tuple[str, str] | None:
         who = "The user and the assistant" if subject == "User" else f"{subject} and the assistant"
         verb = (m[1] or "to").lower() if not m[3] else "to"
         return _DECISION, f"{who} decided {verb} {_possessives(m[4], subject)}"
+    return _said(s, subject)
+
+
+def _first_person_when(s: str, subject: str) -> tuple[str, str] | None:
+    """_first_person, with a leading time ("Last Friday I went to ...") moved to the end of
+    the summary ("... went to ... last Friday"), where it still dates the fact."""
+    m = _WHEN.match(s)
+    if m is None:
+        return _first_person(s, subject)
+    found = _first_person(s[m.end() :], subject)
+    if found is None:
+        return None
+    return found[0], f"{_clean(found[1])} {m[1].strip().lower()}"
+
+
+def _said(s: str, subject: str) -> tuple[str, str] | None:
+    """Any other statement about the speaker's own life: `I <verb> ...` (what they did, do or
+    felt), `we <verb> ...`, or a statement naming something of theirs (`... my ...`). Filler
+    (`I think`, `I mean`) and talk about the listener (`I love you`) are left out."""
+    m = re.match(
+        r"^I\s+(?:really\s+|just\s+|also\s+|finally\s+|recently\s+|actually\s+)?"
+        r"([a-z]+(?:'t)?)\s+(.+)$",
+        s,
+        re.I,
+    )
+    if (
+        m
+        and m[1].lower() not in _FILLER_VERBS
+        and len(m[2].split()) >= 2
+        and not re.match(r"^(?:(?:that|so|it|this)\s+)?(?:you|your)\b", m[2], re.I)
+    ):
+        return _FACT, f"{subject} {third_person(m[1])} {_possessives(m[2], subject)}"
+    m = re.match(r"^we\s+(?:just\s+|also\s+|finally\s+)?([a-z]+)\s+(.+)$", s, re.I)
+    if m and m[1].lower() not in _FILLER_VERBS and len(m[2].split()) >= 2:
+        return _FACT, f"{subject} and others {m[1].lower()} {_possessives(m[2], subject)}"
+    if re.search(r"\bmy\b", s, re.I) and len(s.split()) >= 5 and not re.search(r"\byou", s, re.I):
+        return _FACT, f"{subject}: {_possessives(s, subject)}"
     return None
 
 
@@ -216,7 +285,15 @@ class RuleBasedModel(MemoryModel):
             m = _CORRECTION.match(sentence)
             if m and not re.match(r"^no\s+(?:one|way|idea|problem|worries)\b", sentence, re.I):
                 body, correction = m[1], True
-            found = _first_person(_clean(body), subject)
+            found = _first_person_when(_clean(_INTERJECTION.sub("", body)), subject)
+            if found is None:
+                # A first-person clause inside the sentence ("They've been great, I've known
+                # them for 4 years").
+                for clause in _CLAUSE.split(body)[1:]:
+                    if _FIRST_PERSON_START.match(clause):
+                        found = _first_person(_clean(clause), subject)
+                        if found is not None:
+                            break
             if found is None and correction and not sentence.lower().startswith("no"):
                 found = (_FACT, f"Correction from {subject}: {_possessives(_clean(body), subject)}")
         if found is None:
@@ -229,7 +306,8 @@ class RuleBasedModel(MemoryModel):
         kind = self._kinds.get(category, "fact")
         if kind not in kinds and kinds:
             kind = kinds[0]
-        quoted = f'{message.speaker or subject} said: "{sentence.strip()}"'
+        when = f" on {message.time}" if message.time else ""
+        quoted = f'{message.speaker or subject} said{when}: "{sentence.strip()}"'
         return Candidate(
             summary=summary,
             content=quoted,

@@ -53,6 +53,8 @@ class Message(_Shape):
     history event id."""
     speaker: str | None = None
     turn: int | None = None
+    time: str | None = None
+    """When it was said: the event's `date` metadata if it has one, else its time's date."""
 
 
 class Candidate(_Shape):

@@ -66,6 +66,7 @@ def window(events: Iterable[HistoryEvent], since: int | None) -> list[Message]:
             id=e.metadata.get("dia_id") or e.id,
             speaker=e.metadata.get("speaker") or None,
             turn=e.turn_sequence,
+            time=e.metadata.get("date") or e.time.date().isoformat(),
         )
         for e in chosen
     ]

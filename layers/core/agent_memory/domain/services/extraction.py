@@ -107,8 +107,16 @@ class ExtractionService:
         state = turn.extraction
         if state is None or state.status is ExtractionStatus.DONE:
             return {"done": True}
+        # The window starts after the session's last finished review, which may have moved on
+        # since the commit queued this one: messages are reviewed once, not once a turn.
+        session = self._store.get_session(job.tenant, job.agent_id, job.session_id)
+        since = max(state.from_turn, session.reviewed_through if session else 0)
         running = state.model_copy(
-            update={"status": ExtractionStatus.RUNNING, "attempts": state.attempts + 1}
+            update={
+                "status": ExtractionStatus.RUNNING,
+                "attempts": state.attempts + 1,
+                "from_turn": min(since, state.through),
+            }
         )
         try:
             self._store.update_extraction(turn, running, _UNFINISHED)
@@ -241,6 +249,23 @@ class ExtractionService:
             extra={"turn_id": turn.id, "session_id": turn.session_id, "error": failed.error},
         )
         return _dump(failed)
+
+    def task(self, event: dict[str, Any]) -> dict[str, Any]:
+        """One step, as a task of the state machine passes it: {"step", "job", ...}."""
+        job = ExtractionJob.from_dict(event.get("job"))
+        step = event.get("step")
+        if step == "begin":
+            return self.begin(job)
+        if step == "propose":
+            return self.propose(job)
+        if step == "decide":
+            return self.decide(job, event.get("proposal") or {})
+        if step == "apply":
+            return self.apply(job, event.get("proposal") or {}, event.get("decision") or {})
+        if step == "fail":
+            error = event.get("error") or {}
+            return self.fail(job, f"{error.get('Error', 'Error')}: {error.get('Cause', '')}")
+        raise InvalidRequest(f"unknown extraction step {step!r}", code="invalid_step")
 
     def run(self, job: ExtractionJob) -> dict[str, Any]:
         """Every step in a row (the embedded worker; the state machine runs them as tasks).

@@ -343,14 +343,8 @@ class FileService:
             )
         for _ in range(_ATTEMPTS):
             existing = self._store.get_file(tenant, agent_id, path)
-            if content_sha256 is not None:
-                holds = (
-                    existing is None
-                    if content_sha256 == ""
-                    else existing is not None and existing.content_sha256 == content_sha256
-                )
-                if not holds:
-                    raise _conflict(path, existing)
+            if not _holds(existing, content_sha256):
+                raise _conflict(path, existing)
             now = utcnow()
             number = existing.version + 1 if existing else 1
             head = _head(tenant, agent_id, path, content, number, now, actor)
@@ -375,8 +369,11 @@ class FileService:
             try:
                 self._write(tenant, agent_id, [write])
             except PreconditionFailed:
-                if content_sha256 is not None:
-                    raise _conflict(path, self._store.get_file(tenant, agent_id, path)) from None
+                # Lost a race. While the memory still has the content the caller named, the
+                # precondition holds: try again; otherwise the caller's view is stale.
+                current = self._store.get_file(tenant, agent_id, path)
+                if not _holds(current, content_sha256):
+                    raise _conflict(path, current) from None
                 continue
             except LimitExceeded as exc:
                 raise Conflict(
@@ -582,6 +579,16 @@ def _all_files(store: Store, tenant: str, agent_id: str, prefix: str) -> list[Fi
         if len(batch) < 1000:
             return found
         after = batch[-1].path
+
+
+def _holds(memory: FileMemory | None, content_sha256: str | None) -> bool:
+    """Whether a write's precondition holds: none given, "" (no memory has the path), or the
+    memory's current content hash."""
+    if content_sha256 is None:
+        return True
+    if content_sha256 == "":
+        return memory is None
+    return memory is not None and memory.content_sha256 == content_sha256
 
 
 def _conflict(path: str, current: FileMemory | None) -> MemoryConflict:
