@@ -6,6 +6,8 @@ reviews in the test's thread, exactly as the worker's thread would."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agent_memory.adapters.models.rule_based import RuleBasedModel
@@ -340,3 +342,19 @@ def test_a_review_publishes_memory_events_naming_its_turn(api, services):
 
 def test_default_model_is_rule_based_offline(services):
     assert isinstance(services.extraction.model, RuleBasedModel)
+
+
+def test_a_proposal_stays_inside_a_state_machine_payload(store, tmp_path):
+    # 20 candidates of 8,000 characters would pass Step Functions' 256 KB between steps.
+    big = [Candidate(summary=f"fact {i}", content="x" * 8_000, kind="fact") for i in range(25)]
+    api, services = scripted_api(store, tmp_path, Scripted(candidates=big))
+    s = setup(api)
+    committed = turn(api, s, "whatever was said")
+    job = ExtractionJob("acme", "teams/web/releases", s, committed["id"])
+    services.extraction.begin(job)
+    proposal = services.extraction.propose(job)
+    assert 0 < len(proposal["candidates"]) < 20
+    assert len(json.dumps(proposal)) <= 100_000
+    decision = services.extraction.decide(job, proposal)
+    done = services.extraction.apply(job, proposal, decision)
+    assert done["added"] == len(proposal["candidates"])

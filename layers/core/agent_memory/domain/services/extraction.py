@@ -13,6 +13,7 @@ A review never fails or blocks its turn: the turn is committed before it starts.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -37,6 +38,7 @@ logger = logging.getLogger(__name__)
 # candidates, and shows each candidate this many neighbours.
 WINDOW_MESSAGES = 200
 MAX_CANDIDATES = 20
+MAX_PROPOSAL_BYTES = 96_000
 NEIGHBOURS = 5
 # Events read to count the messages added since the last review ({"messages": N}).
 COUNT_LIMIT = 10_000
@@ -137,10 +139,14 @@ class ExtractionService:
         labels = {name: label.description for name, label in memory.labels.items()}
         result = self.model.propose(messages, instructions, list(memory.kinds), labels)
         self._record_usage(turn, result.usage)
-        candidates = result.value[:MAX_CANDIDATES]
+        candidates = [c.model_dump(mode="json") for c in result.value[:MAX_CANDIDATES]]
+        # What a review carries between steps stays well inside Step Functions' 256 KB payload.
+        while candidates and len(json.dumps(candidates)) > MAX_PROPOSAL_BYTES:
+            candidates.pop()
+            logger.warning("extraction candidate left out: too large", extra={"turn_id": turn.id})
         return {
             "messages": len(messages),
-            "candidates": [c.model_dump(mode="json") for c in candidates],
+            "candidates": candidates,
             "usage": [u.model_dump(mode="json") for u in result.usage],
         }
 
