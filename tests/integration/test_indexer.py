@@ -339,7 +339,7 @@ def test_the_handler_fails_at_cold_start_without_an_endpoint(monkeypatch):
         load_handler("indexer_app_no_endpoint")
 
 
-def event_image(text: str, blob: bool = False) -> dict:
+def event_image(text: str, blob: bool = False, searchable: bool = True) -> dict:
     from agent_memory.adapters.dynamodb.items import EventItem
     from agent_memory.domain.history import HistoryEvent
 
@@ -354,6 +354,7 @@ def event_image(text: str, blob: bool = False) -> dict:
         role="user",
         text=text,
         time=T0,
+        searchable=searchable,
     )
     image = EventItem.of("t1", "teams/web", "ses_1", event).serialize()
     if blob:
@@ -374,6 +375,13 @@ def test_history_events_are_indexed_in_parts_and_removed(indexer, index, embedde
     assert doc.text.startswith("turn 3, user: w0 w1")
     assert doc.vector is not None
     indexer.process(batch(change("REMOVE", old=event_image(long_text))))
+    assert [k for k in index.docs if k[2] == "event"] == []
+
+
+def test_an_event_kept_only_for_extraction_is_never_indexed(indexer, index):
+    # Without harness.history.index, messages are kept for post-turn extraction alone.
+    response = indexer.process(batch(change("INSERT", new=event_image("hi", searchable=False))))
+    assert response == {"batchItemFailures": []}
     assert [k for k in index.docs if k[2] == "event"] == []
 
 

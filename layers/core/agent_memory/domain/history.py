@@ -61,6 +61,8 @@ class HistoryEvent(Entity):
     time: datetime
     metadata: dict[str, str] = Field(default_factory=dict)
     preview: bool = False
+    # False when kept only for post-turn extraction (no harness.history.index): never indexed.
+    searchable: bool = True
 
     def to_doc(self) -> dict[str, Any]:
         return {**self.model_dump(mode="json"), "tenant": self.tenant}

@@ -212,6 +212,8 @@ class StreamIndexer:
         event = history_event(stream.new_image, self._fetch)
         if event is None:
             raise ValueError("a history event item whose event cannot be read")
+        if not event.searchable:
+            return  # kept for post-turn extraction only
         self._index.upsert([self._embedded(doc) for doc in event_docs(event)])
 
     def _embedded(self, doc: IndexDoc) -> IndexDoc:

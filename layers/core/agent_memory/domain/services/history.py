@@ -68,6 +68,7 @@ class HistoryService:
             )
         manifest = self._manifests.manifest(turn)
         index = manifest.harness.history.index
+        searchable = index is not None
         if index is None and manifest.harness.memory.extracts:
             # Post-turn extraction reads the turn's messages even when history is not searchable.
             index = "messages"
@@ -100,6 +101,7 @@ class HistoryService:
                     time=event.time or utcnow(),
                     metadata=event.metadata,
                     preview=turn.preview,
+                    searchable=searchable,
                 )
             )
         try:
@@ -113,9 +115,13 @@ class HistoryService:
     def docs_for_commit(self, turn: Turn) -> tuple[list[IndexDoc], list[UsageEntry]]:
         """The turn's events as search documents, one a part (embedded shape: indexed in the
         commit's own transaction, so only what a committed turn holds is ever searchable)."""
-        if not self._search.inline or self._manifests.manifest(turn).harness.history.index is None:
+        if not self._search.inline:
             return [], []
-        events = self._store.turn_events(turn.tenant, turn.agent_id, turn.session_id, turn.id)
+        events = [
+            e
+            for e in self._store.turn_events(turn.tenant, turn.agent_id, turn.session_id, turn.id)
+            if e.searchable
+        ]
         parts = [(e, n, text) for e in events for n, text in enumerate(e.parts, start=1)]
         if not parts:
             return [], []
