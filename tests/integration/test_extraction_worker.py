@@ -122,3 +122,16 @@ def test_extraction_can_be_turned_off(tmp_path):
     assert api.ok("POST", f"{path}/commit")["extraction"] is None
     assert services.extraction is None and services.drain_extractions() == 0
     services.close()
+
+
+def test_a_review_whose_agent_was_deleted_meanwhile_is_dropped(tmp_path):
+    services, api = open_services(tmp_path)
+    reviewed_turn(api)
+    [pending] = services.store.pending_extractions(10)
+    api.ok("DELETE", A, expect=204)
+    # The queued review finds no turn: nothing to do, nothing retried, nothing left queued.
+    assert services.extraction.run(ExtractionJob.of(pending)) == {}
+    assert services.drain_extractions() == 1  # the commit's wake-up, run once, not retried
+    assert services.store.pending_extractions(10) == []
+    assert services.drain_extractions() == 0
+    services.close()

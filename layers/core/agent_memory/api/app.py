@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 
 from .. import __version__
 from ..bootstrap import Services
-from ..domain.errors import DomainError
+from ..domain.errors import DomainError, field_problems, problems_text
 from .paths import external, normalize_event
 from .routes.agents import agents_router
 from .routes.history import history_router
@@ -97,14 +97,7 @@ class Api:
 
         @app.exception_handler(RequestValidationError)
         def invalid_request(exc: RequestValidationError) -> Response[str]:
-            problems = [
-                {
-                    "field": ".".join(str(p) for p in err.get("loc", ())),
-                    "message": err.get("msg", err.get("type", "invalid")),
-                }
-                for err in exc.errors()
-            ]
-            summary = "; ".join(f"{p['field']}: {p['message']}" for p in problems)
+            problems, summary = field_problems(exc.errors()), problems_text(exc.errors())
             return _json(
                 400,
                 {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 
@@ -57,3 +58,19 @@ class StorageUnavailable(DomainError):
 
     status = 503
     code = "storage_unavailable"
+
+
+def field_problems(errors: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
+    """pydantic's validation errors as `{"field": "a.b", "message": ...}`, one a bad field."""
+    return [
+        {
+            "field": ".".join(str(p) for p in err.get("loc", ())) or "input",
+            "message": str(err.get("msg", err.get("type", "invalid"))),
+        }
+        for err in errors
+    ]
+
+
+def problems_text(errors: Iterable[Mapping[str, Any]]) -> str:
+    """The same problems on one line: `a.b: message; c: message`."""
+    return "; ".join(f"{p['field']}: {p['message']}" for p in field_problems(errors))

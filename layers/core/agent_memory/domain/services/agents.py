@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import Conflict, InvalidRequest, NotFound
+from ..errors import Conflict, InvalidRequest, NotFound, field_problems, problems_text
 from ..ids import validate_agent_id
 from ..manifest import Manifest, check_label_numbers
 from ..models import Agent, ManifestVersion, Page, utcnow
@@ -25,11 +25,8 @@ def parse_manifest(document: Any) -> Manifest:
     try:
         return Manifest.model_validate(document)
     except ValidationError as exc:
-        problems = [
-            {"field": ".".join(str(p) for p in err["loc"]), "message": err["msg"]}
-            for err in exc.errors(include_url=False)
-        ]
-        summary = "; ".join(f"{p['field']}: {p['message']}" for p in problems)
+        errors = exc.errors(include_url=False)
+        problems, summary = field_problems(errors), problems_text(errors)
         raise InvalidRequest(
             f"invalid manifest: {summary}", code="invalid_manifest", problems=problems
         ) from exc

@@ -104,8 +104,11 @@ class ExtractionService:
 
     def begin(self, job: ExtractionJob) -> dict[str, Any]:
         """Mark the review running (one more attempt). `{"done": true}` when there is nothing
-        to do: it finished already (a duplicate start) or the turn has no review."""
-        turn = self._turn(job)
+        to do: it finished already (a duplicate start), the turn has no review, or the turn is
+        gone (its agent was deleted while the review waited)."""
+        turn = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
+        if turn is None:
+            return {"done": True}
         state = turn.extraction
         if state is None or state.status is ExtractionStatus.DONE:
             return {"done": True}
@@ -277,7 +280,8 @@ class ExtractionService:
         """Every step in a row (the embedded worker; the state machine runs them as tasks).
         Exceptions propagate: the caller retries, then calls `fail`."""
         if self.begin(job)["done"]:
-            return _dump(_state(self._turn(job)))
+            turn = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
+            return _dump(turn.extraction) if turn and turn.extraction else {}
         proposal = self.propose(job)
         decision = self.decide(job, proposal)
         return self.apply(job, proposal, decision)

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import InvalidRequest
+from ..errors import InvalidRequest, problems_text
 from ..history import EventIn, HistoryEvent, event_id, kept, part_id
 from ..models import Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, encode_cursor
@@ -50,10 +50,7 @@ class HistoryService:
         try:
             batch = AppendIn.model_validate(body)
         except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
-                for e in exc.errors(include_url=False)
-            )
+            problems = problems_text(exc.errors(include_url=False))
             raise InvalidRequest(f"invalid events: {problems}", code="invalid_events") from exc
         turn = self._store.get_turn(tenant, agent_id, session_id, turn_id)
         if turn is None:

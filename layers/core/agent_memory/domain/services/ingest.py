@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from ..errors import Conflict, InvalidRequest, NotFound
+from ..errors import Conflict, InvalidRequest, NotFound, problems_text
 from ..history import EventIn
 from ..models import StartedBy
 from .history import HistoryService
@@ -59,10 +59,7 @@ def parse_message(raw: Any) -> Any:
     try:
         return _MESSAGE.validate_python(raw)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
-            for e in exc.errors(include_url=False)
-        )
+        problems = problems_text(exc.errors(include_url=False))
         raise InvalidRequest(f"invalid message: {problems}", code="invalid_message") from exc
 
 

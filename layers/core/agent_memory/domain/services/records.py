@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..errors import Conflict, DomainError, InvalidRequest, NotFound
+from ..errors import Conflict, DomainError, InvalidRequest, NotFound, problems_text
 from ..events import Change, Event
 from ..ids import new_id
 from ..manifest import MemoryConfig
@@ -66,11 +66,7 @@ def _input(model: type[BaseModel], body: dict[str, Any], tool: str) -> Any:
     try:
         return model.model_validate(body)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}"
-            for e in exc.errors(include_url=False)
-        )
-        raise ToolInputError(f"{tool}: {problems}") from exc
+        raise ToolInputError(f"{tool}: {problems_text(exc.errors(include_url=False))}") from exc
 
 
 class _ToolIn(BaseModel):
