@@ -14,7 +14,7 @@ from pynamodb.exceptions import PynamoDBException
 from agent_memory.adapters.dynamodb import DynamoStore
 from agent_memory.domain.errors import Conflict, NotFound, PayloadTooLarge, StorageUnavailable
 from agent_memory.domain.models import Session, TurnStatus, utcnow
-from agent_memory.domain.ports import LimitExceeded, PreconditionFailed
+from agent_memory.domain.ports import LimitExceeded, PreconditionFailed, TurnWrites
 from agent_memory.domain.records import Record, RecordOperation, RecordQuery
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
@@ -299,12 +299,12 @@ def test_record_writes_and_commits_are_one_transaction_each(
 
     calls.clear()
     with pytest.raises(PreconditionFailed):
-        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), [build.change(first)])
+        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), TurnWrites([build.change(first)]))
     assert writes(calls) == ["TransactWriteItems"]
 
     calls.clear()
     commit = [build.create(build.record("rec_004")), build.change(second)]
-    store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), commit)
+    store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), TurnWrites(commit))
     assert writes(calls) == ["TransactWriteItems"]
 
 
@@ -322,7 +322,9 @@ def test_the_largest_commit_a_turn_can_make_is_one_transaction(
         commit += [build.create(new), superseded]
     calls.clear()
 
-    store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), commit)  # 96 puts, a check, an update
+    store.end_turn(
+        turn, TurnStatus.COMMITTED, utcnow(), TurnWrites(commit)
+    )  # 96 puts, a check, an update
 
     assert writes(calls) == ["TransactWriteItems"]
     found = store.get_records("acme", "teams/web", [w.record.id for w in commit])
@@ -402,7 +404,7 @@ def test_nothing_is_added_to_an_agent_being_deleted(store: DynamoStore, build: B
     with pytest.raises(PreconditionFailed):
         store.stage_effect("acme", "teams/web", session.id, build.effect("eff_1", 1))
     with pytest.raises(PreconditionFailed):
-        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), [build.change(record)])
+        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), TurnWrites([build.change(record)]))
     assert table_keys(store) == before
     assert store.delete_agent("acme", "teams/web") is True
     assert table_keys(store) == []
@@ -480,13 +482,15 @@ def test_file_writes_and_commits_are_one_transaction_each(
 
     calls.clear()
     with pytest.raises(LimitExceeded):
-        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), [], [build.create_file("/m/c.md")], 2)
+        store.end_turn(
+            turn, TurnStatus.COMMITTED, utcnow(), TurnWrites([], [build.create_file("/m/c.md")], 2)
+        )
     assert writes(calls) == ["TransactWriteItems"]
 
     calls.clear()
     commit = [build.update_file(create.head, "changed"), build.create_file("/memories/c.md")]
     record = build.create(build.record("rec_001"))
-    store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), [record], commit, 3)
+    store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), TurnWrites([record], commit, 3))
     assert writes(calls) == ["TransactWriteItems"]
     assert store.count_files("acme", "teams/web") == 3
 
@@ -593,7 +597,10 @@ def test_no_file_or_index_is_added_to_an_agent_being_deleted(
         store.save_session_index("acme", "teams/web", session.id, "index", utcnow())
     with pytest.raises(PreconditionFailed):
         store.end_turn(
-            turn, TurnStatus.COMMITTED, utcnow(), [], [build.create_file("/memories/new.md")]
+            turn,
+            TurnStatus.COMMITTED,
+            utcnow(),
+            TurnWrites([], [build.create_file("/memories/new.md")]),
         )
     assert table_keys(store) == before
     assert store.delete_agent("acme", "teams/web") is True

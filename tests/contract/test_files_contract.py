@@ -12,7 +12,7 @@ import pytest
 
 from agent_memory.domain.files.models import FileMemory, FileVersion, FileWrite
 from agent_memory.domain.models import Session, TurnStatus, utcnow
-from agent_memory.domain.ports import LimitExceeded, PreconditionFailed, Store
+from agent_memory.domain.ports import LimitExceeded, PreconditionFailed, Store, TurnWrites
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build
@@ -426,14 +426,16 @@ def test_a_commit_applies_its_record_and_file_writes_all_or_none(
     # A stale file write refuses the whole commit: the turn stays open, no record, no file
     stale = build.update_file(head, "stale", expected_version=5)
     with pytest.raises(PreconditionFailed):
-        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), [record], [new, stale])
+        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), TurnWrites([record], [new, stale]))
     # So does passing max_files
     with pytest.raises(LimitExceeded):
-        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), [record], [new], max_files=1)
+        store.end_turn(
+            turn, TurnStatus.COMMITTED, utcnow(), TurnWrites([record], [new], max_files=1)
+        )
     # And a stale record write
     stale_record = build.change(build.record("rec_009"), expected_version=3)
     with pytest.raises(PreconditionFailed):
-        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), [stale_record], [new])
+        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), TurnWrites([stale_record], [new]))
 
     assert store.get_turn("acme", AGENT, session.id, turn.id) == turn
     assert store.get_records("acme", AGENT, ["rec_001"]) == []
@@ -443,7 +445,7 @@ def test_a_commit_applies_its_record_and_file_writes_all_or_none(
     update = build.update_file(head, "changed")
     ended_at = build.now + timedelta(seconds=30)
     ended = store.end_turn(
-        turn, TurnStatus.COMMITTED, ended_at, [record], [new, update], max_files=2
+        turn, TurnStatus.COMMITTED, ended_at, TurnWrites([record], [new, update], max_files=2)
     )
 
     assert ended.status is TurnStatus.COMMITTED
@@ -456,7 +458,10 @@ def test_a_commit_applies_its_record_and_file_writes_all_or_none(
     # A commit that ended is not repeated
     with pytest.raises(PreconditionFailed):
         store.end_turn(
-            turn, TurnStatus.COMMITTED, utcnow(), [], [build.create_file("/memories/z.md")]
+            turn,
+            TurnStatus.COMMITTED,
+            utcnow(),
+            TurnWrites([], [build.create_file("/memories/z.md")]),
         )
     assert store.get_file("acme", AGENT, "/memories/z.md") is None
 
@@ -470,7 +475,7 @@ def test_a_commit_with_file_writes_only(
     (head,) = stored(store, build.create_file("/memories/a.md"))
     rename = build.rename_file(head, "/memories/b.md")
 
-    store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), files=rename)
+    store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), TurnWrites(files=rename))
 
     assert listed(store) == ["/memories/b.md"]
     assert store.count_files("acme", AGENT) == 1

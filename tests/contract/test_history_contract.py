@@ -14,7 +14,7 @@ from agent_memory.adapters.dynamodb import DynamoStore
 from agent_memory.domain.errors import PayloadTooLarge
 from agent_memory.domain.history import HistoryEvent
 from agent_memory.domain.models import Session, Turn, TurnStatus, utcnow
-from agent_memory.domain.ports import PreconditionFailed, Store
+from agent_memory.domain.ports import PreconditionFailed, Store, TurnWrites
 from agent_memory.domain.search.index import IndexDoc
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
@@ -319,7 +319,7 @@ def test_end_turn_takes_index_docs(
         turn_sequence=1,
     )
 
-    ended = store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), index_docs=[doc])
+    ended = store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), TurnWrites(index_docs=[doc]))
 
     assert store.get_turn("acme", "teams/web", session.id, turn.id) == ended
 

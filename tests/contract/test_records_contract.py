@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from agent_memory.domain.models import Session, TurnStatus, utcnow
-from agent_memory.domain.ports import PreconditionFailed, Store
+from agent_memory.domain.ports import PreconditionFailed, Store, TurnWrites
 from agent_memory.domain.records import (
     Record,
     RecordOperation,
@@ -503,7 +503,7 @@ def test_end_turn_with_writes_applies_every_one_of_them(
     ]
     ended_at = utcnow()
 
-    ended = store.end_turn(turn, TurnStatus.COMMITTED, ended_at, writes)
+    ended = store.end_turn(turn, TurnStatus.COMMITTED, ended_at, TurnWrites(writes))
 
     assert ended == turn.model_copy(update={"status": TurnStatus.COMMITTED, "ended_at": ended_at})
     assert store.get_turn("acme", AGENT, session.id, turn.id) == ended
@@ -529,7 +529,7 @@ def test_end_turn_with_one_stale_write_applies_nothing_and_leaves_the_turn_open(
     ]
 
     with pytest.raises(PreconditionFailed):
-        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), writes)
+        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), TurnWrites(writes))
 
     # Then the turn is still open and no record moved ...
     assert store.get_turn("acme", AGENT, session.id, turn.id) == turn
@@ -549,7 +549,12 @@ def test_end_turn_of_an_ended_turn_applies_no_writes(
     ended = store.end_turn(turn, TurnStatus.ROLLED_BACK, utcnow())
 
     with pytest.raises(PreconditionFailed):
-        store.end_turn(turn, TurnStatus.COMMITTED, utcnow(), [build.create(build.record("rec_01"))])
+        store.end_turn(
+            turn,
+            TurnStatus.COMMITTED,
+            utcnow(),
+            TurnWrites([build.create(build.record("rec_01"))]),
+        )
 
     assert store.get_turn("acme", AGENT, session.id, turn.id) == ended
     assert store.get_records("acme", AGENT, ["rec_01"]) == []

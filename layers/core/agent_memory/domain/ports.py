@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from .errors import Conflict
@@ -73,6 +74,21 @@ class AgentStore(ABC):
         """
 
 
+@dataclass(frozen=True)
+class TurnWrites:
+    """What a commit applies with its turn's end: record writes, file writes (the agent may
+    hold at most `max_files` memories after them) and search documents (history), which only a
+    store holding its own index writes (the cloud indexes from the table's stream)."""
+
+    records: Sequence[RecordWrite] = ()
+    files: Sequence[FileWrite] = ()
+    max_files: int = 10_000
+    index_docs: Sequence[IndexDoc] = ()
+
+
+NO_WRITES = TurnWrites()
+
+
 class SessionStore(ABC):
     """Sessions of an agent and their turns."""
 
@@ -112,14 +128,10 @@ class SessionStore(ABC):
         turn: Turn,
         status: TurnStatus,
         ended_at: datetime,
-        writes: Sequence[RecordWrite] = (),
-        files: Sequence[FileWrite] = (),
-        max_files: int = 10_000,
-        index_docs: Sequence[IndexDoc] = (),
+        writes: TurnWrites = NO_WRITES,
     ) -> Turn:
-        """Move an open turn to committed or rolled back, and apply its record `writes` and file
-        writes with it: all or none. The turn's `extraction` (a queued review) is kept with it. `index_docs` (history) go to a store-held index in the same
-        transaction; stores without one ignore them (the cloud indexes from the stream).
+        """Move an open turn to committed or rolled back and apply `writes` with it: all or
+        none. The turn's `extraction` (a queued review) is kept with it.
 
         PreconditionFailed if the turn is not open or any expected version does not hold;
         LimitExceeded if the file writes would take the agent past max_files memories.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from itertools import chain, islice, takewhile
 from typing import Any, TypeVar
@@ -20,11 +20,8 @@ from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 
 from ...domain.errors import Conflict, NotFound, StorageUnavailable
-from ...domain.files.models import FileWrite
 from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
-from ...domain.ports import PreconditionFailed, Store
-from ...domain.records import RecordWrite
-from ...domain.search.index import IndexDoc
+from ...domain.ports import NO_WRITES, PreconditionFailed, Store, TurnWrites
 from . import keys
 from .blobs import Blobs
 from .extraction import DynamoExtraction
@@ -281,14 +278,11 @@ class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, Dynamo
         turn: Turn,
         status: TurnStatus,
         ended_at: datetime,
-        writes: Sequence[RecordWrite] = (),
-        files: Sequence[FileWrite] = (),
-        max_files: int = 10_000,
-        index_docs: Sequence[IndexDoc] = (),
+        writes: TurnWrites = NO_WRITES,
     ) -> Turn:
-        # `index_docs` is for stores that hold their own index; the cloud's search index is
-        # kept from the table's stream, so they are not needed here.
-        del index_docs
+        # `writes.index_docs` is for stores that hold their own index; the cloud's search index
+        # is kept from the table's stream, so they are not needed here.
+        records, files, max_files = writes.records, writes.files, writes.max_files
         item = self._items.turn
         key = item.key(
             keys.session_pk(turn.tenant, turn.agent_id, turn.session_id), keys.turn_sk(turn.id)
@@ -300,7 +294,7 @@ class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, Dynamo
                 item.extraction_status.set(turn.extraction.status.value),
             ]
         is_open = item.status == TurnStatus.OPEN.value
-        if not writes and not files:
+        if not records and not files:
             try:
                 key.update(actions, condition=is_open)
             except UpdateError as exc:
@@ -316,7 +310,7 @@ class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, Dynamo
             with Transaction(self.connection) as tx:
                 self._check_agent(tx, turn.tenant, turn.agent_id)
                 tx.update(TURN, key, actions, is_open)
-                self._put_writes(tx, turn.tenant, turn.agent_id, writes)
+                self._put_writes(tx, turn.tenant, turn.agent_id, records)
                 if files:
                     self._put_files(tx, turn.tenant, turn.agent_id, files, limit)
         except ConditionsFailed as exc:

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
 from ...domain.errors import NotFound
-from ...domain.files.models import FileWrite
 from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
-from ...domain.ports import PreconditionFailed, Store
-from ...domain.records import RecordWrite
-from ...domain.search.index import IndexDoc
+from ...domain.ports import NO_WRITES, PreconditionFailed, Store, TurnWrites
 from .database import Database
 from .database import lost_race as _lost_race
 from .extraction import SqliteExtraction
@@ -259,16 +255,13 @@ class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, Sqlite
         turn: Turn,
         status: TurnStatus,
         ended_at: datetime,
-        writes: Sequence[RecordWrite] = (),
-        files: Sequence[FileWrite] = (),
-        max_files: int = 10_000,
-        index_docs: Sequence[IndexDoc] = (),
+        writes: TurnWrites = NO_WRITES,
     ) -> Turn:
         with self.db.write() as conn:
-            self._end_turn_with(conn, turn, status, ended_at.isoformat(), writes)
-            if self.index is not None and index_docs:
-                self.index.upsert_in(conn, index_docs)
-            self._apply_files(conn, turn.tenant, turn.agent_id, files, max_files)
+            self._end_turn_with(conn, turn, status, ended_at.isoformat(), writes.records)
+            if self.index is not None and writes.index_docs:
+                self.index.upsert_in(conn, writes.index_docs)
+            self._apply_files(conn, turn.tenant, turn.agent_id, writes.files, writes.max_files)
         return turn.model_copy(update={"status": status, "ended_at": ended_at})
 
 

@@ -16,6 +16,7 @@ from ..ports import (
     LimitExceeded,
     PreconditionFailed,
     Store,
+    TurnWrites,
 )
 from ..search.service import UsageEntry
 from ..usage import usage_rows
@@ -176,10 +177,9 @@ class SessionService:
                     turn.model_copy(update={"extraction": review}),
                     TurnStatus.COMMITTED,
                     utcnow(),
-                    writes,
-                    file_writes,
-                    self._files.limits.memories_per_agent,
-                    index_docs=history_docs,
+                    TurnWrites(
+                        writes, file_writes, self._files.limits.memories_per_agent, history_docs
+                    ),
                 )
             except PreconditionFailed:
                 continue
