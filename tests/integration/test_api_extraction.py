@@ -87,9 +87,9 @@ def test_a_committed_turn_is_reviewed_into_memories(api, services):
     ]
     event_ids = api.ok("GET", f"{A}/-/sessions/{s}/history")["events"]
     for record in records:
-        # Attributed to the turn that said it, citing the message; agent scope is written
-        # because scope.write includes agent.
-        assert record["scope"] == "agent"
+        # Attributed to the turn that said it, citing the message; session scope, as the
+        # agent's own writes default to when scope.write includes session.
+        assert (record["scope"], record["sessionId"]) == ("session", s)
         assert record["provenance"]["turnId"] == committed["id"]
         assert record["provenance"]["execution"] == f"extraction:{committed['id']}"
         assert record["provenance"]["sources"] == [event_ids[0]["id"]]
@@ -98,11 +98,10 @@ def test_a_committed_turn_is_reviewed_into_memories(api, services):
     memory_calls = [u for u in usage["usage"] if u["purpose"] == "memory"]
     assert [u["modelId"] for u in memory_calls] == ["rule-based", "rule-based"]
 
-    # A later session's turn recalls what the review kept.
-    s2 = api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
-    later = turn(api, s2, commit=False)
+    # A later turn of the session recalls what the review kept.
+    later = turn(api, s, commit=False)
     found = api.ok(
-        "POST", f"{A}/-/sessions/{s2}/turns/{later['id']}/recall", {"context": "where do I live"}
+        "POST", f"{A}/-/sessions/{s}/turns/{later['id']}/recall", {"context": "where do I live"}
     )
     assert "User lives in Lisbon" in [r["summary"] for r in found["records"]]
 
@@ -176,12 +175,28 @@ def test_a_turn_without_messages_or_rolled_back_starts_no_review(api, services):
     assert active(api) == []
 
 
-def test_session_scope_only_unless_write_includes_agent(api, services):
-    s = setup(api, scope={"read": ["session"], "write": ["session"]})
+@pytest.mark.parametrize(
+    ("write", "asked", "scope"),
+    [
+        (["session"], "agent", "session"),  # agent scope is written only when write has agent
+        (["session", "agent"], "agent", "agent"),  # ... and the review asked for it
+        (["session", "agent"], None, "session"),
+        (["agent"], None, "agent"),  # an agent writing agent scope alone
+    ],
+)
+def test_agent_scope_only_when_write_includes_agent(store, tmp_path, write, asked, scope):
+    model = Scripted(
+        candidates=[Candidate(summary="User lives in Lisbon", kind="fact", scope=asked)]
+    )
+    api, services = scripted_api(store, tmp_path, model)
+    s = setup(api, scope={"read": ["session", "agent"], "write": write})
     turn(api, s, "I live in Lisbon.")
     services.drain_extractions()
     [record] = active(api)
-    assert (record["scope"], record["sessionId"]) == ("session", s)
+    assert record["scope"] == scope
+    assert record["sessionId"] == (s if scope == "session" else None)
+    # The propose call is told it may choose agent scope only when both are offered.
+    assert ('"scope": "agent"' in model.instructions[0]) == (write == ["session", "agent"])
 
 
 def test_the_prompt_setting_replaces_the_default_instructions(store, tmp_path):
@@ -191,7 +206,9 @@ def test_the_prompt_setting_replaces_the_default_instructions(store, tmp_path):
     s = setup(api, extraction={"prompt": "Keep only release dates."})
     turn(api, s, "We ship on Tuesdays.")
     services.drain_extractions()
-    assert model.instructions == ["Keep only release dates."]
+    [instructions] = model.instructions
+    assert instructions.startswith("Keep only release dates.")
+    assert "worth remembering" not in instructions
 
 
 class Scripted(MemoryModel):
@@ -358,3 +375,76 @@ def test_a_proposal_stays_inside_a_state_machine_payload(store, tmp_path):
     decision = services.extraction.decide(job, proposal)
     done = services.extraction.apply(job, proposal, decision)
     assert done["added"] == len(proposal["candidates"])
+
+
+def open_turn(api, session, *texts):
+    """A begun turn with its messages appended, not committed; returns its path."""
+    t = api.ok("POST", f"{A}/-/sessions/{session}/turns", expect=201)
+    path = f"{A}/-/sessions/{session}/turns/{t['id']}"
+    api.ok("POST", f"{path}/events", {"events": [{"role": "user", "text": x} for x in texts]})
+    return path
+
+
+def test_a_turn_that_commits_after_a_later_turns_review_is_still_reviewed(api, services):
+    s = setup(api)
+    first = open_turn(api, s, "I live in Lisbon.")
+    second = open_turn(api, s, "I prefer tea.")
+    api.ok("POST", f"{second}/commit")
+    services.drain_extractions()  # turn 2's review: turn 1 was open, so not read
+    assert api.ok("GET", f"{A}/-/sessions/{s}")["reviewedThrough"] == 2
+    late = api.ok("POST", f"{first}/commit")
+    assert (late["extraction"]["fromTurn"], late["extraction"]["through"]) == (0, 1)
+    services.drain_extractions()
+    assert sorted(r["summary"] for r in active(api)) == ["User lives in Lisbon", "User prefers tea"]
+    assert api.ok("GET", first)["reviewed"] and api.ok("GET", second)["reviewed"]
+
+
+def test_overlapping_reviews_read_each_message_once(api, services):
+    # The cloud runs reviews concurrently: two that read the same unread turn.
+    s = setup(api, extraction={"every": {"messages": 1}})
+    first = turn(api, s, "I live in Lisbon.")
+    second = turn(api, s, "I prefer tea.")
+    extraction = services.extraction
+    job1 = ExtractionJob("acme", "teams/web/releases", s, first["id"])
+    job2 = ExtractionJob("acme", "teams/web/releases", s, second["id"])
+    extraction.begin(job1)
+    extraction.begin(job2)
+    proposal1 = extraction.propose(job1)
+    proposal2 = extraction.propose(job2)  # reads turns 1 and 2
+    assert len(proposal2["read"]) == 2
+    extraction.apply(job2, proposal2, extraction.decide(job2, proposal2))
+    # The first review read turn 1 too, but the second finished first: nothing applied ...
+    from agent_memory.domain.services.extraction import ReviewWindowMoved
+
+    with pytest.raises(ReviewWindowMoved):
+        extraction.apply(job1, proposal1, extraction.decide(job1, proposal1))
+    # ... and run again it finds nothing left to read.
+    again = extraction.run(job1)
+    assert (again["status"], again["messages"], again["added"]) == ("done", 0, 0)
+    assert sorted(r["summary"] for r in active(api)) == ["User lives in Lisbon", "User prefers tea"]
+
+
+def test_a_window_larger_than_a_review_is_read_over_several(api, services, monkeypatch):
+    from agent_memory.domain.services import extraction as module
+
+    monkeypatch.setattr(module, "WINDOW_MESSAGES", 2)
+    s = setup(api, extraction={"every": {"messages": 3}})
+    turn(api, s, "I live in Lisbon.", "I work as a nurse.")  # 2 of 3: not due
+    third = turn(api, s, "I prefer tea.", "I drive a van.")  # due: 4 messages in 2 turns
+    services.drain_extractions()
+    review = api.ok("GET", f"{A}/-/sessions/{s}/turns/{third['id']}")["extraction"]
+    # Only the first turn fits: the review covers through turn 1, the rest waits.
+    assert (review["messages"], review["through"]) == (2, 1)
+    assert api.ok("GET", f"{A}/-/sessions/{s}")["reviewedThrough"] == 1
+    nxt = turn(api, s, "I own a boat.")  # 3 unread messages since the mark: due
+    assert nxt["extraction"]["messages"] == 3
+    services.drain_extractions()
+    drained = api.ok("GET", f"{A}/-/sessions/{s}/turns/{nxt['id']}")["extraction"]
+    assert drained["through"] == 2  # turn 2 fills its window; turn 3 waits again
+    summaries = sorted(r["summary"] for r in active(api))
+    assert summaries == [
+        "User drives a van",
+        "User lives in Lisbon",
+        "User prefers tea",
+        "User works as a nurse",
+    ]

@@ -159,6 +159,8 @@ def test_a_commit_starts_an_execution_named_after_the_turn_that_reviews_it(cloud
 
     turn = cloud.api.ok("GET", f"{A}/-/sessions/{s}/turns/{committed['id']}")
     assert (turn["extraction"]["status"], turn["extraction"]["modelCalls"]) == ("done", 2)
+    # The turn's messages are flagged read, in the same transaction, through the steps' payloads.
+    assert turn["reviewed"] is True
     records = cloud.api.ok("GET", f"{A}/-/records")["records"]
     assert sorted(r["summary"] for r in records) == ["User lives in Lisbon", "User prefers tea"]
 

@@ -130,7 +130,10 @@ def test_agent_scope_only_when_scope_write_includes_agent():
     [with_agent], _ = validate(add, CANDIDATES, [], KINDS, [], ["session", "agent"])
     assert with_agent.scope == "agent"
     assert resolve_scope("session", ["session", "agent"]) == "session"
-    assert resolve_scope(None, ["session", "agent"]) == "agent"
+    assert resolve_scope(None, ["session", "agent"]) == "session"
+    assert resolve_scope("agent", ["session", "agent"]) == "agent"
+    assert resolve_scope("agent", ["session"]) == "session"
+    assert resolve_scope(None, ["agent"]) == "agent"
     assert resolve_scope(None, ["session"]) == "session"
     assert resolve_scope("session", ["agent"]) == "agent"
 

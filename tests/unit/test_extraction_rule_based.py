@@ -221,3 +221,12 @@ def test_content_quotes_the_sentence_with_when_it_was_said():
     [candidate] = propose([message]).value
     assert candidate.content == 'Mel said on 8 May, 2023: "I adopted a cat."'
     assert candidate.sources == ["D3:1"]
+
+
+def test_a_very_long_sentence_is_quoted_in_part_and_never_breaks_the_review():
+    # A pasted build log is one "sentence"; the candidate must still be valid.
+    text = "My build log is " + "word " * 3_000
+    [candidate] = propose([Message(role="user", text=text, id="m1", speaker="Mel")]).value
+    assert len(candidate.content or "") <= 8_000
+    assert candidate.content.endswith('…"')
+    assert len(candidate.summary) <= 500

@@ -101,6 +101,8 @@ class Turn(Entity):
     created_at: datetime = Field(serialization_alias="createdAt")
     ended_at: datetime | None = Field(default=None, serialization_alias="endedAt")
     extraction: Extraction | None = None
+    # Whether a finished post-turn review has read this turn's messages (each is read once).
+    reviewed: bool = False
 
 
 class Page(BaseModel, Generic[T]):

@@ -312,11 +312,17 @@ class ExtractionStore(ABC):
 
     @abstractmethod
     def finish_extraction(
-        self, turn: Turn, extraction: Extraction, writes: Sequence[RecordWrite]
+        self,
+        turn: Turn,
+        extraction: Extraction,
+        writes: Sequence[RecordWrite],
+        read: Sequence[str] = (),
     ) -> None:
-        """Apply the review's record writes, mark it done, and move the session's
-        reviewed_through up to extraction.through: all or none. PreconditionFailed if the
-        review is done already (a re-run applies nothing) or a record changed meanwhile."""
+        """Apply the review's record writes, mark it done, flag the turns it `read` (ids of the
+        session's turns) reviewed, and move the session's reviewed_through up to
+        extraction.through: all or none. PreconditionFailed if the review is done already (a
+        re-run applies nothing), a turn it read was reviewed by another review meanwhile, or a
+        record changed meanwhile."""
 
 
 class ExtractionStarter(ABC):

@@ -9,6 +9,7 @@ from collections.abc import Callable, Collection, Sequence
 from pynamodb.connection import Connection
 from pynamodb.exceptions import UpdateError
 from pynamodb.expressions.condition import Condition
+from pynamodb.expressions.update import Action
 
 from ...domain.models import Extraction, ExtractionStatus, Turn
 from ...domain.ports import PreconditionFailed
@@ -56,36 +57,54 @@ class DynamoExtraction:
             raise unavailable(exc) from exc
 
     def finish_extraction(
-        self, turn: Turn, extraction: Extraction, writes: Sequence[RecordWrite]
+        self,
+        turn: Turn,
+        extraction: Extraction,
+        writes: Sequence[RecordWrite],
+        read: Sequence[str] = (),
     ) -> None:
         try:
-            self._finish(turn, extraction, writes, move_mark=True)
+            self._finish(turn, extraction, writes, read, move_mark=True)
         except ConditionsFailed as exc:
             if set(exc.failed) != {"session"}:
                 raise
             # Only the session's mark was ahead (a later review finished first): DynamoDB has
             # no max(), so apply the rest and leave the mark, as SqliteStore's MAX() does.
-            self._finish(turn, extraction, writes, move_mark=False)
+            self._finish(turn, extraction, writes, read, move_mark=False)
 
     def _finish(
-        self, turn: Turn, extraction: Extraction, writes: Sequence[RecordWrite], move_mark: bool
+        self,
+        turn: Turn,
+        extraction: Extraction,
+        writes: Sequence[RecordWrite],
+        read: Sequence[str],
+        move_mark: bool,
     ) -> None:
         item, session = self._items.turn, self._items.session
-        turn_key = item.key(
-            keys.session_pk(turn.tenant, turn.agent_id, turn.session_id), keys.turn_sk(turn.id)
-        )
+        pk = keys.session_pk(turn.tenant, turn.agent_id, turn.session_id)
+        unread = item.reviewed.does_not_exist() | (item.reviewed == False)  # noqa: E712
         try:
             with Transaction(self.connection) as tx:
                 self._check_agent(tx, turn.tenant, turn.agent_id)
-                tx.update(
-                    TURN,
-                    turn_key,
-                    [
-                        item.extraction.set(extraction.model_dump_json()),
-                        item.extraction_status.set(extraction.status.value),
-                    ],
-                    self._in_state(_UNFINISHED),
-                )
+                own: list[Action] = [
+                    item.extraction.set(extraction.model_dump_json()),
+                    item.extraction_status.set(extraction.status.value),
+                ]
+                condition = self._in_state(_UNFINISHED)
+                if turn.id in read:
+                    own.append(item.reviewed.set(True))
+                    condition = condition & unread
+                tx.update(TURN, item.key(pk, keys.turn_sk(turn.id)), own, condition)
+                for turn_id in read:
+                    if turn_id != turn.id:
+                        key = item.key(pk, keys.turn_sk(turn_id))
+                        # pk.exists(): an update never makes a turn that is not there.
+                        tx.update(
+                            f"read {turn_id}",
+                            key,
+                            [item.reviewed.set(True)],
+                            item.pk.exists() & unread,
+                        )
                 if move_mark:
                     behind = session.reviewed_through.does_not_exist() | (
                         session.reviewed_through < extraction.through
@@ -101,8 +120,10 @@ class DynamoExtraction:
                     )
                 self._put_writes(tx, turn.tenant, turn.agent_id, writes)
         except ConditionsFailed as exc:
-            if TURN in exc.failed:
-                raise PreconditionFailed(f"turn {turn.id!r}'s review is done already") from exc
+            if TURN in exc.failed or any(label.startswith("read ") for label in exc.failed):
+                raise PreconditionFailed(
+                    f"turn {turn.id!r}'s review is done, or a turn it read was reviewed meanwhile"
+                ) from exc
             if "session" in exc.failed:
                 raise
             raise write_failure(exc) from exc

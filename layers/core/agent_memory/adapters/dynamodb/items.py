@@ -191,6 +191,7 @@ class TurnItem(Item):
     # The post-turn review as JSON text (the form SqliteStore keeps), its status beside it.
     extraction = UnicodeAttribute(null=True)
     extraction_status = UnicodeAttribute(null=True)
+    reviewed = BooleanAttribute(null=True)
 
     @classmethod
     def of(cls, turn: Turn) -> TurnItem:
@@ -212,6 +213,7 @@ class TurnItem(Item):
             ended_at=turn.ended_at,
             extraction=turn.extraction.model_dump_json() if turn.extraction else None,
             extraction_status=turn.extraction.status.value if turn.extraction else None,
+            reviewed=turn.reviewed or None,
         )
 
     def to_turn(self) -> Turn:
@@ -230,6 +232,7 @@ class TurnItem(Item):
             created_at=self.created_at,
             ended_at=self.ended_at,
             extraction=Extraction.model_validate_json(self.extraction) if self.extraction else None,
+            reviewed=bool(self.reviewed),
         )
 
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 
 from agent_memory.domain.extraction.model import (
+    CONTENT_MAX_CHARS,
     SUMMARY_MAX_CHARS,
     Candidate,
     Decision,
@@ -307,7 +308,11 @@ class RuleBasedModel(MemoryModel):
         if kind not in kinds and kinds:
             kind = kinds[0]
         when = f" on {message.time}" if message.time else ""
-        quoted = f'{message.speaker or subject} said{when}: "{sentence.strip()}"'
+        said = sentence.strip()
+        room = CONTENT_MAX_CHARS - len(message.speaker or subject) - len(when) - 16
+        if len(said) > room:  # a pasted log is one "sentence": quote its start
+            said = said[: room - 1].rstrip() + "…"
+        quoted = f'{message.speaker or subject} said{when}: "{said}"'
         return Candidate(
             summary=summary,
             content=quoted,

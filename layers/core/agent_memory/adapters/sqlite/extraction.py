@@ -11,8 +11,6 @@ from ...domain.ports import PreconditionFailed
 from ...domain.records import RecordWrite
 from .database import Database
 
-PENDING = (ExtractionStatus.QUEUED.value, ExtractionStatus.RUNNING.value)
-
 
 def set_extraction(
     conn: sqlite3.Connection,
@@ -53,11 +51,23 @@ class SqliteExtraction:
             set_extraction(conn, turn, extraction, expect)
 
     def finish_extraction(
-        self, turn: Turn, extraction: Extraction, writes: Sequence[RecordWrite]
+        self,
+        turn: Turn,
+        extraction: Extraction,
+        writes: Sequence[RecordWrite],
+        read: Sequence[str] = (),
     ) -> None:
         unfinished = (ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.FAILED)
         with self.db.write() as conn:
             set_extraction(conn, turn, extraction, unfinished)
+            for turn_id in read:
+                flagged = conn.execute(
+                    "UPDATE turns SET reviewed = 1 WHERE tenant = ? AND agent_id = ?"
+                    " AND session_id = ? AND turn_id = ? AND reviewed = 0",
+                    (turn.tenant, turn.agent_id, turn.session_id, turn_id),
+                ).rowcount
+                if flagged != 1:
+                    raise PreconditionFailed(f"turn {turn_id!r} was reviewed meanwhile")
             conn.execute(
                 "UPDATE sessions SET reviewed_through = MAX(reviewed_through, ?)"
                 " WHERE tenant = ? AND agent_id = ? AND session_id = ?",
@@ -73,9 +83,11 @@ class SqliteExtraction:
         rows = (
             self.db.read()
             .execute(
-                "SELECT * FROM turns WHERE extraction_status IN (?, ?) AND status = ?"
-                " ORDER BY ended_at LIMIT ?",
-                (*PENDING, TurnStatus.COMMITTED.value, limit),
+                # The statuses are literals: SQLite uses a partial index only when the query's
+                # WHERE implies the index's, which a bound parameter never does.
+                "SELECT * FROM turns WHERE extraction_status IN ('queued', 'running')"
+                " AND status = ? ORDER BY ended_at LIMIT ?",
+                (TurnStatus.COMMITTED.value, limit),
             )
             .fetchall()
         )

@@ -202,4 +202,6 @@ MIGRATIONS: list[list[str]] = [
         " WHERE extraction_status IN ('queued', 'running')",
         "ALTER TABLE sessions ADD COLUMN reviewed_through INTEGER NOT NULL DEFAULT 0",
     ],
+    # 8: which turns a finished review has read (each turn's messages are reviewed once)
+    ["ALTER TABLE turns ADD COLUMN reviewed INTEGER NOT NULL DEFAULT 0"],
 ]

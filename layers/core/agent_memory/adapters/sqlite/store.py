@@ -314,4 +314,5 @@ def _turn(row: sqlite3.Row) -> Turn:
         created_at=datetime.fromisoformat(row["created_at"]),
         ended_at=datetime.fromisoformat(row["ended_at"]) if row["ended_at"] else None,
         extraction=Extraction.model_validate_json(row["extraction"]) if row["extraction"] else None,
+        reviewed=bool(row["reviewed"]),
     )

@@ -163,6 +163,7 @@ CANDIDATES_SCHEMA: dict[str, Any] = {
                     "kind": {"type": "string"},
                     "labels": {"type": "object", "additionalProperties": {"type": "string"}},
                     "sources": {"type": "array", "items": {"type": "string"}},
+                    "scope": {"type": ["string", "null"], "enum": ["session", "agent", None]},
                     "correction": {"type": "boolean"},
                 },
                 "required": ["summary", "kind", "sources"],

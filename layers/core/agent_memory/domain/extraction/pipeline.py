@@ -88,12 +88,23 @@ class Dropped:
 
 
 def resolve_scope(requested: CandidateScope | None, scope_write: Sequence[str]) -> CandidateScope:
-    """Agent scope only when scope.write includes agent; otherwise session."""
+    """As the spec has it for the agent's own writes: session scope when scope.write includes
+    session, unless the candidate asks for agent scope, which it gets only when scope.write
+    includes agent; an agent that writes agent scope alone writes agent scope."""
     if "agent" in scope_write and (requested == "agent" or "session" not in scope_write):
         return "agent"
-    if requested is None and "agent" in scope_write:
-        return "agent"
     return "session"
+
+
+def scope_guidance(scope_write: Sequence[str]) -> str:
+    """What the propose call is told about scope (appended to its instructions)."""
+    if "agent" in scope_write and "session" in scope_write:
+        return (
+            '\nSet "scope": "agent" on a memory every later session should know (lasting facts '
+            "about the user, their preferences, standing decisions); leave it out (session "
+            "scope) for what matters to this session only."
+        )
+    return ""
 
 
 def validate(

@@ -23,7 +23,14 @@ from ..events import Change, memory_updated
 from ..extraction.job import ExtractionJob
 from ..extraction.model import Candidate, Existing, MemoryModel, Message, ModelUsage
 from ..extraction.model import Decision as ModelDecision
-from ..extraction.pipeline import DEFAULT_INSTRUCTIONS, extraction_due, validate, window
+from ..extraction.pipeline import (
+    DEFAULT_INSTRUCTIONS,
+    extraction_due,
+    scope_guidance,
+    validate,
+    window,
+)
+from ..history import HistoryEvent
 from ..ids import new_id
 from ..models import Extraction, ExtractionStatus, Turn, TurnStatus, utcnow
 from ..ports import EventPublisher, PreconditionFailed, Store
@@ -38,12 +45,24 @@ logger = logging.getLogger(__name__)
 # candidates, and shows each candidate this many neighbours.
 WINDOW_MESSAGES = 200
 MAX_CANDIDATES = 20
+# Turns one review reads (and flags reviewed in its transaction: with its records, within
+# DynamoDB's 100 items a transaction).
+MAX_READ_TURNS = 12
 MAX_PROPOSAL_BYTES = 96_000
 NEIGHBOURS = 5
 # Events read to count the messages added since the last review ({"messages": N}).
 COUNT_LIMIT = 10_000
 _APPLY_ATTEMPTS = 10
+_WINDOW_ATTEMPTS = 5
 _UNFINISHED = (ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.FAILED)
+
+
+class ReviewWindowMoved(DomainError):
+    """Another review read some of this review's messages and finished first: nothing of this
+    one was applied; it starts again from `begin` with what is still unread."""
+
+    status = 409
+    code = "review_window_moved"
 
 
 class ExtractionService:
@@ -79,7 +98,13 @@ class ExtractionService:
             self._store.turn_events(turn.tenant, turn.agent_id, turn.session_id, turn.id)
         )
         added = len(own)
-        if every != "turn" and added < every.messages and turn.sequence - 1 > since:
+        if turn.sequence <= since:
+            # Committed after a later turn's review finished: reviewed on its own, at once,
+            # whatever `every` says (no later window starts before it).
+            if not own:
+                return None
+            since = turn.sequence - 1
+        elif every != "turn" and added < every.messages and turn.sequence - 1 > since:
             earlier = self._store.session_events(
                 turn.tenant,
                 turn.agent_id,
@@ -89,14 +114,28 @@ class ExtractionService:
                 from_turn=since + 1,
                 to_turn=turn.sequence - 1,
             )
-            added += len(_messages(self._committed(turn, earlier)))
-        if not extraction_due(every, added):
+            added += len(_messages(self._unread(turn, earlier)))
+            if not extraction_due(every, added):
+                return None
+        elif not extraction_due(every, added):
             return None
         return Extraction(
             status=ExtractionStatus.QUEUED,
             from_turn=since,
             through=turn.sequence,
             messages=added,
+            queued_at=utcnow(),
+        )
+
+    def unplanned(self, turn: Turn) -> Extraction | None:
+        """A review queued without counting (when `plan` could not read what it needed)."""
+        memory = self._manifests.memory(turn)
+        if not memory.extracts or turn.preview:
+            return None
+        return Extraction(
+            status=ExtractionStatus.QUEUED,
+            from_turn=0,
+            through=turn.sequence,
             queued_at=utcnow(),
         )
 
@@ -115,12 +154,13 @@ class ExtractionService:
         # The window starts after the session's last finished review, which may have moved on
         # since the commit queued this one: messages are reviewed once, not once a turn.
         session = self._store.get_session(job.tenant, job.agent_id, job.session_id)
-        since = max(state.from_turn, session.reviewed_through if session else 0)
+        mark = session.reviewed_through if session else 0
+        since = max(state.from_turn, mark) if mark < state.through else state.from_turn
         running = state.model_copy(
             update={
                 "status": ExtractionStatus.RUNNING,
                 "attempts": state.attempts + 1,
-                "from_turn": min(since, state.through),
+                "from_turn": since,
             }
         )
         try:
@@ -135,10 +175,12 @@ class ExtractionService:
         state = _state(turn)
         manifest = self._manifests.manifest(turn)
         memory = manifest.harness.memory
-        messages = self.window(turn, state)
+        messages, read, through = self.window(turn, state)
         if not messages:
-            return {"messages": 0, "candidates": [], "usage": []}
-        instructions = memory.extraction.prompt or DEFAULT_INSTRUCTIONS
+            return {"messages": 0, "candidates": [], "usage": [], "read": read, "through": through}
+        instructions = (memory.extraction.prompt or DEFAULT_INSTRUCTIONS) + scope_guidance(
+            memory.scope.write
+        )
         labels = {name: label.description for name, label in memory.labels.items()}
         result = self.model.propose(messages, instructions, list(memory.kinds), labels)
         self._record_usage(turn, result.usage)
@@ -151,6 +193,8 @@ class ExtractionService:
             "messages": len(messages),
             "candidates": candidates,
             "usage": [u.model_dump(mode="json") for u in result.usage],
+            "read": read,
+            "through": through,
         }
 
     def decide(self, job: ExtractionJob, proposal: dict[str, Any]) -> dict[str, Any]:
@@ -204,6 +248,7 @@ class ExtractionService:
             update={
                 "status": ExtractionStatus.DONE,
                 "messages": proposal.get("messages", state.messages),
+                "through": proposal.get("through", state.through),
                 "candidates": len(candidates),
                 "added": counts["add"],
                 "replaced": counts["replace"],
@@ -218,16 +263,21 @@ class ExtractionService:
             }
         )
         effects = self._effects(turn, [(v.decision, v.candidate, v.scope) for v in valid])
+        read = [str(t) for t in proposal.get("read", [])]
         for _ in range(_APPLY_ATTEMPTS):
             writes, changes, embed_usage = self._records.writes_for_effects(
                 turn.tenant, turn.agent_id, effects
             )
             try:
-                self._store.finish_extraction(turn, done, writes)
+                self._store.finish_extraction(turn, done, writes, read)
             except PreconditionFailed:
                 current = _state(self._turn(job))
                 if current.status is ExtractionStatus.DONE:
                     return _dump(current)  # another run applied it first
+                if self._read_meanwhile(turn, read):
+                    raise ReviewWindowMoved(
+                        "another review read some of these messages first; read the window again"
+                    ) from None
                 continue  # a record changed meanwhile: work the writes out again
             if embed_usage:
                 rows = usage_rows(turn.agent_id, None, embed_usage, turn=turn)
@@ -237,9 +287,12 @@ class ExtractionService:
         raise DomainError("the review's records kept changing under it; it will be retried")
 
     def fail(self, job: ExtractionJob, error: str) -> dict[str, Any]:
-        """Record on the turn that its review failed for good (after its retries)."""
-        turn = self._turn(job)
-        state = _state(turn)
+        """Record on the turn that its review failed for good (after its retries); nothing when
+        the turn is gone."""
+        found = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
+        if found is None or found.extraction is None:
+            return {}
+        turn, state = found, found.extraction
         if state.status is ExtractionStatus.DONE:
             return _dump(state)
         failed = state.model_copy(
@@ -279,18 +332,26 @@ class ExtractionService:
     def run(self, job: ExtractionJob) -> dict[str, Any]:
         """Every step in a row (the embedded worker; the state machine runs them as tasks).
         Exceptions propagate: the caller retries, then calls `fail`."""
-        if self.begin(job)["done"]:
-            turn = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
-            return _dump(turn.extraction) if turn and turn.extraction else {}
-        proposal = self.propose(job)
-        decision = self.decide(job, proposal)
-        return self.apply(job, proposal, decision)
+        for _ in range(_WINDOW_ATTEMPTS):
+            if self.begin(job)["done"]:
+                turn = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
+                return _dump(turn.extraction) if turn and turn.extraction else {}
+            proposal = self.propose(job)
+            decision = self.decide(job, proposal)
+            try:
+                return self.apply(job, proposal, decision)
+            except ReviewWindowMoved:
+                continue
+        raise ReviewWindowMoved("the review's window kept moving; it will be retried")
 
     # -- pieces ---------------------------------------------------------------------------------
 
-    def window(self, turn: Turn, state: Extraction) -> list[Message]:
-        """The messages of the session's committed live turns after the last review up to
-        this turn, the newest WINDOW_MESSAGES of them."""
+    def window(self, turn: Turn, state: Extraction) -> tuple[list[Message], list[str], int]:
+        """The messages a review reads, the ids of the turns they come from, and the last turn
+        sequence the review covers. They are the messages of the session's committed live
+        turns in (from_turn, through] that no finished review has read, oldest first, whole
+        turns while they fit in WINDOW_MESSAGES (a turn alone larger than that: its first
+        WINDOW_MESSAGES); what does not fit is left for the next review."""
         events = self._store.session_events(
             turn.tenant,
             turn.agent_id,
@@ -300,7 +361,24 @@ class ExtractionService:
             from_turn=state.from_turn + 1,
             to_turn=state.through,
         )
-        return window(self._committed(turn, events), None)[-WINDOW_MESSAGES:]
+        groups: dict[str, list[HistoryEvent]] = {}
+        for event in self._unread(turn, events):
+            groups.setdefault(event.turn_id, []).append(event)
+        messages: list[Message] = []
+        read: list[str] = []
+        through = state.through
+        for turn_id, turn_events in sorted(groups.items(), key=lambda g: g[1][0].turn_sequence):
+            some = window(turn_events, None)
+            if not some:
+                continue
+            if read and (
+                len(messages) + len(some) > WINDOW_MESSAGES or len(read) >= MAX_READ_TURNS
+            ):
+                through = turn_events[0].turn_sequence - 1
+                break
+            messages += some[:WINDOW_MESSAGES]
+            read.append(turn_id)
+        return messages, read, max(through, state.from_turn)
 
     def neighbours(self, turn: Turn, candidates: Sequence[Candidate]) -> dict[int, list[Existing]]:
         """Each candidate's most similar active memories among those the review may change."""
@@ -378,21 +456,31 @@ class ExtractionService:
             )
         return effects
 
-    def _committed(self, turn: Turn, events: list[Any]) -> list[Any]:
-        """The events of `turn` and of the other committed live turns among `events`."""
-        statuses: dict[str, bool] = {turn.id: True}
+    def _unread(self, turn: Turn, events: list[HistoryEvent]) -> list[HistoryEvent]:
+        """The events among `events` of committed live turns no finished review has read."""
+        unread: dict[str, bool] = {}
         kept = []
         for event in events:
-            if event.turn_id not in statuses:
+            if event.turn_id not in unread:
                 other = self._store.get_turn(
                     turn.tenant, turn.agent_id, turn.session_id, event.turn_id
                 )
-                statuses[event.turn_id] = (
-                    other is not None and other.status is TurnStatus.COMMITTED and not other.preview
+                unread[event.turn_id] = (
+                    other is not None
+                    and other.status is TurnStatus.COMMITTED
+                    and not other.preview
+                    and not other.reviewed
                 )
-            if statuses[event.turn_id]:
+            if unread[event.turn_id]:
                 kept.append(event)
         return kept
+
+    def _read_meanwhile(self, turn: Turn, read: Sequence[str]) -> bool:
+        for turn_id in read:
+            other = self._store.get_turn(turn.tenant, turn.agent_id, turn.session_id, turn_id)
+            if other is not None and other.reviewed:
+                return True
+        return False
 
     def _turn(self, job: ExtractionJob) -> Turn:
         turn = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
@@ -410,7 +498,7 @@ class ExtractionService:
             self._events.publish(memory_updated(turn, changes, f"eff_extraction_{turn.id}"))
 
 
-def _messages(events: list[Any]) -> list[Any]:
+def _messages(events: list[HistoryEvent]) -> list[HistoryEvent]:
     return [
         e for e in events if e.role in ("user", "assistant") and not e.preview and e.text.strip()
     ]

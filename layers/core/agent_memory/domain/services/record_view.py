@@ -4,6 +4,7 @@ records a preview record replaces)."""
 
 from __future__ import annotations
 
+from ..models import TurnStatus
 from ..ports import Store
 from ..records import Effect, Record, RecordQuery, RecordStatus, from_doc
 from .turn_context import TurnContext
@@ -79,7 +80,11 @@ class RecordView:
     def overlay(
         self, ctx: TurnContext, records: dict[str, Record], only: set[str] | None = None
     ) -> None:
-        """Apply the turn's staged writes, in order, to `records` (the turn reads its own)."""
+        """Apply the turn's staged writes, in order, to `records` (the turn reads its own).
+        A committed turn's writes are in the store already: laid over newer heads, they would
+        bring back what later turns changed."""
+        if ctx.turn.status is not TurnStatus.OPEN:
+            return
         for effect in self.staged(ctx):
             if effect.kind == "record.add":
                 record = from_doc(effect.payload["record"])

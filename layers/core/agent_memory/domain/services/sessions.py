@@ -8,7 +8,7 @@ from ..errors import Conflict, InvalidRequest, NotFound
 from ..events import Change, memory_updated
 from ..extraction.job import ExtractionJob
 from ..ids import new_id, validate_opaque_id
-from ..models import Page, Session, StartedBy, Turn, TurnStatus, utcnow
+from ..models import Extraction, Page, Session, StartedBy, Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
 from ..ports import (
     EventPublisher,
@@ -171,7 +171,7 @@ class SessionService:
             writes, changes, usage = self._records.writes_for_commit(turn)
             file_writes, file_changes = self._files.writes_for_commit(turn)
             history_docs, history_usage = self._history.docs_for_commit(turn)
-            review = self._extraction.plan(turn) if self._extraction else None
+            review = self._plan_review(turn)
             try:
                 ended = self._store.end_turn(
                     turn.model_copy(update={"extraction": review}),
@@ -213,6 +213,19 @@ class SessionService:
     def _publish(self, turn: Turn, changes: list[Change]) -> None:
         if changes:
             self._events.publish(memory_updated(turn, changes, f"eff_{turn.id}"))
+
+    def _plan_review(self, turn: Turn) -> Extraction | None:
+        """The review this commit queues. Counting what it should read never fails the commit:
+        if that fails, the review is queued anyway and finds its window when it runs."""
+        if self._extraction is None:
+            return None
+        try:
+            return self._extraction.plan(turn)
+        except Exception:  # noqa: BLE001 - the commit matters more than the count
+            logger.exception(
+                "extraction planning failed; queued anyway", extra={"turn_id": turn.id}
+            )
+            return self._extraction.unplanned(turn)
 
     def _start_extraction(self, turn: Turn) -> None:
         """Hand the committed turn's review to the worker or the state machine. The turn is
