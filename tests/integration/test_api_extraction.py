@@ -448,3 +448,31 @@ def test_a_window_larger_than_a_review_is_read_over_several(api, services, monke
         "User prefers tea",
         "User works as a nurse",
     ]
+
+
+def test_a_review_that_cannot_start_never_fails_its_commit(api, services, monkeypatch):
+    def refuse(job):
+        raise RuntimeError("the queue refused the job")
+
+    monkeypatch.setattr(services.starter, "start", refuse)
+    s = setup(api)
+    committed = turn(api, s, "I live in Lisbon.")
+    assert committed["status"] == "committed"
+    review = api.ok("GET", f"{A}/-/sessions/{s}/turns/{committed['id']}")["extraction"]
+    assert review["status"] == "failed"
+    assert review["error"] == "could not start: the queue refused the job"
+
+
+def test_a_commit_whose_review_cannot_be_planned_still_commits_and_queues_it(
+    api, services, monkeypatch
+):
+    def broken(turn):
+        raise RuntimeError("history unreadable")
+
+    monkeypatch.setattr(services.extraction, "plan", broken)
+    s = setup(api)
+    committed = turn(api, s, "I live in Lisbon.")
+    assert committed["status"] == "committed"
+    assert committed["extraction"]["status"] == "queued"
+    services.drain_extractions()
+    assert [r["summary"] for r in active(api)] == ["User lives in Lisbon"]
