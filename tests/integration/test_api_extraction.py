@@ -476,3 +476,44 @@ def test_a_commit_whose_review_cannot_be_planned_still_commits_and_queues_it(
     assert committed["extraction"]["status"] == "queued"
     services.drain_extractions()
     assert [r["summary"] for r in active(api)] == ["User lives in Lisbon"]
+
+
+def test_a_failed_review_can_be_run_again(store, tmp_path):
+    model = Scripted(failures=100)
+    api, services = scripted_api(store, tmp_path, model, extraction_attempts=1)
+    s = setup(api)
+    committed = turn(api, s, "I live in Lisbon.")
+    path = f"{A}/-/sessions/{s}/turns/{committed['id']}"
+    # Only a failed review runs again: a queued one is refused and nothing changes.
+    status, body = api.call("POST", f"{path}/extraction")
+    assert (status, body["error"]["code"]) == (409, "extraction_not_failed")
+    services.drain_extractions()
+    assert api.ok("GET", path)["extraction"]["status"] == "failed"
+
+    model.failures = 0
+    rerun = api.ok("POST", f"{path}/extraction")
+    assert (rerun["extraction"]["status"], rerun["extraction"]["runs"]) == ("queued", 1)
+    assert rerun["extraction"]["error"] is None
+    services.drain_extractions()
+    review = api.ok("GET", path)["extraction"]
+    assert (review["status"], review["added"], review["runs"]) == ("done", 1, 1)
+    status, body = api.call("POST", f"{path}/extraction")
+    assert (status, body["error"]["code"]) == (409, "extraction_not_failed")
+    assert len(active(api)) == 1
+
+
+def test_running_again_needs_a_turn_with_a_review(api):
+    s = setup(api, enabled=False)
+    plain = turn(api, s, "I live in Lisbon.")
+    status, body = api.call("POST", f"{A}/-/sessions/{s}/turns/{plain['id']}/extraction")
+    assert (status, body["error"]["code"]) == (409, "no_extraction")
+    status, body = api.call("POST", f"{A}/-/sessions/{s}/turns/trn_nope/extraction")
+    assert (status, body["error"]["code"]) == (404, "turn_not_found")
+
+
+def test_each_run_of_a_review_is_its_own_execution_name():
+    first = ExtractionJob("acme", "teams/web", "ses_1", "trn_" + "x" * 120)
+    again = ExtractionJob("acme", "teams/web", "ses_1", "trn_" + "x" * 120, run=2)
+    assert first.name != again.name and again.name.endswith("-r2")
+    assert len(again.name) <= 80 and len(first.name) <= 80
+    assert ExtractionJob.from_dict(again.to_dict()) == again

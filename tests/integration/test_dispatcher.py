@@ -24,7 +24,7 @@ pytestmark = pytest.mark.integration
 T0 = datetime(2026, 11, 30, tzinfo=UTC)
 
 
-def turn_image(status: ExtractionStatus | None, turn_id: str = "trn_1") -> dict:
+def turn_image(status: ExtractionStatus | None, turn_id: str = "trn_1", runs: int = 0) -> dict:
     turn = Turn(
         tenant="acme",
         agent_id="teams/web",
@@ -35,7 +35,9 @@ def turn_image(status: ExtractionStatus | None, turn_id: str = "trn_1") -> dict:
         manifest_version=1,
         created_at=T0,
         extraction=(
-            Extraction(status=status, from_turn=0, through=1, queued_at=T0) if status else None
+            Extraction(status=status, from_turn=0, through=1, queued_at=T0, runs=runs)
+            if status
+            else None
         ),
     )
     return TurnItem.of(turn).serialize()
@@ -119,3 +121,11 @@ def test_the_handler_starts_executions_named_after_the_turn(monkeypatch, aws_env
         executions = sfn.list_executions(stateMachineArn=machine)["executions"]
         job = ExtractionJob("acme", "teams/web", "ses_1", "trn_1")
         assert [e["name"] for e in executions] == [job.name]
+
+
+def test_a_failed_review_queued_again_starts_its_new_run():
+    starter = Recorder()
+    failed = turn_image(ExtractionStatus.FAILED)
+    again = turn_image(ExtractionStatus.QUEUED, runs=1)
+    Dispatcher(starter).process(batch(change("MODIFY", new=again, old=failed)))
+    assert starter.jobs == [ExtractionJob("acme", "teams/web", "ses_1", "trn_1", run=1)]

@@ -72,6 +72,8 @@ class Extraction(Entity):
     through: int
     messages: int = 0
     attempts: int = 0
+    # Re-runs asked for after the review failed (POST .../turns/{turnId}/extraction).
+    runs: int = 0
     candidates: int | None = None
     added: int = 0
     replaced: int = 0

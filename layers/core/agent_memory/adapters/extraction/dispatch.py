@@ -9,6 +9,7 @@ least once and run once.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from aws_lambda_powertools.utilities.batch import (
@@ -40,8 +41,13 @@ def queued_job(record: DynamoDBRecord) -> ExtractionJob | None:
         return None
     if (stream.old_image or {}).get("extraction_status") == QUEUED:
         return None  # already queued before this change: started then
+    runs = json.loads(str(new.get("extraction") or "{}")).get("runs", 0)
     return ExtractionJob(
-        str(new["tenant"]), str(new["agent_id"]), str(new["session_id"]), str(new["turn_id"])
+        str(new["tenant"]),
+        str(new["agent_id"]),
+        str(new["session_id"]),
+        str(new["turn_id"]),
+        int(runs),
     )
 
 

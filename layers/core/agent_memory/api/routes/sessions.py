@@ -104,4 +104,17 @@ def sessions_router(services: Services) -> Router:
         who.can_run_sessions()
         return sessions.rollback(who.tenant, agent_id_from(agent_id), session_id, turn_id)
 
+    @router.post(
+        TURN + "/extraction",
+        summary="Run a turn's failed post-turn review again",
+        description="Queues the review again (a new run; in the cloud a new execution). 409 "
+        "extraction_not_failed unless the review failed.",
+        responses=ERRORS,
+        tags=["turns"],
+    )
+    def rerun_extraction(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:
+        who = caller()
+        who.can_run_sessions()
+        return sessions.rerun_extraction(who.tenant, agent_id_from(agent_id), session_id, turn_id)
+
     return router

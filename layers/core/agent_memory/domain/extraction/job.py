@@ -18,10 +18,13 @@ class ExtractionJob:
     agent_id: str
     session_id: str
     turn_id: str
+    run: int = 0
+    """0 for the review a commit queued; n for its n-th re-run after it failed."""
 
     @classmethod
     def of(cls, turn: Turn) -> ExtractionJob:
-        return cls(turn.tenant, turn.agent_id, turn.session_id, turn.id)
+        run = turn.extraction.runs if turn.extraction else 0
+        return cls(turn.tenant, turn.agent_id, turn.session_id, turn.id, run)
 
     @classmethod
     def from_dict(cls, data: Any) -> ExtractionJob:
@@ -33,23 +36,27 @@ class ExtractionJob:
                 str(data["agentId"]),
                 str(data["sessionId"]),
                 str(data["turnId"]),
+                int(data.get("run") or 0),
             )
-        except KeyError as exc:
+        except (KeyError, ValueError) as exc:
             raise InvalidRequest(f"an extraction job needs {exc}", code="invalid_job") from exc
 
-    def to_dict(self) -> dict[str, str]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "tenant": self.tenant,
             "agentId": self.agent_id,
             "sessionId": self.session_id,
             "turnId": self.turn_id,
+            "run": self.run,
         }
 
     @property
     def name(self) -> str:
-        """A name unique to the turn (Step Functions execution names: 80 characters of
-        [A-Za-z0-9_-]; turn ids are unique within their session, sessions within their agent)."""
+        """A name unique to the turn and run (Step Functions execution names: 80 characters of
+        [A-Za-z0-9_-]; turn ids are unique within their session, sessions within their agent),
+        so a second start of one run is a no-op and a re-run starts afresh."""
         seed = f"{self.tenant}\0{self.agent_id}\0{self.session_id}\0{self.turn_id}"
-        digest = hashlib.sha256(seed.encode()).hexdigest()[:40]
-        safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.turn_id)[:39]
-        return f"{safe}-{digest}"
+        digest = hashlib.sha256(seed.encode()).hexdigest()[:36]
+        suffix = f"-r{self.run}" if self.run else ""
+        safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.turn_id)
+        return f"{safe[: 79 - len(digest) - len(suffix)]}-{digest}{suffix}"

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from ..errors import DomainError, InvalidRequest
+from ..errors import Conflict, DomainError, InvalidRequest
 from ..events import Change, memory_updated
 from ..extraction.job import ExtractionJob
 from ..extraction.model import Candidate, Existing, MemoryModel, Message, ModelUsage
@@ -138,6 +138,35 @@ class ExtractionService:
             through=turn.sequence,
             queued_at=utcnow(),
         )
+
+    def rerun(self, turn: Turn) -> Extraction:
+        """Queue a failed review again (its turn's messages are still unread); 409 unless it
+        failed. The caller starts it: a new run, a new execution."""
+        state = turn.extraction
+        if state is None:
+            raise Conflict(f"turn {turn.id!r} started no review", code="no_extraction")
+        if state.status is not ExtractionStatus.FAILED:
+            raise Conflict(
+                f"turn {turn.id!r}'s review is {state.status.value}; only a failed one runs again",
+                code="extraction_not_failed",
+                extraction=_dump(state),
+            )
+        queued = state.model_copy(
+            update={
+                "status": ExtractionStatus.QUEUED,
+                "runs": state.runs + 1,
+                "error": None,
+                "ended_at": None,
+                "queued_at": utcnow(),
+            }
+        )
+        try:
+            self._store.update_extraction(turn, queued, (ExtractionStatus.FAILED,))
+        except PreconditionFailed as exc:
+            raise Conflict(
+                "the review changed meanwhile; read the turn again", code="extraction_busy"
+            ) from exc
+        return queued
 
     # -- the steps ------------------------------------------------------------------------------
 

@@ -214,6 +214,16 @@ class SessionService:
         if changes:
             self._events.publish(memory_updated(turn, changes, f"eff_{turn.id}"))
 
+    def rerun_extraction(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
+        """Queue a committed turn's failed review again and start it."""
+        turn = self.get_turn(tenant, agent_id, session_id, turn_id)
+        if self._extraction is None:
+            raise Conflict("post-turn extraction is off on this server", code="extraction_off")
+        queued = self._extraction.rerun(turn)
+        rerun = turn.model_copy(update={"extraction": queued})
+        self._start_extraction(rerun)
+        return self.get_turn(tenant, agent_id, session_id, turn_id)
+
     def _plan_review(self, turn: Turn) -> Extraction | None:
         """The review this commit queues. Counting what it should read never fails the commit:
         if that fails, the review is queued anyway and finds its window when it runs."""
