@@ -517,3 +517,27 @@ def test_each_run_of_a_review_is_its_own_execution_name():
     assert first.name != again.name and again.name.endswith("-r2")
     assert len(again.name) <= 80 and len(first.name) <= 80
     assert ExtractionJob.from_dict(again.to_dict()) == again
+
+
+def test_neighbours_include_the_newest_records_a_lagging_index_may_not_hold(
+    store, tmp_path, monkeypatch
+):
+    model = Scripted(candidates=[Candidate(summary="User lives in Lisbon", kind="fact")])
+    api, services = scripted_api(store, tmp_path, model)
+    s = setup(api)
+    turn(api, s, "I live in Lisbon.")
+    services.drain_extractions()
+    [kept] = active(api)
+    # As if the search index had not caught up with the record yet.
+    monkeypatch.setattr(services.records, "ranked", lambda ctx, text, query, limit: [])
+    seen = {}
+
+    def decide(candidates, neighbours):
+        seen.update(neighbours)
+        return [Decision(candidate=0, action="skip", target=kept["id"], reason="restated")]
+
+    model.decisions = decide
+    turn(api, s, "I live in Lisbon.")
+    services.drain_extractions()
+    assert [e.id for e in seen[0]] == [kept["id"]]
+    assert len(active(api)) == 1

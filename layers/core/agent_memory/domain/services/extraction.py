@@ -36,7 +36,7 @@ from ..models import Extraction, ExtractionStatus, Turn, TurnStatus, utcnow
 from ..ports import EventPublisher, PreconditionFailed, Store
 from ..records import Effect, Provenance, Record, RecordQuery, to_doc
 from ..usage import usage_rows
-from .records import RecordService
+from .records import RecordService, rank_lexical
 from .turn_context import Caller, ManifestCache, TurnContext, root_of
 
 logger = logging.getLogger(__name__)
@@ -50,6 +50,9 @@ MAX_CANDIDATES = 20
 MAX_READ_TURNS = 12
 MAX_PROPOSAL_BYTES = 96_000
 NEIGHBOURS = 5
+# ... plus up to RECENT_SHOWN of the RECENT newest records that share words with it.
+RECENT = 20
+RECENT_SHOWN = 2
 # Events read to count the messages added since the last review ({"messages": N}).
 COUNT_LIMIT = 10_000
 _APPLY_ATTEMPTS = 10
@@ -423,10 +426,15 @@ class ExtractionService:
             include_agent="agent" in write,
             session_id=turn.session_id if "session" in write else None,
         )
+        # The newest records straight from the store too: a search index fed from the stream
+        # (the cloud) may not hold what the session's last reviews wrote a moment ago.
+        recent = self._records.view.find(ctx, query, RECENT)
         found: dict[int, list[Existing]] = {}
         for index, candidate in enumerate(candidates):
             text = candidate.summary + (f"\n{candidate.content}" if candidate.content else "")
             records = self._records.ranked(ctx, text, query, NEIGHBOURS)
+            shown = {r.id for r in records}
+            records += [r for r in rank_lexical(text, recent) if r.id not in shown][:RECENT_SHOWN]
             found[index] = [
                 Existing(id=r.id, summary=r.summary, content=r.content, kind=r.kind)
                 for r in records
