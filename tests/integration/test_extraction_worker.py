@@ -135,3 +135,27 @@ def test_a_review_whose_agent_was_deleted_meanwhile_is_dropped(tmp_path):
     assert services.store.pending_extractions(10) == []
     assert services.drain_extractions() == 0
     services.close()
+
+
+def test_the_worker_outlives_a_queue_it_cannot_read(tmp_path):
+    services, api = open_services(tmp_path)
+    calls = []
+
+    def pending(limit):
+        calls.append(limit)
+        if len(calls) == 1:
+            raise RuntimeError("database is busy")
+        return services.store.pending_extractions(limit)
+
+    worker = ExtractionWorker(services.extraction, pending, poll_seconds=0.02)
+    worker.run_in_background()
+    try:
+        path = reviewed_turn(api)  # queued by the commit in the store, not handed to this worker
+        deadline = time.monotonic() + 20
+        while status(api, path) != "done":
+            assert time.monotonic() < deadline, calls
+            time.sleep(0.02)
+    finally:
+        worker.stop()
+        services.close()
+    assert len(calls) >= 2  # the failed read was tried again

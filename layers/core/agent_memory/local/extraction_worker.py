@@ -100,7 +100,12 @@ class ExtractionWorker(ExtractionStarter):
 
     def _loop(self) -> None:
         while not self._stop.is_set():
-            job = self._next(block=True)
+            try:
+                job = self._next(block=True)
+            except Exception:  # noqa: BLE001 - a busy database must not end the worker
+                logger.exception("extraction worker could not read its queue; trying again")
+                self._stop.wait(self._poll)
+                continue
             if job is not None:
                 self._process(job)
 

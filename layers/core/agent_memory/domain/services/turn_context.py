@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import threading
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -114,6 +115,7 @@ class ManifestCache:
         self._store = store
         self._size = size
         self._cache: dict[tuple[str, str, int], Manifest] = {}
+        self._lock = threading.Lock()  # request threads and the extraction worker share it
 
     def memory(self, turn: Turn) -> MemoryConfig:
         return self.manifest(turn).harness.memory
@@ -124,9 +126,10 @@ class ManifestCache:
         if manifest is None:
             version = self._store.get_manifest_version(*key)
             manifest = Manifest.model_validate(version.manifest if version else {})
-            if len(self._cache) >= self._size:
-                self._cache.pop(next(iter(self._cache)))
-            self._cache[key] = manifest
+            with self._lock:
+                if len(self._cache) >= self._size:
+                    self._cache.pop(next(iter(self._cache)))
+                self._cache[key] = manifest
         return manifest
 
 
