@@ -541,3 +541,29 @@ def test_neighbours_include_the_newest_records_a_lagging_index_may_not_hold(
     services.drain_extractions()
     assert [e.id for e in seen[0]] == [kept["id"]]
     assert len(active(api)) == 1
+
+
+def test_a_decision_to_delete_a_record_shown_wrong_deletes_it(store, tmp_path):
+    model = Scripted(candidates=[Candidate(summary="User lives in Lisbon", kind="fact")])
+    api, services = scripted_api(store, tmp_path, model)
+    s = setup(api)
+    turn(api, s, "I live in Lisbon.")
+    services.drain_extractions()
+    [wrong] = active(api)
+
+    def decide(candidates, neighbours):
+        [shown] = [e.id for e in neighbours[0]]
+        return [Decision(candidate=0, action="delete", target=shown, reason="shown wrong")]
+
+    model.candidates = [Candidate(summary="User never lived in Lisbon", kind="fact")]
+    model.decisions = decide
+    later = turn(api, s, "I never lived in Lisbon, that was my sister.")
+    services.drain_extractions()
+    review = api.ok("GET", f"{A}/-/sessions/{s}/turns/{later['id']}")["extraction"]
+    assert (review["deleted"], review["added"]) == (1, 0)
+    assert active(api) == []
+    deleted = api.ok("GET", f"{A}/-/records/{wrong['id']}")
+    assert deleted["status"] == "DELETED"
+    versions = api.ok("GET", f"{A}/-/records/{wrong['id']}/versions")["versions"]
+    assert versions[0]["operation"] == "delete"
+    assert versions[0]["changedBy"]["turnId"] == later["id"]
