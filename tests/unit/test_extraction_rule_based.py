@@ -203,6 +203,13 @@ def test_corrections_end_to_end_replace_what_was_remembered():
             "Painting is how I express my feelings.",
             ["Mel: Painting is how Mel expresses Mel's feelings"],
         ),
+        # The people and things in their life, in the speaker's words.
+        (
+            "They were stoked for the dinosaur exhibit!",
+            ["Mel: They were stoked for the dinosaur exhibit"],
+        ),
+        ("They look so happy in that photo of you.", []),  # about the listener
+        ("It was fun.", []),  # too short to say anything
         # Filler and talk about the listener are not facts about the speaker.
         ("I think that makes sense.", []),
         ("I love you guys so much.", []),

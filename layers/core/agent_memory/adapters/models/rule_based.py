@@ -203,6 +203,18 @@ def _said(s: str, subject: str) -> tuple[str, str] | None:
     return None
 
 
+def _about_them(s: str, subject: str) -> tuple[str, str] | None:
+    """The people and things in their life, as they tell of them ("They were stoked for the
+    dinosaur exhibit"): kept in the speaker's words, attributed to the speaker."""
+    if (
+        re.match(r"^(?:they|he|she|it|the kids|our)\b", s, re.I)
+        and len(s.split()) >= 5
+        and not re.search(r"\byou", s, re.I)
+    ):
+        return _FACT, f"{subject}: {_possessives(s, subject)}"
+    return None
+
+
 def _sentences(text: str) -> list[str]:
     return [p.strip() for p in _SENTENCE_END.split(text) if p and p.strip()]
 
@@ -295,6 +307,8 @@ class RuleBasedModel(MemoryModel):
                         found = _first_person(_clean(clause), subject)
                         if found is not None:
                             break
+            if found is None:
+                found = _about_them(_clean(_INTERJECTION.sub("", body)), subject)
             if found is None and correction and not sentence.lower().startswith("no"):
                 found = (_FACT, f"Correction from {subject}: {_possessives(_clean(body), subject)}")
         if found is None:
