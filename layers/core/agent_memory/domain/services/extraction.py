@@ -41,13 +41,14 @@ from .turn_context import Caller, ManifestCache, TurnContext, root_of
 
 logger = logging.getLogger(__name__)
 
-# A review reads at most this many of the newest messages, proposes at most this many
-# candidates, and shows each candidate this many neighbours.
+# A review reads at most WINDOW_MESSAGES messages of at most MAX_READ_TURNS turns, oldest first
+# (the turns it reads are flagged in its transaction: with its records, within DynamoDB's 100
+# items a transaction; the rest wait for the next review). It keeps at most MAX_CANDIDATES
+# candidates of at most MAX_PROPOSAL_BYTES (Step Functions passes 256 KB between steps), and
+# shows each candidate its NEIGHBOURS most similar memories.
 WINDOW_MESSAGES = 200
-MAX_CANDIDATES = 20
-# Turns one review reads (and flags reviewed in its transaction: with its records, within
-# DynamoDB's 100 items a transaction).
 MAX_READ_TURNS = 12
+MAX_CANDIDATES = 20
 MAX_PROPOSAL_BYTES = 96_000
 NEIGHBOURS = 5
 # ... plus up to RECENT_SHOWN of the RECENT newest records that share words with it.
