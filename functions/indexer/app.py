@@ -22,6 +22,10 @@ class IndexerSettings(BaseSettings):
 
     opensearch_endpoint: str
     opensearch_index: str = "agent-memory"
+    # The table (and the bucket of large history events): a history event's meaning is
+    # embedded with the message said before it, read from there.
+    table_name: str | None = None
+    history_bucket: str | None = None
     embedding_model: str = Field(
         default=TITAN_TEXT_V2,
         validation_alias=AliasChoices(
@@ -63,7 +67,17 @@ def build_indexer(settings: IndexerSettings) -> StreamIndexer:
         settings.embedding_dimensions,
         model_id=settings.embedding_model,
     )
-    return StreamIndexer(index, embedder, fetch=s3_reader(settings.region))
+    before = None
+    if settings.table_name:
+        from agent_memory.adapters.dynamodb import DynamoStore
+        from agent_memory.domain.services.history import said_before
+
+        store = DynamoStore(settings.table_name, settings.region, bucket=settings.history_bucket)
+
+        def before(event):  # noqa: ANN001, ANN202 - a closure over the store
+            return said_before(store, event)
+
+    return StreamIndexer(index, embedder, fetch=s3_reader(settings.region), before=before)
 
 
 def s3_reader(region: str):  # noqa: ANN201 - a small closure over a lazily made client

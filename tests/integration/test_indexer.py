@@ -385,6 +385,23 @@ def test_an_event_kept_only_for_extraction_is_never_indexed(indexer, index):
     assert [k for k in index.docs if k[2] == "event"] == []
 
 
+def test_an_events_meaning_is_embedded_with_the_message_before_it(index, embedder):
+    seen = []
+
+    def before(event):
+        seen.append(event.id)
+        return "Alex: when do we ship?"
+
+    indexer = StreamIndexer(index, embedder, before=before)
+    indexer.process(batch(change("INSERT", new=event_image("Tuesdays, after the review."))))
+    assert seen == ["evt_1"]
+    # Its words are indexed as said; its vector is of what it answers too.
+    assert index.get("evt_1.1", kind="event").text == "turn 3, user: Tuesdays, after the review."
+    assert embedder.texts == [
+        "turn 3, user: Tuesdays, after the review.\n(after: Alex: when do we ship?)"
+    ]
+
+
 def test_a_history_event_kept_in_s3_is_read_from_there(index, embedder):
     import json as _json
 

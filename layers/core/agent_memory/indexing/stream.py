@@ -49,6 +49,7 @@ from ..domain.history import HistoryEvent, part_id
 from ..domain.records import from_doc
 from ..domain.search.index import DocKind, IndexDoc, SearchIndex
 from ..domain.search.service import record_doc
+from ..domain.services.history import with_context
 
 logger = logging.getLogger(__name__)
 
@@ -157,10 +158,14 @@ class StreamIndexer:
         index: SearchIndex,
         embedder: Embedder | None,
         fetch: Callable[[str, str], str] | None = None,
+        before: Callable[[HistoryEvent], str | None] | None = None,
     ) -> None:
         self._index = index
         self._embedder = embedder
         self._fetch = fetch
+        # The message said before a history event, embedded with it (as the embedded shape
+        # does: agent_memory.domain.services.history.said_before); None: the event alone.
+        self._before = before
 
     def process(self, event: dict[str, Any], context: Any = None) -> dict[str, Any]:
         """Index every change of the batch; the response names the ones that failed
@@ -214,11 +219,15 @@ class StreamIndexer:
             raise ValueError("a history event item whose event cannot be read")
         if not event.searchable:
             return  # kept for post-turn extraction only
-        self._index.upsert([self._embedded(doc) for doc in event_docs(event)])
+        before = self._before(event) if self._before and self._embedder else None
+        self._index.upsert(
+            [self._embedded(doc, with_context(doc.text, before)) for doc in event_docs(event)]
+        )
 
-    def _embedded(self, doc: IndexDoc) -> IndexDoc:
+    def _embedded(self, doc: IndexDoc, meaning: str | None = None) -> IndexDoc:
+        """The document with the vector of `meaning` (default: its own text)."""
         if self._embedder is None:
             return doc
-        embedding = self._embedder.embed([doc.text[:EMBED_MAX_CHARS]])
+        embedding = self._embedder.embed([(meaning or doc.text)[:EMBED_MAX_CHARS]])
         vector = [float(x) for x in embedding.vectors[0]]
         return dataclasses.replace(doc, vector=vector, model_id=embedding.model_id)
