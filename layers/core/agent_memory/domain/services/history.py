@@ -315,8 +315,9 @@ def _whole(event: HistoryEvent) -> dict[str, Any]:
 
 # The message said just before an event is embedded with it (not indexed as its words): an
 # answer ("Yes, last week!") is found by what it answers. Measured on LoCoMo: recall@10 0.675 ->
-# 0.706 and nDCG@10 0.528 -> 0.542 (benchmarks/RESULTS.md).
-CONTEXT_CHARS = 300
+# 0.700 and nDCG@10 0.528 -> 0.543 with 150 characters of it (300: 0.706 / 0.542, for longer
+# texts to embed); benchmarks/RESULTS.md.
+CONTEXT_CHARS = 150
 CONTEXT_TURNS = 3
 
 
