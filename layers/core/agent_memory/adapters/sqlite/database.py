@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import sqlite3
 import threading
@@ -40,6 +41,7 @@ class Database:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA busy_timeout=30000")
+            conn.create_function("owner_key", 3, owner_key, deterministic=True)
             self._local.conn = conn
             with self._lock:
                 self._connections.append(conn)
@@ -90,6 +92,13 @@ class Database:
                 conn.close()
             self._connections.clear()
         self._local = threading.local()
+
+
+def owner_key(tenant: str, agent_id: str, kind: str) -> str:
+    """One word naming whose documents an FTS5 row belongs to (an agent's records, files or
+    events): the words table is matched on it, so a query walks one agent's documents only."""
+    digest = hashlib.sha256(f"{tenant}\0{agent_id}\0{kind}".encode()).hexdigest()[:32]
+    return f"o{digest}"
 
 
 @contextmanager

@@ -204,4 +204,14 @@ MIGRATIONS: list[list[str]] = [
     ],
     # 8: which turns a finished review has read (each turn's messages are reviewed once)
     ["ALTER TABLE turns ADD COLUMN reviewed INTEGER NOT NULL DEFAULT 0"],
+    # 9: the words table partitioned by owner (tenant, agent, kind) through a matched column, so
+    # a query walks the agent's documents only (owner_key is registered on every connection).
+    [
+        "CREATE VIRTUAL TABLE search_words USING fts5(text, owner, tokenize = 'porter unicode61')",
+        "INSERT INTO search_words (rowid, text, owner) SELECT f.rowid, f.text,"
+        " owner_key(d.tenant, d.agent_id, d.kind) FROM search_fts f"
+        " JOIN search_docs d ON d.seq = f.rowid",
+        "DROP TABLE search_fts",
+        "ALTER TABLE search_words RENAME TO search_fts",
+    ],
 ]

@@ -20,7 +20,7 @@ import numpy as np
 
 from ...domain.search.index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
 from ...domain.search.lexical import tokenize
-from .database import Database
+from .database import Database, owner_key
 
 
 def match_expression(query: str) -> str | None:
@@ -175,7 +175,6 @@ class _Matrix:
 _MAX_BATCH = 2048  # search_docs rows checked against the filters at a time (lexical)
 # From this share of the file's documents on, lexical probes the agent index per match rather
 # than reading the agent's list of documents first.
-_PROBE_FROM_SHARE = 0.5
 
 
 def _filter_sql(where: IndexFilter) -> tuple[str, list[Any]]:
@@ -265,7 +264,10 @@ class EmbeddedIndex(SearchIndex):
                     vector,
                 ),
             ).lastrowid
-            conn.execute("INSERT INTO search_fts (rowid, text) VALUES (?, ?)", (seq, doc.text))
+            conn.execute(
+                "INSERT INTO search_fts (rowid, text, owner) VALUES (?, ?, ?)",
+                (seq, doc.text, owner_key(doc.tenant, doc.agent_id, doc.kind)),
+            )
 
     def delete(self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]) -> None:
         with self._db.write() as conn:
@@ -312,16 +314,9 @@ class EmbeddedIndex(SearchIndex):
     ) -> list[Hit]:
         """Best BM25 matches, in two steps so most matches never touch a search_docs row.
 
-        1. The agent's matches ranked by BM25. The FTS5 table holds every agent's documents, so
-           its scan is the outer loop and each match is checked against the agent, one of two
-           ways (the same rows either way; BM25 is computed for the agent's matches only):
-           - against the list of the agent's seqs, read once per query from the covering index
-             search_docs_by_agent: a cheap check per match, after a read that grows with the
-             agent; the choice when the agent holds a minority of the documents (measured at
-             100k records of one agent among five: p50 32 -> 27 ms, p99 180 -> 97 ms);
-           - by a probe of that index per match (CROSS JOIN keeps the FTS5 scan outside): no
-             list to build, better when the agent is most of the file (one agent alone at 100k
-             records: p50 21 -> 12.5 ms).
+        1. The agent's matches ranked by BM25: the words table is matched on the owner column
+           (one word naming the tenant, agent and kind) AND the query's words, so FTS5 walks the
+           agent's documents only; BM25 weighs the text column alone (IDF over the whole file).
         2. The filters (status, kind, ids, preview, scope, labels) read the rows of those
            matches best first, a batch at a time, until `limit` pass.
         The result is the one a single join would give: the best `limit` matches that pass.
@@ -331,24 +326,12 @@ class EmbeddedIndex(SearchIndex):
             return []
         filters, filter_args = _filter_sql(where)
         conn = self._db.read()
-        args = (expression, tenant, agent_id, where.kind)
-        if self._agent_share(conn, tenant, agent_id, where.kind) < _PROBE_FROM_SHARE:
-            # `+rowid`: the list is a filter on the scan, not rowids to look up one by one.
-            ranked = conn.execute(
-                "SELECT rowid, bm25(search_fts) AS rank FROM search_fts"
-                " WHERE search_fts MATCH ? AND +rowid IN (SELECT seq FROM search_docs"
-                " WHERE tenant = ? AND agent_id = ? AND kind = ?) ORDER BY rank",
-                args,
-            )
-        else:
-            ranked = conn.execute(
-                "SELECT search_fts.rowid, bm25(search_fts) AS rank FROM search_fts"
-                " CROSS JOIN search_docs d INDEXED BY search_docs_by_agent"
-                " ON d.seq = search_fts.rowid"
-                " WHERE search_fts MATCH ? AND d.tenant = ? AND d.agent_id = ? AND d.kind = ?"
-                " ORDER BY rank",
-                args,
-            )
+        owner = owner_key(tenant, agent_id, where.kind)
+        ranked = conn.execute(
+            "SELECT rowid, bm25(search_fts, 1.0, 0.0) AS rank FROM search_fts"
+            " WHERE search_fts MATCH ? ORDER BY rank",
+            (f'owner:"{owner}" AND text:({expression})',),
+        )
         hits: list[Hit] = []
         batch_size = limit
         try:
@@ -373,17 +356,6 @@ class EmbeddedIndex(SearchIndex):
         finally:
             ranked.close()
         return hits[:limit]
-
-    def _agent_share(
-        self, conn: sqlite3.Connection, tenant: str, agent_id: str, kind: str
-    ) -> float:
-        """Roughly, the agent's share of the documents of the file: its vector matrix's rows
-        over the highest seq (both count replaced documents); 0 before its matrix is read."""
-        matrix = self._matrices.get((tenant, agent_id, kind))
-        if matrix is None or not matrix.ids:
-            return 0.0
-        top = conn.execute("SELECT max(seq) FROM search_docs").fetchone()[0]
-        return len(matrix.ids) / top if top else 0.0
 
     def vector(
         self, tenant: str, agent_id: str, vector: Sequence[float], where: IndexFilter, limit: int
