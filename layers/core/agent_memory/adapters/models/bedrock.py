@@ -12,7 +12,6 @@ client is created on first use, in `region` or the environment's default region.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Any, TypeVar
 
 from botocore.exceptions import BotoCoreError, ClientError, ParamValidationError
@@ -20,26 +19,13 @@ from pydantic import ValidationError
 
 from agent_memory.adapters.aws import LazyClient
 from agent_memory.domain.extraction.model import (
-    CANDIDATES_SCHEMA,
-    DECISIONS_SCHEMA,
-    Candidate,
-    Decision,
-    Existing,
-    MemoryModel,
-    Message,
     ModelOutputInvalid,
     ModelResult,
     ModelUnavailable,
     ModelUsage,
-    parse_candidates,
-    parse_decisions,
 )
-from agent_memory.domain.extraction.pipeline import DEFAULT_INSTRUCTIONS
-from agent_memory.domain.extraction.prompts import (
-    DECIDE_INSTRUCTIONS,
-    decide_prompt,
-    propose_prompt,
-)
+
+from ._structured import Output, StructuredModel
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +33,7 @@ DEFAULT_MODEL_ID = "us.anthropic.claude-haiku-4-5-20251001-v1:0"
 T = TypeVar("T")
 
 
-class BedrockModel(MemoryModel):
+class BedrockModel(StructuredModel):
     def __init__(
         self,
         *,
@@ -66,47 +52,8 @@ class BedrockModel(MemoryModel):
     def client(self) -> Any:
         return self._client.get()
 
-    def propose(
-        self,
-        messages: list[Message],
-        instructions: str,
-        existing_kinds: list[str],
-        labels: dict[str, str],
-    ) -> ModelResult[list[Candidate]]:
-        return self._structured(
-            instructions.strip() or DEFAULT_INSTRUCTIONS,
-            propose_prompt(messages, existing_kinds, labels),
-            "record_memory_candidates",
-            "Record the candidate memories worth keeping from the conversation.",
-            CANDIDATES_SCHEMA,
-            parse_candidates,
-        )
-
-    def decide(
-        self,
-        candidates: list[Candidate],
-        neighbours: dict[int, list[Existing]],
-    ) -> ModelResult[list[Decision]]:
-        if not candidates:
-            return ModelResult([], [])
-        return self._structured(
-            DECIDE_INSTRUCTIONS,
-            decide_prompt(candidates, neighbours),
-            "record_memory_decisions",
-            "Record one decision per candidate memory.",
-            DECISIONS_SCHEMA,
-            parse_decisions,
-        )
-
-    def _structured(
-        self,
-        system: str,
-        prompt: str,
-        tool: str,
-        description: str,
-        schema: dict[str, Any],
-        parse: Callable[[Any], T],
-    ) -> ModelResult[T]:
+    def _structured(self, system: str, prompt: str, output: Output[T]) -> ModelResult[T]:
+        tool = f"record_memory_{output.name}"
         try:
             response = self.client.converse(
                 modelId=self.model_id,
@@ -118,8 +65,8 @@ class BedrockModel(MemoryModel):
                         {
                             "toolSpec": {
                                 "name": tool,
-                                "description": description,
-                                "inputSchema": {"json": schema},
+                                "description": output.description,
+                                "inputSchema": {"json": output.schema},
                             }
                         }
                     ],
@@ -157,7 +104,7 @@ class BedrockModel(MemoryModel):
                 model_id=self.model_id,
             )
         try:
-            return ModelResult(parse(inputs[0]), [usage])
+            return ModelResult(output.parse(inputs[0]), [usage])
         except (ValueError, ValidationError) as error:
             raise ModelOutputInvalid(
                 f"the model's {tool} input does not match the schema: {error}",

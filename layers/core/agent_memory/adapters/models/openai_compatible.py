@@ -20,29 +20,16 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from agent_memory.domain.extraction.model import (
-    CANDIDATES_SCHEMA,
-    DECISIONS_SCHEMA,
-    Candidate,
-    Decision,
-    Existing,
-    MemoryModel,
-    Message,
     ModelOutputInvalid,
     ModelResult,
     ModelUnavailable,
     ModelUsage,
-    parse_candidates,
-    parse_decisions,
 )
-from agent_memory.domain.extraction.pipeline import DEFAULT_INSTRUCTIONS
 from agent_memory.domain.extraction.prompts import (
-    DECIDE_INSTRUCTIONS,
-    decide_prompt,
-    propose_prompt,
     repair_prompt,
 )
 
-from ._structured import estimate_tokens, loads_reply
+from ._structured import Output, StructuredModel, estimate_tokens, loads_reply
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +60,7 @@ def completions_url(base_url: str) -> str:
     return base + "/chat/completions"
 
 
-class OpenAICompatibleModel(MemoryModel):
+class OpenAICompatibleModel(StructuredModel):
     def __init__(
         self,
         *,
@@ -93,44 +80,8 @@ class OpenAICompatibleModel(MemoryModel):
         self._max_tokens = max_tokens
         self._temperature = temperature
 
-    def propose(
-        self,
-        messages: list[Message],
-        instructions: str,
-        existing_kinds: list[str],
-        labels: dict[str, str],
-    ) -> ModelResult[list[Candidate]]:
-        return self._structured(
-            instructions.strip() or DEFAULT_INSTRUCTIONS,
-            propose_prompt(messages, existing_kinds, labels),
-            "memory_candidates",
-            CANDIDATES_SCHEMA,
-            parse_candidates,
-        )
-
-    def decide(
-        self,
-        candidates: list[Candidate],
-        neighbours: dict[int, list[Existing]],
-    ) -> ModelResult[list[Decision]]:
-        if not candidates:
-            return ModelResult([], [])
-        return self._structured(
-            DECIDE_INSTRUCTIONS,
-            decide_prompt(candidates, neighbours),
-            "memory_decisions",
-            DECISIONS_SCHEMA,
-            parse_decisions,
-        )
-
-    def _structured(
-        self,
-        system: str,
-        prompt: str,
-        name: str,
-        schema: dict[str, Any],
-        parse: Callable[[Any], T],
-    ) -> ModelResult[T]:
+    def _structured(self, system: str, prompt: str, output: Output[T]) -> ModelResult[T]:
+        name = f"memory_{output.name}"
         chat: list[dict[str, str]] = [
             {"role": "system", "content": system},
             {"role": "user", "content": prompt},
@@ -138,10 +89,10 @@ class OpenAICompatibleModel(MemoryModel):
         usage: list[ModelUsage] = []
         error = ""
         for attempt in range(2):
-            reply, call_usage = self._call(chat, name, schema)
+            reply, call_usage = self._call(chat, name, output.schema)
             usage.append(call_usage)
             try:
-                return ModelResult(parse(loads_reply(reply)), usage)
+                return ModelResult(output.parse(loads_reply(reply)), usage)
             except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError
                 error = _short(exc)
                 logger.warning(
