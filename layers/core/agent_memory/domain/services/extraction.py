@@ -35,7 +35,7 @@ from ..ids import new_id
 from ..models import Extraction, ExtractionStatus, Turn, TurnStatus, utcnow
 from ..ports import EventPublisher, PreconditionFailed, Store
 from ..records import Effect, Provenance, Record, RecordQuery, to_doc
-from ..usage import usage_rows
+from ..usage import ModelCall, usage_rows
 from .records import RecordService, rank_lexical
 from .turn_context import Caller, ManifestCache, TurnContext, root_of
 
@@ -216,7 +216,7 @@ class ExtractionService:
         )
         labels = {name: label.description for name, label in memory.labels.items()}
         result = self.model.propose(messages, instructions, list(memory.kinds), labels)
-        self._record_usage(turn, result.usage)
+        self._record_usage(turn, result.usage, "memory")
         candidates = [c.model_dump(mode="json") for c in result.value[:MAX_CANDIDATES]]
         # What a review carries between steps stays well inside Step Functions' 256 KB payload.
         while candidates and len(json.dumps(candidates)) > MAX_PROPOSAL_BYTES:
@@ -239,7 +239,7 @@ class ExtractionService:
             return {"decisions": [], "shown": [], "usage": []}
         neighbours = self.neighbours(turn, candidates)
         result = self.model.decide(candidates, neighbours)
-        self._record_usage(turn, result.usage)
+        self._record_usage(turn, result.usage, "memory")
         shown = sorted({e.id for group in neighbours.values() for e in group})
         return {
             "decisions": [d.model_dump(mode="json") for d in result.value],
@@ -312,9 +312,7 @@ class ExtractionService:
                         "another review read some of these messages first; read the window again"
                     ) from None
                 continue  # a record changed meanwhile: work the writes out again
-            if embed_usage:
-                rows = usage_rows(turn.agent_id, None, embed_usage, turn=turn)
-                self._store.add_usage(turn.tenant, turn.agent_id, rows)
+            self._record_usage(turn, embed_usage)
             self._publish(turn, changes)
             return _dump(done)
         raise DomainError("the review's records kept changing under it; it will be retried")
@@ -440,9 +438,7 @@ class ExtractionService:
                 Existing(id=r.id, summary=r.summary, content=r.content, kind=r.kind)
                 for r in records
             ]
-        if ctx.usage:
-            rows = usage_rows(turn.agent_id, None, ctx.usage, turn=turn)
-            self._store.add_usage(turn.tenant, turn.agent_id, rows)
+        self._record_usage(turn, ctx.usage)
         return found
 
     def _effects(
@@ -526,9 +522,13 @@ class ExtractionService:
             raise InvalidRequest(f"turn {job.turn_id!r} does not exist", code="turn_not_found")
         return turn
 
-    def _record_usage(self, turn: Turn, usage: Sequence[ModelUsage]) -> None:
-        if usage:
-            rows = usage_rows(turn.agent_id, "memory", usage, turn=turn)
+    def _record_usage(
+        self, turn: Turn, calls: Sequence[ModelCall], purpose: str | None = None
+    ) -> None:
+        """Usage rows on the turn: model calls (`purpose` memory) or embeddings (each call's
+        own purpose)."""
+        if calls:
+            rows = usage_rows(turn.agent_id, purpose, calls, turn=turn)
             self._store.add_usage(turn.tenant, turn.agent_id, rows)
 
     def _publish(self, turn: Turn, changes: list[Change]) -> None:
