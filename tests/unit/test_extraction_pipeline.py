@@ -38,7 +38,7 @@ def event(sequence, role, text, turn=1, **extra):
     )
 
 
-def test_window_is_the_user_and_assistant_messages_after_the_last_review():
+def test_window_is_the_user_and_assistant_messages_in_order():
     events = [
         event(4, "assistant", "later reply", turn=2),
         event(1, "user", "old", turn=1),
@@ -48,12 +48,12 @@ def test_window_is_the_user_and_assistant_messages_after_the_last_review():
         event(6, "user", "   ", turn=2),
         event(7, "user", "a preview", turn=2, preview=True),
     ]
-    messages = window(events, since=1)
+    messages = window([e for e in events if e.sequence > 1])
     assert [(m.role, m.text, m.id, m.speaker, m.turn) for m in messages] == [
         ("user", "hello", "D1:3", "Caroline", 1),
         ("assistant", "later reply", "ev-4", None, 2),
     ]
-    assert [m.text for m in window(events, since=None)] == ["old", "hello", "later reply"]
+    assert [m.text for m in window(events)] == ["old", "hello", "later reply"]
 
 
 def test_extraction_is_due_every_turn_or_every_n_messages():
@@ -147,9 +147,11 @@ def test_two_reviews_with_the_rule_based_model_do_not_pile_up_restated_facts():
             3, "user", "I love jazz. Actually, I live in Lyon.", turn=2, metadata={"dia_id": "D2:1"}
         ),
     ]
-    first = model.propose(window(events, since=None)[:2], DEFAULT_INSTRUCTIONS, KINDS, {}).value
+    first = model.propose(window(events)[:2], DEFAULT_INSTRUCTIONS, KINDS, {}).value
     stored = [Existing(id=f"mem-{i}", summary=c.summary, kind=c.kind) for i, c in enumerate(first)]
-    second = model.propose(window(events, since=2), DEFAULT_INSTRUCTIONS, KINDS, {}).value
+    second = model.propose(
+        window([e for e in events if e.sequence > 2]), DEFAULT_INSTRUCTIONS, KINDS, {}
+    ).value
     assert [c.summary for c in second] == ["User loves jazz", "User lives in Lyon"]
     decided = model.decide(second, {i: stored for i in range(len(second))})
     valid, dropped = validate(decided.value, second, [e.id for e in stored], KINDS, [], ["session"])

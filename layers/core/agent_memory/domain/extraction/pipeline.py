@@ -45,19 +45,12 @@ def extraction_due(every: Literal["turn"] | EveryMessages, added_since_review: i
     return added_since_review >= every.messages
 
 
-def window(events: Iterable[HistoryEvent], since: int | None) -> list[Message]:
-    """The messages a review reads: the user and assistant events whose sequence is after
-    `since` (the last reviewed event's sequence; None for the first review), in order. Tool
-    results, errors, preview events and empty messages are left out. A message cites the
-    event's `dia_id` metadata if it has one, else the event id."""
-    chosen = [
-        e
-        for e in events
-        if e.role in WINDOW_ROLES
-        and not e.preview
-        and e.text.strip()
-        and (since is None or e.sequence > since)
-    ]
+def window(events: Iterable[HistoryEvent]) -> list[Message]:
+    """The messages a review reads of `events` (which turns a review reads is the service's
+    choice): the user and assistant events, in order. Tool results, errors, preview events and
+    empty messages are left out. A message cites the event's `dia_id` metadata if it has one,
+    else the event id."""
+    chosen = [e for e in events if e.role in WINDOW_ROLES and not e.preview and e.text.strip()]
     chosen.sort(key=lambda e: (e.turn_sequence, e.sequence))
     return [
         Message(

@@ -98,9 +98,7 @@ class ExtractionService:
             return None
         since = session.reviewed_through
         every = memory.extraction.every
-        own = _messages(
-            self._store.turn_events(turn.tenant, turn.agent_id, turn.session_id, turn.id)
-        )
+        own = window(self._store.turn_events(turn.tenant, turn.agent_id, turn.session_id, turn.id))
         added = len(own)
         if turn.sequence <= since:
             # Committed after a later turn's review finished: reviewed on its own, at once,
@@ -118,7 +116,7 @@ class ExtractionService:
                 from_turn=since + 1,
                 to_turn=turn.sequence - 1,
             )
-            added += len(_messages(self._unread(turn, earlier)))
+            added += len(window(self._unread(turn, earlier)))
             if not extraction_due(every, added):
                 return None
         elif not extraction_due(every, added):
@@ -399,7 +397,7 @@ class ExtractionService:
         read: list[str] = []
         through = state.through
         for turn_id, turn_events in sorted(groups.items(), key=lambda g: g[1][0].turn_sequence):
-            some = window(turn_events, None)
+            some = window(turn_events)
             if not some:
                 continue
             if read and (
@@ -534,12 +532,6 @@ class ExtractionService:
     def _publish(self, turn: Turn, changes: list[Change]) -> None:
         if changes:
             self._events.publish(memory_updated(turn, changes, f"eff_extraction_{turn.id}"))
-
-
-def _messages(events: list[HistoryEvent]) -> list[HistoryEvent]:
-    return [
-        e for e in events if e.role in ("user", "assistant") and not e.preview and e.text.strip()
-    ]
 
 
 def _state(turn: Turn) -> Extraction:
