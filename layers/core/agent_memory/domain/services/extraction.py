@@ -37,7 +37,7 @@ from ..ports import EventPublisher, PreconditionFailed, Store
 from ..records import Effect, Provenance, Record, RecordQuery, to_doc
 from ..usage import ModelCall, usage_rows
 from .records import RecordService, rank_lexical
-from .turn_context import Caller, ManifestCache, TurnContext, root_of
+from .turn_context import Caller, ManifestCache, TurnContext
 
 logger = logging.getLogger(__name__)
 
@@ -416,7 +416,7 @@ class ExtractionService:
             turn=turn,
             memory=memory,
             caller=Caller(role="agent"),
-            root_turn=root_of(self._store, turn),
+            root_turn=turn,  # only a tool call that stages writes needs its replay chain's root
         )
         write = memory.scope.write
         query = RecordQuery(
