@@ -43,10 +43,11 @@ def test_each_event_is_embedded_after_the_message_before_it(setup):
     said(api, session, ("user", "Why then?"))
     if not embedder.texts:
         pytest.skip("this store indexes from the stream")
+    # Meaning leaves out the turn heading; it takes the two messages before (words: below).
     assert embedder.texts == [
-        "turn 1, user: When do we ship?",
-        "turn 1, assistant: On Tuesdays.\n(after: When do we ship?)",
-        "turn 2, user: Why then?\n(after: On Tuesdays.)",
+        "When do we ship?",
+        "On Tuesdays.\n(after: When do we ship?)",
+        "Why then?\n(after: When do we ship? / On Tuesdays.)",
     ]
 
 
@@ -58,10 +59,7 @@ def test_never_after_a_rolled_back_or_a_preview_turns_words(setup):
     said(api, session, ("user", "What is the codename?"))
     if not embedder.texts:
         pytest.skip("this store indexes from the stream")
-    assert (
-        embedder.texts[-1]
-        == "turn 4, user: What is the codename?\n(after: The codename is pineapple.)"
-    )
+    assert embedder.texts[-1] == "What is the codename?\n(after: The codename is pineapple.)"
 
 
 def test_the_message_before_is_read_the_same_way_from_either_store(setup, store):
@@ -75,8 +73,33 @@ def test_the_message_before_is_read_the_same_way_from_either_store(setup, store)
     events = store.session_events("acme", "teams/web/releases", session, 100, None)
     last_turn = [e for e in events if e.turn_sequence == 3]
     assert [said_before(store, e) for e in last_turn] == [
-        "The codename is pineapple.",
-        "What is it?",
+        ["The codename is pineapple."],
+        ["The codename is pineapple.", "What is it?"],
     ]
+    assert said_before(store, last_turn[1], count=1) == ["What is it?"]
     first = [e for e in events if e.turn_sequence == 1][0]
-    assert said_before(store, first) is None
+    assert said_before(store, first) == []
+
+
+def test_the_words_said_before_an_event_find_it_below_the_event_that_said_them(setup, store):
+    from agent_memory.domain.search.index import IndexFilter
+
+    api, session, embedder = setup
+    said(
+        api, session, ("user", "How long have you two been married?"), ("assistant", "Five years!")
+    )
+    said(api, session, ("user", "Lunch?"))
+    said(api, session, ("user", "Tea?"))
+    if not embedder.texts:
+        pytest.skip("this store indexes from the stream")
+    where = IndexFilter(kind="event", session_id=session, include_agent=False)
+    hits = store.index.lexical("acme", "teams/web/releases", "married", where, 10)
+    texts = {
+        e.id: e.text for e in store.session_events("acme", "teams/web/releases", session, 100, None)
+    }
+    found = [texts[h.id.rpartition(".")[0]] for h in hits]
+    # The answer is found by the question it follows, and so is the message after it (the two
+    # messages before an event count), each below the question itself.
+    assert found == ["How long have you two been married?", "Five years!", "Lunch?"]
+    assert hits[0].score > hits[1].score > 0
+    assert "married" not in " ".join(found[1:])

@@ -390,16 +390,26 @@ def test_an_events_meaning_is_embedded_with_the_message_before_it(index, embedde
 
     def before(event):
         seen.append(event.id)
-        return "Alex: when do we ship?"
+        return ["Sam: the review is on Monday.", "Alex: when do we ship?"]
 
     indexer = StreamIndexer(index, embedder, before=before)
     indexer.process(batch(change("INSERT", new=event_image("Tuesdays, after the review."))))
     assert seen == ["evt_1"]
-    # Its words are indexed as said; its vector is of what it answers too.
-    assert index.get("evt_1.1", kind="event").text == "turn 3, user: Tuesdays, after the review."
+    # Its words are indexed as said, with the two messages before it as its context; its
+    # vector is of its words (no heading) and of what they answer.
+    doc = index.get("evt_1.1", kind="event")
+    assert doc.text == "turn 3, user: Tuesdays, after the review."
+    assert doc.context == "Sam: the review is on Monday.\nAlex: when do we ship?"
     assert embedder.texts == [
-        "turn 3, user: Tuesdays, after the review.\n(after: Alex: when do we ship?)"
+        "Tuesdays, after the review.\n(after: Sam: the review is on Monday. / Alex: when do we ship?)"
     ]
+
+
+def test_without_an_embedder_an_event_still_gets_the_words_said_before_it(index):
+    indexer = StreamIndexer(index, None, before=lambda event: ["Alex: when do we ship?"])
+    indexer.process(batch(change("INSERT", new=event_image("Tuesdays."))))
+    doc = index.get("evt_1.1", kind="event")
+    assert (doc.context, doc.vector) == ("Alex: when do we ship?", None)
 
 
 def test_a_history_event_kept_in_s3_is_read_from_there(index, embedder):

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from agent_memory.adapters.opensearch import OpenSearchIndex
+from agent_memory.adapters.opensearch.bodies import index_body
 from agent_memory.domain.errors import StorageUnavailable
 from agent_memory.domain.search.index import IndexDoc, IndexFilter
 
@@ -385,3 +386,41 @@ def test_created_at_comes_back_with_each_hit(index):
     index.upsert([doc("r1", "deploy", created_at=later)])
     [hit] = index.lexical("t1", "teams/web", "deploy", IndexFilter(), 5)
     assert hit.created_at == later
+
+
+def test_words_said_before_an_event_find_it_below_its_own_words(engine, index):
+    index.upsert(
+        [
+            doc("asked", "turn 1, user: When do we ship the api?", kind="event"),
+            doc("answer", "turn 1, assistant: On Tuesdays.", kind="event", context="ship the api"),
+            doc("aside", "turn 2, user: Lunch?", kind="event", context="On Tuesdays."),
+        ]
+    )
+    where = IndexFilter(kind="event", include_all_sessions=True)
+    hits = index.lexical("t1", "teams/web", "when do we ship", where, 10)
+    assert ids(hits) == ["asked", "answer"]
+    assert hits[0].score > hits[1].score > 0
+    assert [s["context"] for s in stored(engine, index, "answer")] == ["ship the api"]
+    # What the search returns is the event's own text; its context is never a document's text.
+    assert [s["text"] for s in stored(engine, index, "answer")] == [
+        "turn 1, assistant: On Tuesdays."
+    ]
+
+
+def test_an_index_made_before_the_context_field_gains_it(engine):
+    name = f"memories-{uuid.uuid4().hex[:12]}"
+    old = {
+        "settings": {"index": {"knn": True}},
+        "mappings": {"dynamic": "strict", "properties": {}},
+    }
+    old["mappings"]["properties"] = {
+        k: v for k, v in index_body(DIMS)["mappings"]["properties"].items() if k != "context"
+    }
+    engine.indices.create(index=name, body=old)
+    try:
+        adapter = OpenSearchIndex(engine, name, DIMS, refresh=True)
+        adapter.upsert([doc("answer", "On Tuesdays.", kind="event", context="ship the api")])
+        where = IndexFilter(kind="event", include_all_sessions=True)
+        assert ids(adapter.lexical("t1", "teams/web", "ship", where, 10)) == ["answer"]
+    finally:
+        engine.indices.delete(index=name, ignore_unavailable=True)

@@ -1,5 +1,6 @@
 """An embedded data file made by an earlier version is migrated in place at start, and keeps
-everything: here the words index of migration 4, partitioned by owner in migration 9."""
+everything: here the words index of migration 4, partitioned by owner in migration 9 and given
+a context column (words said before a history event) in migration 10."""
 
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ def test_a_file_from_before_the_owner_partition_keeps_its_words(tmp_path):
     ] == ["rec_1"]
     assert [h.id for h in index.lexical("acme", "teams/ops", "releases", where, 5)] == ["rec_2"]
     assert index.lexical("other", "teams/web", "releases", where, 5) == []
+    contexts = store.db.read().execute("SELECT context FROM search_fts").fetchall()
+    assert [tuple(row) for row in contexts] == [("",), ("",)]
     versions = store.db.read().execute("SELECT max(version) FROM schema_migrations").fetchone()
     assert versions[0] == len(MIGRATIONS)
     store.close()

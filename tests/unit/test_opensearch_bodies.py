@@ -3,6 +3,7 @@ k-NN scores turned back into cosines. Checked against a client that records its 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import subprocess
 import sys
@@ -13,9 +14,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent_memory.adapters.opensearch import OpenSearchIndex, connect
-from agent_memory.adapters.opensearch.bodies import cosine_from_score, innerproduct_score
+from agent_memory.adapters.opensearch.bodies import (
+    cosine_from_score,
+    document_source,
+    index_body,
+    innerproduct_score,
+    lexical_body,
+)
 from agent_memory.domain.errors import StorageUnavailable
-from agent_memory.domain.search.index import IndexFilter
+from agent_memory.domain.search.index import IndexDoc, IndexFilter
 
 pytestmark = pytest.mark.unit
 
@@ -35,6 +42,10 @@ class RecordingClient:
         self.calls.append(("create", {"index": index, "body": body}))
         if self.create_error is not None:
             raise self.create_error
+        return {"acknowledged": True}
+
+    def put_mapping(self, index: str, body: dict) -> dict:
+        self.calls.append(("put_mapping", {"index": index, "body": body}))
         return {"acknowledged": True}
 
     def search(self, index: str, body: dict) -> dict:
@@ -178,11 +189,33 @@ def test_the_mapping_has_a_knn_vector_of_the_configured_dimension_and_knn_on():
     assert vector["method"]["space_type"] == "innerproduct"
 
 
-def test_an_index_that_already_exists_is_left_alone():
+def test_an_index_that_already_exists_only_gains_the_fields_added_since():
     exists = opensearchpy.exceptions.RequestError(
         400, "resource_already_exists_exception", {"error": {}}
     )
-    OpenSearchIndex(RecordingClient(create_error=exists), "memories", 8).create_index()
+    client = RecordingClient(create_error=exists)
+    OpenSearchIndex(client, "memories", 8).create_index()
+    assert [verb for verb, _ in client.calls] == ["create", "put_mapping"]
+    added = client.calls[1][1]["body"]["properties"]
+    assert added == {"context": index_body(8)["mappings"]["properties"]["context"]}
+
+
+def test_history_context_words_count_at_a_quarter_weight_and_only_when_said():
+    fields = lexical_body("ship", [], 5)["query"]["bool"]["must"][0]["multi_match"]["fields"]
+    assert fields == ["text", "text.english", "context^0.25", "context.english^0.25"]
+    doc = IndexDoc(
+        tenant="acme",
+        agent_id="a",
+        kind="event",
+        id="e1.1",
+        version=1,
+        text="turn 2, user: Tuesdays.",
+        created_at=datetime(2025, 1, 1, tzinfo=UTC),
+        context="When do we ship?",
+    )
+    assert document_source("k", doc, None, None)["context"] == "When do we ship?"
+    bare = dataclasses.replace(doc, context="")
+    assert "context" not in document_source("k", bare, None, None)
 
 
 def test_other_engine_errors_become_storage_unavailable():

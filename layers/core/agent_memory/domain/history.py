@@ -76,6 +76,15 @@ class HistoryEvent(Entity):
         who = self.role if self.role != "tool_result" else f"tool result of {self.tool_name}"
         return f"turn {self.turn_sequence}, {who}"
 
+    def meaning(self, part: str) -> str:
+        """What a part is embedded as: its words without the turn heading (structure, not
+        meaning), naming the tool of a result and an error as such."""
+        if self.role == "tool_result":
+            return f"result of {self.tool_name}: {part}"
+        if self.role == "error":
+            return f"error: {part}"
+        return part
+
     def searchable_text(self) -> str:
         calls = ", ".join(c.name for c in self.tool_calls)
         return f"{self.text}\n(called {calls})" if calls else self.text

@@ -49,7 +49,7 @@ from ..domain.history import HistoryEvent, part_id
 from ..domain.records import from_doc
 from ..domain.search.index import DocKind, IndexDoc, SearchIndex
 from ..domain.search.service import record_doc
-from ..domain.services.history import with_context
+from ..domain.services.history import context_words, with_context
 
 logger = logging.getLogger(__name__)
 
@@ -128,8 +128,9 @@ def history_event(
     return HistoryEvent.model_validate(json.loads(str(raw))) if raw else None
 
 
-def event_docs(event: HistoryEvent) -> list[IndexDoc]:
-    """One document a part. Every event of a session is indexed as it is appended; search
+def event_docs(event: HistoryEvent, before: Sequence[str] = ()) -> list[IndexDoc]:
+    """One document a part, found by its words and, at a lower weight, by the words of the
+    messages said `before` it. Every event of a session is indexed as it is appended; search
     re-checks that its turn committed, so a rolled-back turn's events are never returned."""
     return [
         IndexDoc(
@@ -139,6 +140,7 @@ def event_docs(event: HistoryEvent) -> list[IndexDoc]:
             id=part_id(event.id, n),
             version=1,
             text=f"{event.heading()}: {text}",
+            context=context_words(before),
             created_at=event.time,
             scope="session",
             session_id=event.session_id,
@@ -158,13 +160,13 @@ class StreamIndexer:
         index: SearchIndex,
         embedder: Embedder | None,
         fetch: Callable[[str, str], str] | None = None,
-        before: Callable[[HistoryEvent], str | None] | None = None,
+        before: Callable[[HistoryEvent], list[str]] | None = None,
     ) -> None:
         self._index = index
         self._embedder = embedder
         self._fetch = fetch
-        # The message said before a history event, embedded with it (as the embedded shape
-        # does: agent_memory.domain.services.history.said_before); None: the event alone.
+        # The messages said before a history event, which find it too (as in the embedded
+        # shape: agent_memory.domain.services.history.said_before); None: the event alone.
         self._before = before
 
     def process(self, event: dict[str, Any], context: Any = None) -> dict[str, Any]:
@@ -219,9 +221,13 @@ class StreamIndexer:
             raise ValueError("a history event item whose event cannot be read")
         if not event.searchable:
             return  # kept for post-turn extraction only
-        before = self._before(event) if self._before and self._embedder else None
+        before = self._before(event) if self._before else []
+        docs = event_docs(event, before)
         self._index.upsert(
-            [self._embedded(doc, with_context(doc.text, before)) for doc in event_docs(event)]
+            [
+                self._embedded(doc, with_context(event.meaning(part), before))
+                for doc, part in zip(docs, event.parts, strict=True)
+            ]
         )
 
     def _embedded(self, doc: IndexDoc, meaning: str | None = None) -> IndexDoc:

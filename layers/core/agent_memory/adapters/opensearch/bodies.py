@@ -12,11 +12,16 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from ...domain.search.index import IndexDoc, IndexFilter
+from ...domain.search.index import CONTEXT_WEIGHT, IndexDoc, IndexFilter
 
 HIT_SOURCE = ["doc_id", "created_at"]  # what a search hit needs back
 
 _KEYWORD = {"type": "keyword"}
+TEXT_FIELD = {
+    "type": "text",
+    "analyzer": "standard",
+    "fields": {"english": {"type": "text", "analyzer": "english"}},
+}
 
 
 def doc_key(tenant: str, agent_id: str, kind: str, doc_id: str) -> str:
@@ -49,11 +54,9 @@ def index_body(dimensions: int) -> dict[str, Any]:
             "created_at": {"type": "date"},
             "version": {"type": "long"},
             # BM25 over standard tokens, plus an English-stemmed twin so `deploys` finds `deploy`.
-            "text": {
-                "type": "text",
-                "analyzer": "standard",
-                "fields": {"english": {"type": "text", "analyzer": "english"}},
-            },
+            "text": dict(TEXT_FIELD),
+            # History: the words said just before an event, searched at CONTEXT_WEIGHT.
+            "context": dict(TEXT_FIELD),
             # Vectors are unit length, so the inner product is the cosine. AOSS vector
             # collections take faiss or nmslib (not lucene); faiss HNSW filters inside the search.
             "vector": {
@@ -136,7 +139,12 @@ def lexical_body(query: str, clauses: list[dict[str, Any]], limit: int) -> dict[
                     {
                         "multi_match": {
                             "query": query,
-                            "fields": ["text", "text.english"],
+                            "fields": [
+                                "text",
+                                "text.english",
+                                f"context^{CONTEXT_WEIGHT}",
+                                f"context.english^{CONTEXT_WEIGHT}",
+                            ],
                             "type": "most_fields",
                         }
                     }
@@ -187,6 +195,8 @@ def document_source(
         "labels": sorted(f"{name}={value}" for name, value in doc.labels.items()),
         "model_id": model_id if vector is not None else None,
     }
+    if doc.context:
+        source["context"] = doc.context
     if vector is not None:
         source["vector"] = [float(x) for x in vector]
     canonical = json.dumps(source, sort_keys=True, separators=(",", ":"))

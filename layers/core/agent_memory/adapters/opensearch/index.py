@@ -40,6 +40,7 @@ from typing import Any, NoReturn
 from ...domain.errors import StorageUnavailable
 from ...domain.search.index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
 from .bodies import (
+    TEXT_FIELD,
     cosine_from_score,
     doc_key,
     document_source,
@@ -122,9 +123,22 @@ class OpenSearchIndex(SearchIndex):
         except RequestError as exc:
             if exc.error != "resource_already_exists_exception":
                 _unavailable("create_index", exc)
+            self._add_fields()
         except OpenSearchException as exc:
             _unavailable("create_index", exc)
         self._index_ready = True
+
+    def _add_fields(self) -> None:
+        """An index made by an earlier version gets the fields added since (a mapping only
+        ever gains fields; adding one that is there already changes nothing)."""
+        from opensearchpy.exceptions import OpenSearchException
+
+        try:
+            self._client.indices.put_mapping(
+                index=self._index, body={"properties": {"context": dict(TEXT_FIELD)}}
+            )
+        except OpenSearchException as exc:
+            _unavailable("create_index", exc)
 
     # -- writes ---------------------------------------------------------------------------
 

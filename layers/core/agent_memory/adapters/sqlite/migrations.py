@@ -214,4 +214,14 @@ MIGRATIONS: list[list[str]] = [
         "DROP TABLE search_fts",
         "ALTER TABLE search_words RENAME TO search_fts",
     ],
+    # 10: a context column: the words said just before a history event, which find it too (at a
+    # lower weight). Events indexed before it have none until `agent-memory reindex --all`.
+    [
+        "CREATE VIRTUAL TABLE search_words USING fts5(text, owner, context,"
+        " tokenize = 'porter unicode61')",
+        "INSERT INTO search_words (rowid, text, owner, context)"
+        " SELECT rowid, text, owner, '' FROM search_fts",
+        "DROP TABLE search_fts",
+        "ALTER TABLE search_words RENAME TO search_fts",
+    ],
 ]

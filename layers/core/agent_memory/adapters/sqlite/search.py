@@ -18,7 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from ...domain.search.index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
+from ...domain.search.index import (
+    CONTEXT_WEIGHT,
+    DocKind,
+    Hit,
+    IndexDoc,
+    IndexFilter,
+    SearchIndex,
+)
 from ...domain.search.lexical import tokenize
 from .database import Database, owner_key
 
@@ -265,8 +272,8 @@ class EmbeddedIndex(SearchIndex):
                 ),
             ).lastrowid
             conn.execute(
-                "INSERT INTO search_fts (rowid, text, owner) VALUES (?, ?, ?)",
-                (seq, doc.text, owner_key(doc.tenant, doc.agent_id, doc.kind)),
+                "INSERT INTO search_fts (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
+                (seq, doc.text, owner_key(doc.tenant, doc.agent_id, doc.kind), doc.context),
             )
 
     def delete(self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]) -> None:
@@ -316,7 +323,8 @@ class EmbeddedIndex(SearchIndex):
 
         1. The agent's matches ranked by BM25: the words table is matched on the owner column
            (one word naming the tenant, agent and kind) AND the query's words, so FTS5 walks the
-           agent's documents only; BM25 weighs the text column alone (IDF over the whole file).
+           agent's documents only; BM25 weighs the text column, and the context column (the
+           words said before a history event) at CONTEXT_WEIGHT (IDF over the whole file).
         2. The filters (status, kind, ids, preview, scope, labels) read the rows of those
            matches best first, a batch at a time, until `limit` pass.
         The result is the one a single join would give: the best `limit` matches that pass.
@@ -328,9 +336,9 @@ class EmbeddedIndex(SearchIndex):
         conn = self._db.read()
         owner = owner_key(tenant, agent_id, where.kind)
         ranked = conn.execute(
-            "SELECT rowid, bm25(search_fts, 1.0, 0.0) AS rank FROM search_fts"
+            f"SELECT rowid, bm25(search_fts, 1.0, 0.0, {CONTEXT_WEIGHT}) AS rank FROM search_fts"
             " WHERE search_fts MATCH ? ORDER BY rank",
-            (f'owner:"{owner}" AND text:({expression})',),
+            (f'owner:"{owner}" AND {{text context}}:({expression})',),
         )
         hits: list[Hit] = []
         batch_size = limit

@@ -4,6 +4,7 @@ commits, search it with the search_history tool, and page or export it for apps.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -123,17 +124,21 @@ class HistoryService:
         if not parts:
             return [], []
         texts = [f"{e.heading()}: {text}" for e, _, text in parts]
+        # Each part is found with the messages said before its event (with_context, above).
+        before = said_before(self._store, events[0])
+        said: list[list[str]] = []
+        for event in events:
+            said += [before] * len(event.parts)
+            if event.text.strip():
+                before = [*before, event.text][-CONTEXT_MESSAGES:]
         vectors: list[Any] = [None] * len(parts)
         usage: list[UsageEntry] = []
         model_id = None
         if self._search.embedder is not None:
-            # Meaning is embedded with the message said just before (words are indexed as said).
-            before = said_before(self._store, events[0])
-            meant = []
-            for (event, _, _), text in zip(parts, texts, strict=True):
-                meant.append(with_context(text, before))
-                if event.text.strip():
-                    before = event.text
+            meant = [
+                with_context(e.meaning(text), b)
+                for (e, _, text), b in zip(parts, said, strict=True)
+            ]
             embedding = self._search.embedder.embed(meant)
             vectors = list(embedding.vectors)
             model_id = embedding.model_id
@@ -146,6 +151,7 @@ class HistoryService:
                 id=part_id(e.id, n),
                 version=1,
                 text=text,
+                context=context_words(b),
                 created_at=e.time,
                 scope="session",
                 session_id=turn.session_id,
@@ -154,7 +160,7 @@ class HistoryService:
                 model_id=model_id if vector is not None else None,
                 turn_sequence=turn.sequence,
             )
-            for (e, n, _), text, vector in zip(parts, texts, vectors, strict=True)
+            for (e, n, _), text, b, vector in zip(parts, texts, said, vectors, strict=True)
         ]
         return docs, usage
 
@@ -313,25 +319,36 @@ def _whole(event: HistoryEvent) -> dict[str, Any]:
     return result
 
 
-# The message said just before an event is embedded with it (not indexed as its words): an
-# answer ("Yes, last week!") is found by what it answers. Measured on LoCoMo: recall@10 0.675 ->
-# 0.700 and nDCG@10 0.528 -> 0.543 with 150 characters of it (300: 0.706 / 0.542, for longer
-# texts to embed); benchmarks/RESULTS.md.
+# What was said just before an event helps find it: an answer ("Yes, last week!") is found by
+# what it answers. Its meaning is embedded with the CONTEXT_MESSAGES messages before it
+# (CONTEXT_CHARS of each), and their words are indexed beside its own words at CONTEXT_WEIGHT of
+# their weight (search.index). The event's own words stay what search_history returns. Measured
+# on LoCoMo, benchmarks/RESULTS.md.
 CONTEXT_CHARS = 150
+CONTEXT_MESSAGES = 2
+CONTEXT_WORD_CHARS = 1_000  # of each message before, in words
 CONTEXT_TURNS = 3
 
 
-def with_context(text: str, before: str | None) -> str:
-    if not before or not before.strip():
+def with_context(text: str, before: Sequence[str]) -> str:
+    """What an event's meaning is embedded from: its text and the messages just before it."""
+    if not before:
         return text
-    return f"{text}\n(after: {' '.join(before.split())[:CONTEXT_CHARS]})"
+    said = " / ".join(" ".join(b.split())[:CONTEXT_CHARS] for b in before)
+    return f"{text}\n(after: {said})"
 
 
-def said_before(store: Store, event: HistoryEvent) -> str | None:
-    """The text of the message just before `event` in its session: an earlier event of its own
-    turn, else the last one of the nearest earlier committed turn (at most CONTEXT_TURNS back).
-    A live event never takes a preview turn's words."""
+def context_words(before: Sequence[str]) -> str:
+    """The words an event is also found by: the messages just before it."""
+    return "\n".join(" ".join(text.split())[:CONTEXT_WORD_CHARS] for text in before)
+
+
+def said_before(store: Store, event: HistoryEvent, count: int = CONTEXT_MESSAGES) -> list[str]:
+    """The texts of the `count` messages just before `event` in its session, oldest first:
+    earlier events of its own turn, then the last ones of the nearest earlier committed turns (at
+    most CONTEXT_TURNS back). A live event never takes a preview turn's words."""
     committed: dict[str, bool] = {event.turn_id: True}
+    said: list[str] = []
     for sequence in range(event.turn_sequence, max(event.turn_sequence - CONTEXT_TURNS, 0) - 1, -1):
         found = store.session_events(
             event.tenant,
@@ -353,5 +370,7 @@ def said_before(store: Store, event: HistoryEvent) -> str | None:
                 turn = store.get_turn(event.tenant, event.agent_id, event.session_id, other.turn_id)
                 committed[other.turn_id] = turn is not None and turn.status is TurnStatus.COMMITTED
             if committed[other.turn_id]:
-                return other.text
-    return None
+                said.append(other.text)
+                if len(said) >= count:
+                    return said[::-1]
+    return said[::-1]
