@@ -103,3 +103,24 @@ def test_the_words_said_before_an_event_find_it_below_the_event_that_said_them(s
     assert found == ["How long have you two been married?", "Five years!", "Lunch?"]
     assert hits[0].score > hits[1].score > 0
     assert "married" not in " ".join(found[1:])
+
+
+def test_a_tool_result_and_an_error_are_embedded_as_such(setup):
+    api, session, embedder = setup
+    api.ok("PUT", A, {"harness": {"history": {"index": "messages_and_tools"}}})
+    t = api.ok("POST", f"{A}/-/sessions/{session}/turns", {}, expect=201)
+    path = f"{A}/-/sessions/{session}/turns/{t['id']}"
+    events = [
+        {"role": "user", "text": "Deploy it."},
+        {"role": "tool_result", "text": "build 42 live", "tool_name": "deploy", "call_id": "c1"},
+        {"role": "error", "text": "smoke test timeout", "tool_name": "smoke", "call_id": "c2"},
+    ]
+    api.ok("POST", f"{path}/events", {"events": events})
+    api.ok("POST", f"{path}/commit")
+    if not embedder.texts:
+        pytest.skip("this store indexes from the stream")
+    assert embedder.texts == [
+        "Deploy it.",
+        "result of deploy: build 42 live\n(after: Deploy it.)",
+        "error: smoke test timeout\n(after: Deploy it. / build 42 live)",
+    ]

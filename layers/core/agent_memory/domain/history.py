@@ -85,6 +85,10 @@ class HistoryEvent(Entity):
             return f"error: {part}"
         return part
 
+    def asks(self) -> bool:
+        """A message ending in a question."""
+        return self.role in ("user", "assistant") and self.text.rstrip().endswith("?")
+
     def searchable_text(self) -> str:
         calls = ", ".join(c.name for c in self.tool_calls)
         return f"{self.text}\n(called {calls})" if calls else self.text

@@ -12,7 +12,7 @@ from ..files.models import FileMemory, FileWrite
 from ..records import Record
 from .index import Hit, IndexDoc, IndexFilter, SearchIndex
 from .lexical import bm25
-from .ranking import fuse
+from .ranking import Ranked, fuse
 
 logger = logging.getLogger(__name__)
 
@@ -175,6 +175,20 @@ class SearchService:
     ) -> tuple[list[str], list[UsageEntry]]:
         """Candidate ids, best first. `extra` are records not in the index yet (the turn's own
         staged writes), ranked beside the indexed ones."""
+        ranked, usage = self.scored(tenant, agent_id, query, where, mode, min_score, extra)
+        return [r.id for r in ranked], usage
+
+    def scored(
+        self,
+        tenant: str,
+        agent_id: str,
+        query: str,
+        where: IndexFilter,
+        mode: str,
+        min_score: float | None,
+        extra: Sequence[Record] = (),
+    ) -> tuple[list[Ranked], list[UsageEntry]]:
+        """As `rank`, with each candidate's scores."""
         assert self.index is not None
         usage: list[UsageEntry] = []
         lexical: list[Hit] = []
@@ -195,5 +209,4 @@ class SearchService:
                 vector.append(Hit(record.id, float(row @ query_vector), record.created_at))
             vector.sort(key=lambda h: h.score, reverse=True)
         created = {h.id: h.created_at for h in (*lexical, *vector) if h.created_at is not None}
-        ranked = fuse(lexical, vector, mode, min_score, created)
-        return [r.id for r in ranked], usage
+        return fuse(lexical, vector, mode, min_score, created), usage
