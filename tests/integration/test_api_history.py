@@ -94,7 +94,7 @@ def test_a_message_ending_in_a_question_ranks_a_little_below_one_that_tells(
         Ranked(ids["And the api, where does it go?"] + ".1", 0.30),
         Ranked(ids["Same region."] + ".1", 0.20),
     ]
-    monkeypatch.setattr(services.history._search, "scored", lambda *a, **k: (fused, []))
+    monkeypatch.setattr(services.history._search, "rank", lambda *a, **k: (fused, []))
     found = [e["text"].split("\n", 1)[1] for e in Turn(api, s).search(query="deploy region")]
     # 0.50 counts 0.45 and falls below 0.46; 0.30 counts 0.27 and stays above 0.20.
     assert found == [

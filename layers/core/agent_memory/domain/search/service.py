@@ -172,23 +172,9 @@ class SearchService:
         mode: str,
         min_score: float | None,
         extra: Sequence[Record] = (),
-    ) -> tuple[list[str], list[UsageEntry]]:
-        """Candidate ids, best first. `extra` are records not in the index yet (the turn's own
-        staged writes), ranked beside the indexed ones."""
-        ranked, usage = self.scored(tenant, agent_id, query, where, mode, min_score, extra)
-        return [r.id for r in ranked], usage
-
-    def scored(
-        self,
-        tenant: str,
-        agent_id: str,
-        query: str,
-        where: IndexFilter,
-        mode: str,
-        min_score: float | None,
-        extra: Sequence[Record] = (),
     ) -> tuple[list[Ranked], list[UsageEntry]]:
-        """As `rank`, with each candidate's scores."""
+        """Candidates with their scores, best first. `extra` are records not in the index yet
+        (the turn's own staged writes), ranked beside the indexed ones."""
         assert self.index is not None
         usage: list[UsageEntry] = []
         lexical: list[Hit] = []

@@ -117,9 +117,10 @@ class FileService:
                 code="search_unavailable",
             )
         folder = normalize_folder(prefix).rstrip("/") + "/" if prefix else MEMORY_ROOT + "/"
-        ids, usage = self._search.rank(
+        ranked, usage = self._search.rank(
             tenant, agent_id, query, IndexFilter(kind="file"), "hybrid", None
         )
+        ids = [r.id for r in ranked]
         self._record_usage(tenant, agent_id, usage)
         found: list[FileMemory] = []
         for path in ids:

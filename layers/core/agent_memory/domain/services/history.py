@@ -201,7 +201,7 @@ class HistoryService:
             session_id=ctx.session_id,
             preview="any" if ctx.preview else "live",
         )
-        ranked, usage = self._search.scored(
+        ranked, usage = self._search.rank(
             ctx.tenant, ctx.agent_id, args.query, where, "hybrid", ctx.memory.search.min_score
         )
         ctx.usage.extend(usage)

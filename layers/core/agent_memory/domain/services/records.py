@@ -265,7 +265,7 @@ class RecordService:
         if self._search.index is None:
             return rank_lexical(text, self.view.find(ctx, query))[:limit]
         staged = [r for r in self._staged_records(ctx) if query.matches(r)]
-        ids, usage = self._search.rank(
+        ranked, usage = self._search.rank(
             ctx.tenant,
             ctx.agent_id,
             text,
@@ -277,7 +277,7 @@ class RecordService:
         ctx.usage.extend(usage)
         hidden = self.view.hidden_by_preview(ctx) if ctx.preview else set()
         found: list[Record] = []
-        wanted = [i for i in ids if i not in hidden]
+        wanted = [r.id for r in ranked if r.id not in hidden]
         # Most candidates pass the re-check: read a few more than needed, not the whole list.
         step = limit + 5
         for start in range(0, len(wanted), step):
