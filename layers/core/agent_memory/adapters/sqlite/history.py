@@ -59,16 +59,19 @@ class SqliteHistory:
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return []
+        # Sorted here: with ORDER BY, SQLite (no statistics) walks the session's events in order
+        # through history_in_order instead of looking each id up by its key.
         rows = (
             self.db.read()
             .execute(
                 "SELECT doc FROM history_events WHERE tenant = ? AND agent_id = ? AND session_id = ?"
-                f" AND event_id IN ({','.join('?' * len(wanted))}) ORDER BY turn_sequence, sequence",
+                f" AND event_id IN ({','.join('?' * len(wanted))})",
                 (tenant, agent_id, session_id, *wanted),
             )
             .fetchall()
         )
-        return [_event(row[0]) for row in rows]
+        events = [_event(row[0]) for row in rows]
+        return sorted(events, key=lambda e: (e.turn_sequence, e.sequence))
 
     def session_events(
         self,
