@@ -30,7 +30,13 @@ class Server:
         self.data_dir = data_dir
         self.port = free_port()
         self.process: subprocess.Popen[str] | None = None
-        self.output = ""
+        # The server writes to a file, never to a pipe nobody reads while it runs (a full pipe
+        # would stall it); what it said is printed when the test ends.
+        self.log = data_dir.parent / f"server-{self.port}.log"
+
+    @property
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
 
     @property
     def url(self) -> str:
@@ -48,17 +54,18 @@ class Server:
             str(self.data_dir),
             *extra,
         ]
-        self.process = subprocess.Popen(
-            command,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env={**os.environ, **(env or {})},
-        )
+        with self.log.open("a") as log:
+            self.process = subprocess.Popen(
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env={**os.environ, **(env or {})},
+            )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.process.stdout.read()}")  # type: ignore[union-attr]
+                raise RuntimeError(f"server exited: {self.output}")
             try:
                 urllib.request.urlopen(self.url + "/v1/openapi.json", timeout=1).close()
                 return self
@@ -70,7 +77,6 @@ class Server:
         assert self.process is not None
         self.process.send_signal(sig)
         code = self.process.wait(timeout=20)
-        self.output += self.process.stdout.read()  # type: ignore[union-attr]
         self.process = None
         return code
 
@@ -85,3 +91,4 @@ def server(tmp_path) -> Iterator[Server]:
     if srv.process is not None:
         srv.process.kill()
         srv.process.wait()
+    print(srv.output[-20_000:])  # shown with a failing test's report

@@ -165,3 +165,39 @@ def test_a_second_tenant_token_sees_only_its_own_agents(server: Server):
     with pytest.raises(ApiError) as caught:
         other.get_agent("teams/web")
     assert caught.value.status == 404
+
+
+def test_concurrent_requests_of_two_tenants_each_see_only_their_own(server: Server):
+    # The resolver keeps the request it handles in process-wide state: requests in flight at
+    # once must never see each other's caller, body or route.
+    from agent_memory.local.tokens import add_token
+
+    token = add_token(server.data_dir, "globex")
+    server.stop()
+    server.start()
+    clients = {"default": server.client(), "globex": Client(server.url, token)}
+    for tenant, client in clients.items():
+        client.put_agent(f"teams/{tenant}", {})
+    seen: list[tuple[str, list[str]]] = []
+
+    def lister(n: int) -> None:
+        tenant = "default" if n % 2 else "globex"
+        client = Client(server.url, clients[tenant].token)
+        for i in range(20):
+            seen.append((tenant, [a["id"] for a in client.list_agents()["agents"]]))
+            # A write (the body read, the database written) between reads of the caller.
+            wanted = 1 + (n + i) % 20
+            manifest = {"harness": {"memory": {"search": {"max_results": wanted}}}}
+            saved = client.put_agent(f"teams/{tenant}", manifest)
+            assert saved["id"] == f"teams/{tenant}", saved
+            assert saved["manifest"]["harness"]["memory"]["search"]["max_results"] == wanted
+            with pytest.raises(ApiError) as caught:
+                client.put_agent("teams/x", {"harness": {"history": {"index": "no-such"}}})
+            assert caught.value.status == 400, caught.value
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        list(pool.map(lister, range(12)))
+    assert len(seen) == 12 * 20
+    assert all(ids == [f"teams/{tenant}"] for tenant, ids in seen), [
+        s for s in seen if s[1] != [f"teams/{s[0]}"]
+    ][:5]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
@@ -25,6 +26,12 @@ PUBLIC_PATHS = frozenset({OPENAPI_PATH})
 
 
 class LocalGateway:
+    """Requests are read and answered on waitress's threads, but the resolver handles one at a
+    time: Powertools' resolver, made for Lambda's one event at a time, keeps the event it is
+    handling in process-wide state (`BaseRouter.current_event`, the resolver's `context`), so
+    two requests in it at once could read each other's caller, body or route. Event streams
+    (which hold a request open) never enter it."""
+
     def __init__(
         self, api: Api, tokens: TokenBook, tenant_claim: str, streams: EventStreams | None = None
     ) -> None:
@@ -32,6 +39,7 @@ class LocalGateway:
         self.tokens = tokens
         self.tenant_claim = tenant_claim
         self.streams = streams
+        self._resolving = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         path = environ.get("PATH_INFO") or "/"
@@ -68,7 +76,8 @@ class LocalGateway:
             else None
         )
         event = to_event(environ, path, body, claims)
-        result = self.api.handle(event, None)
+        with self._resolving:
+            result = self.api.handle(event, None)
         return respond(start_response, result)
 
 

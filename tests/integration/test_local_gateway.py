@@ -1,0 +1,84 @@
+"""The embedded server's gateway: requests in flight together never share the resolver's state."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+
+import pytest
+
+from agent_memory.api.app import Api
+from agent_memory.bootstrap import build_services
+from agent_memory.local.gateway import LocalGateway
+from agent_memory.local.tokens import ALL_SCOPES, TokenBook, TokenGrant
+from agent_memory.settings import Settings
+
+pytestmark = pytest.mark.integration
+
+
+def request(gateway, token: str, method: str, path: str, body: dict | None = None):
+    raw = json.dumps(body).encode() if body is not None else b""
+    environ = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "QUERY_STRING": "",
+        "HTTP_AUTHORIZATION": f"Bearer {token}",
+        "CONTENT_TYPE": "application/json",
+        "CONTENT_LENGTH": str(len(raw)),
+        "wsgi.input": io.BytesIO(raw),
+        "SERVER_PROTOCOL": "HTTP/1.1",
+    }
+    status: list[str] = []
+    payload = b"".join(gateway(environ, lambda s, headers: status.append(s)))
+    return int(status[0].split()[0]), json.loads(payload or b"null")
+
+
+def test_a_request_paused_in_its_route_keeps_its_own_caller(tmp_path, monkeypatch):
+    from agent_memory.api.routes import agents as agent_routes
+
+    # acme's listing pauses in its route just before it reads who is calling, until globex's
+    # request is through, or for 1 s when globex's cannot start before acme's is done (as it
+    # must not: the resolver holds the event it handles in process-wide state).
+    armed, inside, other_done = threading.Event(), threading.Event(), threading.Event()
+    real_caller_of = agent_routes.caller_of
+
+    def pausing_caller_of(router, claim):
+        who = real_caller_of(router, claim)
+
+        def caller():
+            if armed.is_set():
+                armed.clear()
+                inside.set()
+                other_done.wait(1.0)
+            return who()
+
+        return caller
+
+    monkeypatch.setattr(agent_routes, "caller_of", pausing_caller_of)
+    services = build_services(Settings(data_dir=tmp_path), embedder=None, model=None)
+    book = TokenBook(
+        {"tok-acme": TokenGrant("acme", ALL_SCOPES), "tok-globex": TokenGrant("globex", ALL_SCOPES)}
+    )
+    gateway = LocalGateway(Api(services), book, "tenant")
+    assert request(gateway, "tok-acme", "PUT", "/v1/agents/teams/acme", {})[0] == 201
+    assert request(gateway, "tok-globex", "PUT", "/v1/agents/teams/globex", {})[0] == 201
+
+    results = {}
+
+    def acme() -> None:
+        results["acme"] = request(gateway, "tok-acme", "GET", "/v1/agents")
+
+    armed.set()
+    first = threading.Thread(target=acme)
+    first.start()
+    assert inside.wait(5)
+    results["globex"] = request(gateway, "tok-globex", "GET", "/v1/agents")
+    other_done.set()
+    first.join(10)
+
+    # Each saw its own tenant's agents only.
+    for tenant in ("acme", "globex"):
+        status, body = results[tenant]
+        assert status == 200, body
+        assert [a["id"] for a in body["agents"]] == [f"teams/{tenant}"]
