@@ -11,7 +11,6 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import Server
 
 from agent_memory.client import ApiError, Client
 
@@ -139,7 +138,7 @@ def test_refuses_a_public_address_without_an_explicit_token(tmp_path):
     assert not (tmp_path / "agent-memory.sqlite3").exists()
 
 
-def test_a_second_tenant_token_sees_only_its_own_agents(server: Server):
+def test_a_second_tenant_token_sees_only_its_own_agents(server):
     server.client().put_agent("teams/web", {})
     result = subprocess.run(
         [
@@ -167,7 +166,7 @@ def test_a_second_tenant_token_sees_only_its_own_agents(server: Server):
     assert caught.value.status == 404
 
 
-def test_concurrent_requests_of_two_tenants_each_see_only_their_own(server: Server):
+def test_concurrent_requests_of_two_tenants_each_see_only_their_own(server):
     # The resolver keeps the request it handles in process-wide state: requests in flight at
     # once must never see each other's caller, body or route.
     from agent_memory.local.tokens import add_token
