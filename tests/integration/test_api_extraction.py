@@ -291,50 +291,6 @@ def test_a_review_that_keeps_failing_is_recorded_on_the_turn(store, tmp_path):
     assert sorted(r["summary"] for r in active(api)) == ["I live in Lisbon.", "I prefer tea."]
 
 
-class Poisoned(Scripted):
-    """A model that fails every call whose messages include one it cannot take."""
-
-    def __init__(self):
-        super().__init__()
-        self.poisoned = True
-
-    def propose(self, messages, instructions, existing_kinds, labels):
-        if self.poisoned and any("POISON" in m.text for m in messages):
-            raise ModelUnavailable("the model refuses this conversation")
-        return super().propose(messages, instructions, existing_kinds, labels)
-
-
-def test_a_message_the_model_always_fails_on_does_not_stop_the_sessions_reviews(store, tmp_path):
-    model = Poisoned()
-    api, services = scripted_api(store, tmp_path, model, extraction_attempts=1)
-    s = setup(api)
-    turn(api, s, "I live in Lisbon.")
-    poisoned = turn(api, s, "POISON")
-    services.drain_extractions()
-    # The next review reads the failed one's messages again (the model may be back) ...
-    second = turn(api, s, "I prefer tea.")
-    services.drain_extractions()
-    assert turn_detail(api, s, second["id"])["extraction"]["status"] == "failed"
-    # ... and once two failed reviews could not read a turn, the reviews go on without it.
-    third = turn(api, s, "I have a cat.")
-    services.drain_extractions()
-    review = turn_detail(api, s, third["id"])["extraction"]
-    assert (review["status"], review["added"]) == ("done", 2)
-    assert sorted(r["summary"] for r in active(api)) == [
-        "I have a cat.",
-        "I live in Lisbon.",
-        "I prefer tea.",
-    ]
-    # The poisoned turn stays unread until its review runs again.
-    path = f"{A}/-/sessions/{s}/turns/{poisoned['id']}"
-    assert api.ok("GET", path)["extraction"]["status"] == "failed"
-    model.poisoned = False
-    api.ok("POST", f"{path}/extraction")
-    services.drain_extractions()
-    assert api.ok("GET", path)["extraction"]["status"] == "done"
-    assert "POISON" in [r["summary"] for r in active(api)]
-
-
 def test_a_retried_review_succeeds_and_applies_once(store, tmp_path):
     model = Scripted(failures=1)
     api, services = scripted_api(store, tmp_path, model)

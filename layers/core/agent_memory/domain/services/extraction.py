@@ -56,8 +56,6 @@ RECENT = 20
 RECENT_SHOWN = 2
 # Events read to count the messages added since the last review ({"messages": N}).
 COUNT_LIMIT = 10_000
-# Failed reviews that held a turn before later reviews leave it for a rerun of its own.
-GIVE_UP_AFTER = 2
 _APPLY_ATTEMPTS = 10
 _WINDOW_ATTEMPTS = 5
 _UNFINISHED = (ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.FAILED)
@@ -491,37 +489,23 @@ class ExtractionService:
         return effects
 
     def _unread(self, turn: Turn, events: list[HistoryEvent]) -> list[HistoryEvent]:
-        """The events among `events` of committed live turns no finished review has read.
-
-        A failed review's messages are read again by the next review (a model that was down
-        may be back). A turn that GIVE_UP_AFTER failed reviews could not read (a message the
-        model fails on every time) is left out, so the session's reviews go on without it; it
-        waits, unread, for its review to be run again (`rerun`)."""
-        turns: dict[str, Turn | None] = {}
+        """The events among `events` of committed live turns no finished review has read."""
+        unread: dict[str, bool] = {}
+        kept = []
         for event in events:
-            if event.turn_id not in turns:
-                turns[event.turn_id] = self._store.get_turn(
+            if event.turn_id not in unread:
+                other = self._store.get_turn(
                     turn.tenant, turn.agent_id, turn.session_id, event.turn_id
                 )
-        failed = [
-            (other.extraction.from_turn, other.extraction.through)
-            for other in turns.values()
-            if other is not None
-            and other.id != turn.id
-            and other.extraction is not None
-            and other.extraction.status is ExtractionStatus.FAILED
-        ]
-
-        def unread(other: Turn | None) -> bool:
-            return (
-                other is not None
-                and other.status is TurnStatus.COMMITTED
-                and not other.preview
-                and not other.reviewed
-                and sum(low < other.sequence <= high for low, high in failed) < GIVE_UP_AFTER
-            )
-
-        return [event for event in events if unread(turns[event.turn_id])]
+                unread[event.turn_id] = (
+                    other is not None
+                    and other.status is TurnStatus.COMMITTED
+                    and not other.preview
+                    and not other.reviewed
+                )
+            if unread[event.turn_id]:
+                kept.append(event)
+        return kept
 
     def _read_meanwhile(self, turn: Turn, read: Sequence[str]) -> bool:
         for turn_id in read:
