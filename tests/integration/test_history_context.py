@@ -51,7 +51,9 @@ def test_each_event_is_embedded_after_the_message_before_it(setup):
     ]
 
 
-def test_never_after_a_rolled_back_or_a_preview_turns_words(setup):
+def test_never_after_a_rolled_back_or_a_preview_turns_words(setup, store):
+    from agent_memory.domain.search.index import IndexFilter
+
     api, session, embedder = setup
     said(api, session, ("user", "The codename is pineapple."))
     said(api, session, ("user", "Forget that: the codename is mango."), end="rollback")
@@ -60,6 +62,10 @@ def test_never_after_a_rolled_back_or_a_preview_turns_words(setup):
     if not embedder.texts:
         pytest.skip("this store indexes from the stream")
     assert embedder.texts[-1] == "What is the codename?\n(after: The codename is pineapple.)"
+    # Nor in the words said before an event: no live event is found by them.
+    where = IndexFilter(kind="event", session_id=session, include_agent=False)
+    for word in ("mango", "preview"):
+        assert store.index.lexical("acme", "teams/web/releases", word, where, 10) == []
 
 
 def test_the_message_before_is_read_the_same_way_from_either_store(setup, store):

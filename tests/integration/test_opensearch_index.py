@@ -424,3 +424,27 @@ def test_an_index_made_before_the_context_field_gains_it(engine):
         assert ids(adapter.lexical("t1", "teams/web", "ship", where, 10)) == ["answer"]
     finally:
         engine.indices.delete(index=name, ignore_unavailable=True)
+
+
+def test_an_index_that_refuses_the_context_field_still_takes_documents(engine, monkeypatch):
+    name = f"memories-{uuid.uuid4().hex[:12]}"
+    old = {"settings": {"index": {"knn": True}}, "mappings": {"dynamic": "strict"}}
+    old["mappings"]["properties"] = {
+        k: v for k, v in index_body(DIMS)["mappings"]["properties"].items() if k != "context"
+    }
+    engine.indices.create(index=name, body=old)
+
+    def refused(**_):
+        raise opensearchpy.exceptions.AuthorizationException(403, "security_exception", {})
+
+    monkeypatch.setattr(engine.indices, "put_mapping", refused)
+    try:
+        adapter = OpenSearchIndex(engine, name, DIMS, refresh=True)
+        adapter.upsert([doc("answer", "On Tuesdays.", kind="event", context="ship the api")])
+        where = IndexFilter(kind="event", include_all_sessions=True)
+        # Found by its own words; the words said before it were left out, not the document.
+        assert ids(adapter.lexical("t1", "teams/web", "tuesdays", where, 10)) == ["answer"]
+        assert adapter.lexical("t1", "teams/web", "ship", where, 10) == []
+        assert "context" not in stored(engine, adapter, "answer")[0]
+    finally:
+        engine.indices.delete(index=name, ignore_unavailable=True)

@@ -85,9 +85,11 @@ class HistoryEvent(Entity):
             return f"error: {part}"
         return part
 
-    def asks(self) -> bool:
-        """A message ending in a question."""
-        return self.role in ("user", "assistant") and self.text.rstrip().endswith("?")
+    def asks(self, part: int = 1) -> bool:
+        """A message whose part `part` ends in a question."""
+        parts = self.parts
+        text = parts[part - 1] if 0 < part <= len(parts) else self.text
+        return self.role in ("user", "assistant") and text.rstrip().endswith("?")
 
     def searchable_text(self) -> str:
         calls = ", ".join(c.name for c in self.tool_calls)

@@ -29,6 +29,7 @@ this module costs nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections import defaultdict
@@ -105,6 +106,9 @@ class OpenSearchIndex(SearchIndex):
         self._model_id = model_id
         self._refresh = refresh
         self._index_ready = False
+        # False when an existing index could not gain the `context` field: documents are then
+        # written without it (found by their own words only) rather than refused.
+        self._with_context = True
 
     @property
     def index_name(self) -> str:
@@ -113,7 +117,8 @@ class OpenSearchIndex(SearchIndex):
     # -- the index ------------------------------------------------------------------------
 
     def create_index(self) -> None:
-        """Create the index with its mapping; an index that already exists is left as it is."""
+        """Create the index with its mapping; an index that already exists only gains the
+        fields added since it was made."""
         if self._dimensions < 1:
             raise ValueError("the index needs a vector dimension of at least 1")
         from opensearchpy.exceptions import OpenSearchException, RequestError
@@ -138,7 +143,14 @@ class OpenSearchIndex(SearchIndex):
                 index=self._index, body={"properties": {"context": dict(TEXT_FIELD)}}
             )
         except OpenSearchException as exc:
-            _unavailable("create_index", exc)
+            # Refused (no aoss:UpdateIndex, or a `context` field mapped otherwise): indexing
+            # goes on without the context words rather than stopping.
+            logger.warning(
+                "the search index did not take the context field; history events are indexed"
+                " without the words said before them",
+                extra={"index": self._index, "error": str(exc)},
+            )
+            self._with_context = False
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -172,6 +184,8 @@ class OpenSearchIndex(SearchIndex):
             if vector is None and newest is not None and newest.vector is not None:
                 # A status change keeps its text, so it keeps the vector too (as EmbeddedIndex).
                 vector, model_id = newest.vector, newest.model_id
+            if not self._with_context and doc.context:
+                doc = dataclasses.replace(doc, context="")
             source = document_source(key, doc, vector, model_id)
             same = next(
                 (c for c in copies if c.version == doc.version and c.digest == source["digest"]),

@@ -71,7 +71,7 @@ class SqliteHistory:
             .fetchall()
         )
         events = [_event(row[0]) for row in rows]
-        return sorted(events, key=lambda e: (e.turn_sequence, e.sequence))
+        return sorted(events, key=lambda e: (e.turn_sequence, e.sequence, e.id))
 
     def session_events(
         self,
