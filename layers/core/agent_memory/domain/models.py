@@ -63,6 +63,10 @@ class ExtractionStatus(StrEnum):
     FAILED = "failed"
 
 
+# The states a review can still move from (a failed one can be run again).
+UNFINISHED_EXTRACTION = (ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.FAILED)
+
+
 class Extraction(Entity):
     """The post-turn review a committed turn started: where it is, what it read and did."""
 

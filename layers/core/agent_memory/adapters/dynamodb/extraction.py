@@ -11,15 +11,13 @@ from pynamodb.exceptions import UpdateError
 from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 
-from ...domain.models import Extraction, ExtractionStatus, Turn
+from ...domain.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn
 from ...domain.ports import PreconditionFailed
 from ...domain.records import RecordWrite
 from . import keys
 from .items import Items
 from .records import TURN, write_failure
 from .transactions import ConditionsFailed, Transaction, is_condition_failure, unavailable
-
-_UNFINISHED = (ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.FAILED)
 
 
 class DynamoExtraction:
@@ -90,7 +88,7 @@ class DynamoExtraction:
                     item.extraction.set(extraction.model_dump_json()),
                     item.extraction_status.set(extraction.status.value),
                 ]
-                condition = self._in_state(_UNFINISHED)
+                condition = self._in_state(UNFINISHED_EXTRACTION)
                 if turn.id in read:
                     own.append(item.reviewed.set(True))
                     condition = condition & unread

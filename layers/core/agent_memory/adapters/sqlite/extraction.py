@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
 
-from ...domain.models import Extraction, ExtractionStatus, Turn, TurnStatus
+from ...domain.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn, TurnStatus
 from ...domain.ports import PreconditionFailed
 from ...domain.records import RecordWrite
 from .database import Database
@@ -57,9 +57,8 @@ class SqliteExtraction:
         writes: Sequence[RecordWrite],
         read: Sequence[str] = (),
     ) -> None:
-        unfinished = (ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.FAILED)
         with self.db.write() as conn:
-            set_extraction(conn, turn, extraction, unfinished)
+            set_extraction(conn, turn, extraction, UNFINISHED_EXTRACTION)
             for turn_id in read:
                 flagged = conn.execute(
                     "UPDATE turns SET reviewed = 1 WHERE tenant = ? AND agent_id = ?"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from ..embeddings import Embedder
@@ -92,7 +92,6 @@ class SearchService:
         """Index documents for records about to be written (inline indexing only)."""
         if not self.inline or not records:
             return [], []
-        texts = [record_text(r) for r in records]
         vectors: list[Sequence[float] | None] = [None] * len(records)
         usage: list[UsageEntry] = []
         model_id = None
@@ -102,24 +101,8 @@ class SearchService:
             model_id = embedding.model_id
             usage.append(UsageEntry("embed", embedding.model_id, embedding.input_tokens))
         docs = [
-            IndexDoc(
-                tenant=r.tenant,
-                agent_id=r.agent_id,
-                kind="record",
-                id=r.id,
-                version=r.version,
-                text=text,
-                created_at=r.created_at,
-                scope=r.scope,
-                session_id=r.session_id,
-                status=r.status.value,
-                preview=r.preview,
-                record_kind=r.kind,
-                labels=r.labels,
-                vector=vector,
-                model_id=model_id if vector is not None else None,
-            )
-            for r, text, vector in zip(records, texts, vectors, strict=True)
+            replace(record_doc(r), vector=vector, model_id=model_id if vector is not None else None)
+            for r, vector in zip(records, vectors, strict=True)
         ]
         return docs, usage
 

@@ -32,7 +32,14 @@ from ..extraction.pipeline import (
 )
 from ..history import HistoryEvent
 from ..ids import new_id
-from ..models import Extraction, ExtractionStatus, Turn, TurnStatus, utcnow
+from ..models import (
+    UNFINISHED_EXTRACTION,
+    Extraction,
+    ExtractionStatus,
+    Turn,
+    TurnStatus,
+    utcnow,
+)
 from ..ports import EventPublisher, PreconditionFailed, Store
 from ..records import Effect, Provenance, Record, RecordQuery, to_doc
 from ..usage import ModelCall, usage_rows
@@ -58,7 +65,6 @@ RECENT_SHOWN = 2
 COUNT_LIMIT = 10_000
 _APPLY_ATTEMPTS = 10
 _WINDOW_ATTEMPTS = 5
-_UNFINISHED = (ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.FAILED)
 
 
 class ReviewWindowMoved(DomainError):
@@ -195,7 +201,7 @@ class ExtractionService:
             }
         )
         try:
-            self._store.update_extraction(turn, running, _UNFINISHED)
+            self._store.update_extraction(turn, running, UNFINISHED_EXTRACTION)
         except PreconditionFailed:
             return {"done": True}
         return {"done": False}
@@ -332,7 +338,7 @@ class ExtractionService:
             }
         )
         try:
-            self._store.update_extraction(turn, failed, _UNFINISHED)
+            self._store.update_extraction(turn, failed, UNFINISHED_EXTRACTION)
         except PreconditionFailed:
             return _dump(_state(self._turn(job)))
         logger.warning(
