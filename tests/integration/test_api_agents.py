@@ -1,5 +1,7 @@
 """Agents over the API, on both stores: manifests, versions, listing, fork, delete, errors."""
 
+import json
+
 import pytest
 
 pytestmark = pytest.mark.integration
@@ -229,3 +231,33 @@ def test_a_body_that_is_not_json_is_a_400(api):
     event["headers"]["content-type"] = "application/x-www-form-urlencoded"
     assert api.handler(event, None)["statusCode"] == 400
     assert api.call("GET", A)[0] == 404
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"content": "half a pair: \\ud800"}',
+        '{"content": "a pair the wrong way round: \\udc00\\ud800"}',
+        '{"\\udfff": "in a key"}',
+    ],
+)
+def test_a_lone_surrogate_in_a_body_is_a_400_and_writes_nothing(api, raw):
+    from apiclient import http_event
+
+    api.ok("PUT", A, {}, expect=201)
+    event = http_event("PUT", f"{A}/-/memories/notes.md", {})
+    event["body"] = raw
+    response = api.handler(event, None)
+    assert response["statusCode"] == 400
+    assert "surrogate" in json.loads(response["body"])["error"]["message"]
+    assert api.call("GET", f"{A}/-/memories/notes.md")[0] == 404
+
+
+def test_a_surrogate_pair_is_text_like_any_other(api):
+    from apiclient import http_event
+
+    api.ok("PUT", A, {}, expect=201)
+    event = http_event("PUT", f"{A}/-/memories/notes.md", {})
+    event["body"] = '{"content": "a smile: \\ud83d\\ude00"}'
+    assert api.handler(event, None)["statusCode"] == 201
+    assert api.ok("GET", f"{A}/-/memories/notes.md")["content"] == "a smile: \U0001f600"

@@ -128,6 +128,27 @@ def test_bad_paths_are_400_and_store_nothing(agent, path, status):
     assert agent.ok("GET", M)["memories"] == []
 
 
+def test_paths_of_512_characters_hold_whatever_bytes_they_take(agent):
+    # 500 four-byte characters: 2,000 bytes, past the 1,024 a DynamoDB sort key holds. Two such
+    # paths share their first 1,000 bytes and differ only at the end.
+    smile = "\U0001f600"
+    folder = smile * 250
+    paths = [f"/memories/{folder}/{smile * 240}{end}.md" for end in ("a", "b")]
+    assert all(len(p) <= 512 < len(p.encode()) for p in paths)
+    for path in paths:
+        agent.ok("PUT", f"{M}/{path[len('/memories/') :]}", {"content": path[-4:]}, expect=201)
+    for path in paths:
+        assert agent.ok("GET", f"{M}/{path[len('/memories/') :]}")["content"] == path[-4:]
+    listed = agent.ok("GET", M, pathPrefix=folder)["memories"]
+    assert sorted(m["path"] for m in listed) == paths
+    assert [m["path"] for m in agent.ok("GET", M, pathPrefix="other")["memories"]] == []
+    first = agent.ok("GET", M, limit=1)
+    second = agent.ok("GET", M, limit=1, cursor=first["next"])
+    assert {first["memories"][0]["path"], second["memories"][0]["path"]} == set(paths)
+    assert agent.call("DELETE", f"{M}/{paths[0][len('/memories/') :]}") == (204, None)
+    assert [m["path"] for m in agent.ok("GET", M)["memories"]] == [paths[1]]
+
+
 def test_exactly_100_kib_is_accepted_and_one_byte_more_is_413(agent):
     agent.ok("PUT", f"{M}/big.md", {"content": "x" * (100 * 1024)}, expect=201)
     status, body = agent.call("PUT", f"{M}/bigger.md", {"content": "x" * (100 * 1024 + 1)})
@@ -252,31 +273,43 @@ def test_the_index_lists_newest_first_with_descriptions_and_compaction_refreshes
     assert refreshed.splitlines()[0] == "/memories/later.md — Later"
 
 
-def test_the_index_says_when_memories_are_left_out(api, services, store):
+def limited_api(services, store, **limits):
+    """An API over the same store with other limits."""
     from agent_memory.api.app import Api
     from agent_memory.bootstrap import build_services
     from agent_memory.settings import Settings
     from apiclient import ApiClient
 
-    small = ApiClient(
-        Api(
-            build_services(
-                Settings(data_dir=services.settings.data_dir, memory_index_lines=2),
-                store=store,
-                embedder=None,
-            )
-        ).handle
-    )
+    settings = Settings(data_dir=services.settings.data_dir, **limits)
+    return ApiClient(Api(build_services(settings, store=store, embedder=None)).handle)
+
+
+def test_the_index_says_when_memories_are_left_out(api, services, store):
+    small = limited_api(services, store, memory_index_lines=2)
     small.ok("PUT", A, {"harness": {"memory": {}}}, expect=201)
     for i in range(4):
         small.ok("PUT", f"{M}/n{i}.md", {"content": "x"}, expect=201)
     s = small.ok("POST", f"{A}/-/sessions", expect=201)["id"]
     lines = small.ok("GET", f"{A}/-/sessions/{s}/memory-index")["index"].splitlines()
+    # The line that says so counts within the limit too: two lines, not three.
     assert lines == [
         "/memories/n3.md",
-        "/memories/n2.md",
-        "(2 older memories are not listed: view their folders for the rest)",
+        "(3 older memories are not listed: view their folders for the rest)",
     ]
+
+
+def test_the_index_and_its_note_stay_within_the_byte_limit(api, services, store):
+    small = limited_api(services, store, memory_index_bytes=256)
+    small.ok("PUT", A, {"harness": {"memory": {}}}, expect=201)
+    for i in range(5):  # 75 bytes a line: three fit in 256, but not three and the note
+        small.ok("PUT", f"{M}/{'x' * 60}{i}.md", {"content": "x"}, expect=201)
+    s = small.ok("POST", f"{A}/-/sessions", expect=201)["id"]
+    index = small.ok("GET", f"{A}/-/sessions/{s}/memory-index")["index"]
+    assert len(index.encode()) <= 256
+    assert index.splitlines()[-1] == (
+        "(3 older memories are not listed: view their folders for the rest)"
+    )
+    assert len(index.splitlines()) == 3
 
 
 def test_fork_copies_memories_at_version_one_and_delete_removes_them(agent):

@@ -447,3 +447,15 @@ def test_a_turn_stages_at_most_one_mebibyte(agent):
 def test_label_names_in_a_listing_are_checked(agent):
     status, payload = agent.call("GET", f"{A}/-/records", labels='{"x\') OR 1=1": "v"}')
     assert (status, payload["error"]["code"]) == (400, "invalid_labels")
+
+
+def test_a_versions_cursor_with_a_number_no_store_holds_is_a_400(agent):
+    import base64
+    import json
+
+    t = Turn(agent, session(agent))
+    record = t.add("a fact", scope="agent")
+    t.commit()
+    cursor = base64.urlsafe_b64encode(json.dumps({"before": 2**70}).encode()).decode()
+    status, body = agent.call("GET", f"{A}/-/records/{record['id']}/versions", cursor=cursor)
+    assert (status, body["error"]["code"]) == (400, "invalid_cursor")

@@ -17,11 +17,12 @@ from agent_memory.settings import Settings
 pytestmark = pytest.mark.integration
 
 
-def request(gateway, token: str, method: str, path: str, body: dict | None = None):
-    raw = json.dumps(body).encode() if body is not None else b""
+def request(gateway, token: str, method: str, path: str, body: dict | bytes | None = None):
+    raw = body if isinstance(body, bytes) else b"" if body is None else json.dumps(body).encode()
     environ = {
         "REQUEST_METHOD": method,
-        "PATH_INFO": path,
+        # As a WSGI server hands it: the decoded path's UTF-8 bytes as latin-1 text (PEP 3333).
+        "PATH_INFO": path.encode("utf-8", "surrogateescape").decode("latin-1"),
         "QUERY_STRING": "",
         "HTTP_AUTHORIZATION": f"Bearer {token}",
         "CONTENT_TYPE": "application/json",
@@ -82,3 +83,34 @@ def test_a_request_paused_in_its_route_keeps_its_own_caller(tmp_path, monkeypatc
         status, body = results[tenant]
         assert status == 200, body
         assert [a["id"] for a in body["agents"]] == [f"teams/{tenant}"]
+
+
+@pytest.fixture
+def gateway(tmp_path):
+    services = build_services(Settings(data_dir=tmp_path), embedder=None, model=None)
+    gateway = LocalGateway(
+        Api(services), TokenBook({"tok": TokenGrant("acme", ALL_SCOPES)}), "tenant"
+    )
+    assert request(gateway, "tok", "PUT", "/v1/agents/teams/acme", {})[0] == 201
+    return gateway
+
+
+def test_a_path_outside_ascii_names_the_memory_it_says(gateway):
+    memories = "/v1/agents/teams/acme/-/memories"
+    status, body = request(gateway, "tok", "PUT", f"{memories}/café.md", {"content": "crème\n"})
+    assert (status, body["path"]) == (201, "/memories/café.md")
+    assert request(gateway, "tok", "GET", f"{memories}/café.md")[1]["content"] == "crème\n"
+
+
+def test_a_path_that_is_not_utf8_is_a_400(gateway):
+    # \udce9 carries the lone byte 0xE9 (latin-1 "é"), which is no UTF-8.
+    status, body = request(gateway, "tok", "GET", "/v1/agents/teams/acme/-/memories/caf\udce9.md")
+    assert (status, body["error"]["code"]) == (400, "invalid_path")
+
+
+def test_a_body_that_is_not_utf8_is_a_400_and_writes_nothing(gateway):
+    memories = "/v1/agents/teams/acme/-/memories"
+    status, body = request(gateway, "tok", "PUT", f"{memories}/a.md", b'{"content": "caf\xe9"}')
+    assert (status, body["error"]["code"]) == (400, "invalid_request")
+    assert "UTF-8" in body["error"]["message"]
+    assert request(gateway, "tok", "GET", f"{memories}/a.md")[0] == 404

@@ -188,3 +188,20 @@ def test_is_under_means_strictly_below_the_folder():
     assert not is_under("/memories/ab.md", "/memories/a")
     assert not is_under("/memories/a", "/memories/a")
     assert not is_under("/memories/b/a.md", "/memories/a")
+
+
+@pytest.mark.parametrize(
+    ("given", "segments"),
+    [
+        ("/memories/notes.md", "notes.md"),
+        ("notes.md", "notes.md"),
+        # Relative, as the service reads it: /memories/memories/notes.md, not /memories/notes.md.
+        ("memories/notes.md", "memories/notes.md"),
+        # Absolute elsewhere: left for the service to refuse, never moved under /memories.
+        ("/etc/notes.md", "/etc/notes.md"),
+    ],
+)
+def test_the_client_names_the_memory_the_service_would(given, segments):
+    from agent_memory.client import _memory_path
+
+    assert _memory_path(given) == segments

@@ -183,9 +183,10 @@ class Client:
 
 
 def _memory_path(path: str) -> str:
-    """The memory path after /memories/, as the URL's plain segments."""
-    path = path.strip()
-    return path.removeprefix("/memories/").removeprefix("memories/").lstrip("/")
+    """The memory path after /memories/, as the URL's plain segments. Read as the service reads
+    a path: `memories/notes.md` is relative, so `/memories/memories/notes.md`, and another
+    absolute path stays absolute, for the service to refuse."""
+    return path.strip().removeprefix("/memories/")
 
 
 def _turn(agent_id: str, session_id: str, turn_id: str) -> str:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import logging
+import re
 from functools import cache
 from typing import Any
 
@@ -37,6 +40,33 @@ def _json(status: int, body: dict[str, Any]) -> Response[str]:
     return Response(status, "application/json", json.dumps(body, separators=(",", ":")))
 
 
+# A JSON string escape of a UTF-16 surrogate: half of a pair, or a lone one no text can hold.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def text_body(event: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The event with its body as text, or why the body is no text: bytes that are not UTF-8,
+    or a JSON string holding a lone surrogate (`"\\ud800"`), which no store can keep. Either
+    is the caller's mistake, a 400, not the service's 500 further in."""
+    body = event.get("body")
+    if not body:
+        return event, None
+    if event.get("isBase64Encoded"):
+        try:
+            body = base64.b64decode(body, validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            return event, "the request body is not UTF-8 text"
+        event = {**event, "body": body, "isBase64Encoded": False}
+    if _SURROGATE_ESCAPE.search(body):
+        try:
+            json.dumps(json.loads(body), ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            return event, "the request body holds a lone UTF-16 surrogate (\\ud800-\\udfff)"
+        except ValueError:
+            pass  # not JSON at all: the route's validation says so
+    return event, None
+
+
 def json_body(event: dict[str, Any]) -> dict[str, Any]:
     """Every body this API takes is JSON. A client that sends one without saying so (curl's
     default is form-urlencoded) would otherwise have it silently ignored; read it as JSON, so a
@@ -66,6 +96,14 @@ class Api:
         self._register_handlers()
 
     def handle(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+        event, problem = text_body(event)
+        if problem is not None:
+            return {
+                "statusCode": 400,
+                "headers": {"Content-Type": "application/json"},
+                "body": json.dumps({"error": {"code": "invalid_request", "message": problem}}),
+                "isBase64Encoded": False,
+            }
         return self.resolver.resolve(json_body(normalize_event(event)), context)
 
     @cache  # noqa: B019 - one Api per process; the document never changes once built

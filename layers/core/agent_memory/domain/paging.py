@@ -6,7 +6,7 @@ import base64
 import binascii
 import json
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from .errors import InvalidRequest
 from .models import Page
@@ -57,13 +57,31 @@ def str_field(position: dict[str, Any] | None, key: str) -> str | None:
     return value
 
 
+# Numbers a cursor holds are versions and sequences: far inside the 64 bits SQLite and DynamoDB
+# compare (a larger one would fail in the store, a 500 for the caller's typo).
+_CURSOR_INT = 2**62
+
+
+def _is_cursor_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < _CURSOR_INT
+
+
 def int_field(position: dict[str, Any] | None, key: str) -> int | None:
     if position is None:
         return None
     value = position.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not _is_cursor_int(value):
         raise _bad_cursor()
-    return value
+    return int(cast(int, value))
+
+
+def int_pair_field(position: dict[str, Any] | None, key: str) -> tuple[int, int] | None:
+    if position is None:
+        return None
+    value = position.get(key)
+    if not (isinstance(value, list) and len(value) == 2 and all(map(_is_cursor_int, value))):
+        raise _bad_cursor()
+    return int(value[0]), int(value[1])
 
 
 def page(items: Sequence[T], size: int, position_of: Callable[[T], dict[str, Any]]) -> Page[T]:

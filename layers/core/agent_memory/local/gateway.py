@@ -42,7 +42,11 @@ class LocalGateway:
         self._resolving = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-        path = environ.get("PATH_INFO") or "/"
+        try:
+            # WSGI hands the decoded path as latin-1 text (PEP 3333): its bytes are UTF-8.
+            path = (environ.get("PATH_INFO") or "/").encode("latin-1").decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            return error(start_response, 400, "invalid_path", "the request path is not UTF-8")
         grant = None
         if path not in PUBLIC_PATHS:
             header = environ.get("HTTP_AUTHORIZATION", "")

@@ -59,7 +59,8 @@ class DynamoFiles:
         if limit <= 0:
             return []
         model = self._items.file
-        start = keys.file_sk(prefix)
+        # A long path's key is cut (keys.file_sk): the cut start may hold other paths too.
+        start = keys.file_sk_prefix(prefix)
         # Every path with the prefix sorts at or after the prefix itself, so an `after` below it
         # bounds nothing; otherwise start past it and stop at the first path without the prefix.
         bound: Condition = (
@@ -77,7 +78,8 @@ class DynamoFiles:
                 page_size=limit,
             )
             found = takewhile(lambda item: item.sk.startswith(start), results)
-            return [item.to_file() for item in islice(found, limit)]
+            files = (item.to_file() for item in found)
+            return list(islice((f for f in files if f.path.startswith(prefix)), limit))
 
     def file_versions(
         self, tenant: str, agent_id: str, path: str | None, limit: int, before: str | None

@@ -34,6 +34,7 @@ percent-encoded, see `history_prefix`), and its item keeps the object's key inst
 
 from __future__ import annotations
 
+import hashlib
 import json
 from urllib.parse import quote
 
@@ -50,6 +51,7 @@ VERSION_DIGITS = 10
 RECORD_VERSION_DIGITS = 8
 SEQUENCE_DIGITS = 6
 FILE = "F#"
+FILE_KEY_BYTES = 1_000
 FILE_VERSION = "V#"
 # In the agent partition, sorting before its MV# and S# items (readers stop at another kind).
 FILE_COUNT = "FCOUNT"
@@ -145,7 +147,20 @@ def files_pk(tenant: str, agent_id: str) -> str:
 
 
 def file_sk(path: str) -> str:
-    return FILE + path
+    """`F#{path}`; a path whose key would pass DynamoDB's 1,024 bytes a sort key holds (512
+    characters of up to 4 bytes each) keeps its first bytes and a digest of the whole path.
+    Such a key ends in hex digits, never in `.md`, so it never equals a path's own key."""
+    key = FILE + path
+    if len(key.encode()) <= FILE_KEY_BYTES:
+        return key
+    digest = hashlib.sha256(path.encode()).hexdigest()[:32]
+    return f"{file_sk_prefix(path)}#{digest}"
+
+
+def file_sk_prefix(prefix: str) -> str:
+    """The start every key of a path beginning with `prefix` shares (a long one's cut)."""
+    room = FILE_KEY_BYTES - 33  # "#" and 32 hex digits
+    return (FILE + prefix).encode()[:room].decode("utf-8", "ignore")
 
 
 def file_versions_pk(tenant: str, agent_id: str) -> str:

@@ -475,9 +475,18 @@ class FileService:
                 break
             lines.append(line)
             used += cost
-        left = len(files) - len(lines)
-        if left:
-            lines.append(f"({left} older memories are not listed: view their folders for the rest)")
+        # When some are left out, the line saying so counts within both limits too.
+        listed = len(lines)
+        while listed < len(files):
+            note = (
+                f"({len(files) - listed} older memories are not listed: "
+                "view their folders for the rest)"
+            )
+            fits = listed < self.limits.index_lines
+            if not listed or (fits and used + len(note.encode()) <= self.limits.index_bytes):
+                return "\n".join([*lines[:listed], note])
+            listed -= 1
+            used -= len(lines[listed].encode()) + 1
         return "\n".join(lines)
 
     # -- lifecycle ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..errors import InvalidRequest, problems_text
 from ..history import EventIn, HistoryEvent, event_id, kept, part_id
 from ..models import Turn, TurnStatus, utcnow
-from ..paging import check_limit, decode_cursor, encode_cursor
+from ..paging import check_limit, decode_cursor, encode_cursor, int_pair_field
 from ..ports import PreconditionFailed, Store
 from ..search.index import IndexDoc, IndexFilter
 from ..search.ranking import Ranked
@@ -262,8 +262,7 @@ class HistoryService:
     ) -> dict[str, Any]:
         """Kept events of committed turns, in order."""
         size = check_limit(limit)
-        position = decode_cursor(cursor)
-        after = tuple(position["after"]) if position and "after" in position else None
+        after = int_pair_field(decode_cursor(cursor), "after")
         found: list[HistoryEvent] = []
         committed: dict[str, bool] = {}
         while len(found) <= size:

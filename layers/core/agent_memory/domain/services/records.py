@@ -9,12 +9,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..errors import Conflict, DomainError, InvalidRequest, NotFound, problems_text
+from ..errors import Conflict, DomainError, NotFound, problems_text
 from ..events import Change, Event
 from ..ids import new_id
 from ..manifest import MemoryConfig
 from ..models import Page, Turn, utcnow
-from ..paging import check_limit, decode_cursor, page, str_field
+from ..paging import check_limit, decode_cursor, int_field, page, str_field
 from ..ports import EventPublisher, PreconditionFailed, Store
 from ..records import (
     CONTENT_MAX_BYTES,
@@ -489,10 +489,7 @@ class RecordService:
     ) -> Page[RecordVersion]:
         self.get(tenant, agent_id, record_id)
         size = check_limit(limit)
-        position = decode_cursor(cursor)
-        before = position.get("before") if position else None
-        if before is not None and not isinstance(before, int):
-            raise InvalidRequest("cursor is not one this service issued", code="invalid_cursor")
+        before = int_field(decode_cursor(cursor), "before")
         found = self._store.record_versions(tenant, agent_id, record_id, size + 1, before)
         return page(found, size, lambda last: {"before": last.record.version})
 
