@@ -257,6 +257,65 @@ def test_a_commit_over_a_concurrent_change_is_a_conflict_and_applies_nothing(age
     assert agent.ok("POST", f"{t.path}/rollback")["status"] == "rolled_back"
 
 
+def test_a_memory_deleted_and_created_again_meanwhile_is_a_conflict(agent):
+    # The app's new memory starts again at version 1, the version the turn read: the commit
+    # must still see that it is another memory, and keep it.
+    agent.ok("PUT", f"{M}/notes.md", {"content": "old fact\n"}, expect=201)
+    t = Turn(agent, session(agent))
+    t.ok(command="str_replace", path="/memories/notes.md", old_str="old", new_str="edited")
+    agent.ok("DELETE", f"{M}/notes.md", expect=204)
+    assert agent.ok("PUT", f"{M}/notes.md", {"content": "new\n"}, expect=201)["version"] == 1
+    status, body = t.commit()
+    assert (status, body["error"]["code"]) == (409, "memory_conflict")
+    assert agent.ok("GET", f"{M}/notes.md")["content"] == "new\n"
+
+
+def test_a_write_landing_while_the_command_runs_is_a_conflict(agent, services, monkeypatch):
+    # An app's write lands after the command read the memory and before the tool call ends:
+    # the turn's change is based on what the command read, so its commit must not overwrite it.
+    import agent_memory.domain.services.files as files
+
+    agent.ok("PUT", f"{M}/notes.md", {"content": "line one\n"}, expect=201)
+    run_command = files.run_command
+
+    def app_writes_meanwhile(body, view, **limits):
+        result = run_command(body, view, **limits)
+        services.files.put("acme", "teams/web/releases", "notes.md", "app\n", None, "api:app")
+        return result
+
+    t = Turn(agent, session(agent))
+    monkeypatch.setattr(files, "run_command", app_writes_meanwhile)
+    t.ok(command="str_replace", path="/memories/notes.md", old_str="one", new_str="two")
+    monkeypatch.setattr(files, "run_command", run_command)
+    status, body = t.commit()
+    assert (status, body["error"]["code"]) == (409, "memory_conflict")
+    assert agent.ok("GET", f"{M}/notes.md")["content"] == "app\n"
+
+
+def test_a_folder_change_one_commit_cannot_write_is_refused_when_asked(agent):
+    # 40 renames write 120 items; one DynamoDB transaction takes 100. Refused at the tool call,
+    # with nothing staged, rather than accepted and then impossible to commit.
+    for i in range(40):
+        agent.ok("PUT", f"{M}/big/f{i:02d}.md", {"content": f"{i}\n"}, expect=201)
+    t = Turn(agent, session(agent))
+    status, body = t.memory(command="rename", old_path="/memories/big", new_path="/memories/b2")
+    assert (status, body["error"]["code"]) == (409, "memory.turn_limit")
+    assert t.commit()[0] == 200
+    assert len(agent.ok("GET", M, pathPrefix="big", limit=100)["memories"]) == 40
+    # What fits is taken and commits on either store: 30 renames, then 48 deletes.
+    for i in range(30, 40):
+        agent.ok("DELETE", f"{M}/big/f{i:02d}.md", expect=204)
+    t = Turn(agent, session(agent))
+    t.ok(command="rename", old_path="/memories/big", new_path="/memories/b2")
+    assert t.commit()[0] == 200
+    for i in range(18):
+        agent.ok("PUT", f"{M}/b2/g{i:02d}.md", {"content": "x"}, expect=201)
+    t = Turn(agent, session(agent))
+    t.ok(command="delete", path="/memories/b2")
+    assert t.commit()[0] == 200
+    assert agent.ok("GET", M)["memories"] == []
+
+
 def test_the_index_lists_newest_first_with_descriptions_and_compaction_refreshes_it(agent):
     agent.ok("PUT", f"{M}/conventions/release.md", {"content": SEED}, expect=201)
     agent.ok("PUT", f"{M}/plain.md", {"content": "no frontmatter\n"}, expect=201)

@@ -47,6 +47,9 @@ class TurnFiles:
         self._store = store
         self._ctx = ctx
         self.changes: dict[str, str | None] = {}
+        # What each committed memory was when this view first read it (`stamp`): the base the
+        # turn's changes are checked against when it commits.
+        self.seen: dict[str, dict[str, Any] | None] = {}
         for effect in staged:
             if effect.kind == "file.change":
                 for change in effect.payload["changes"]:
@@ -61,14 +64,15 @@ class TurnFiles:
         if path in self.changes:
             return self.changes[path]
         found = self._store.get_file(self._ctx.tenant, self._ctx.agent_id, path)
+        self.seen.setdefault(path, stamp(found))
         return found.content if found else None
 
     def list_under(self, folder: str) -> list[tuple[str, int]]:
         prefix = folder.rstrip("/") + "/"
-        entries = {
-            f.path: f.bytes
-            for f in _all_files(self._store, self._ctx.tenant, self._ctx.agent_id, prefix)
-        }
+        entries = {}
+        for f in _all_files(self._store, self._ctx.tenant, self._ctx.agent_id, prefix):
+            entries[f.path] = f.bytes
+            self.seen.setdefault(f.path, stamp(f))
         for path, content in self.changes.items():
             if path.startswith(prefix):
                 if content is None:
@@ -164,13 +168,15 @@ class FileService:
             }
             for c in result.changes
         ]
-        # The versions this turn's changes are based on: checked again when it commits.
-        read: dict[str, int | None] = {}
+        # What this turn's changes are based on, as the command read it: checked again when
+        # the turn commits.
+        read: dict[str, dict[str, Any] | None] = {}
         for change in changes:
             for path in filter(None, (change["path"], change["from_path"])):
                 if path not in view.changes and path not in read:
-                    found = self._store.get_file(ctx.tenant, ctx.agent_id, path)
-                    read[path] = found.version if found else None
+                    if path not in view.seen:
+                        view.read(path)
+                    read[path] = view.seen[path]
         for change in changes:
             view.apply(change)
         current = self._store.count_files(ctx.tenant, ctx.agent_id)
@@ -180,7 +186,9 @@ class FileService:
                 f"Cannot create more memories: this agent keeps at most "
                 f"{self.limits.memories_per_agent}. Delete or merge some first.",
             )
-        check_turn_budget(list(staged), {"changes": changes, "output": result.output})
+        check_turn_budget(
+            list(staged), {"changes": changes, "output": result.output}, "file.change"
+        )
         effect = Effect(
             effect_id=effect_id,
             turn_id=ctx.turn.id,
@@ -285,13 +293,17 @@ class FileService:
     @staticmethod
     def _check_base(effects: list[Effect], base: dict[str, FileMemory | None]) -> None:
         """Each path must still be as the turn first read it."""
-        read_at: dict[str, int | None] = {}
+        read_at: dict[str, Any] = {}
         for effect in effects:
             for path, seen in effect.payload.get("read", {}).items():
                 read_at.setdefault(path, seen)
         for path, seen in read_at.items():
             now = base.get(path)
-            if (now.version if now else None) != seen:
+            if isinstance(seen, int):  # staged before stamps were kept: the version alone
+                unchanged = now is not None and now.version == seen
+            else:
+                unchanged = seen == stamp(now)
+            if not unchanged:
                 raise MemoryConflict(
                     f"{path} changed since this turn read it; roll the turn back and run it again",
                     path=path,
@@ -561,6 +573,14 @@ def _batches(writes: list[FileWrite]) -> list[list[FileWrite]]:
         batches[-1].append(write)
         size += cost
     return [b for b in batches if b]
+
+
+def stamp(memory: FileMemory | None) -> dict[str, Any] | None:
+    """What a memory is when read, to tell later whether it changed. The version alone would
+    not do: a memory deleted and created again starts again at version 1."""
+    if memory is None:
+        return None
+    return {"version": memory.version, "at": memory.updated_at.isoformat()}
 
 
 def _head(

@@ -42,6 +42,9 @@ logger = logging.getLogger(__name__)
 # DynamoDB takes at most 100 actions in one TransactWriteItems; a staged write touches at most
 # four items (new head and version, replaced head and version) and the turn takes one more.
 MAX_WRITES_PER_TURN = 24
+# ... and whatever the staged writes hold, the commit also writes the turn, checks the agent and
+# may move the memory count: the rest is for the writes' own items.
+MAX_ITEMS_PER_TURN = 100 - 3
 # DynamoDB takes at most 4 MB in one transaction and a write stores its content twice (head and
 # version): a turn stages at most 1 MiB of writes, which leaves room for keys and replaced heads.
 MAX_STAGED_BYTES = 1024 * 1024
@@ -621,12 +624,23 @@ class RecordService:
             ) from exc
 
 
-def check_turn_budget(staged: list[Effect], payload: dict[str, Any]) -> None:
+def check_turn_budget(
+    staged: list[Effect], payload: dict[str, Any], kind: str = "record.write"
+) -> None:
     """A turn's staged writes must fit one store transaction when it commits."""
     if len(staged) >= MAX_WRITES_PER_TURN:
         raise Conflict(
             f"a turn writes at most {MAX_WRITES_PER_TURN} memories; commit this turn and "
             "continue in the next",
+            code="memory.turn_limit",
+        )
+    # One memory tool call may change a whole folder: count the items it writes too.
+    items = sum(_items(e.kind, e.payload) for e in staged) + _items(kind, payload)
+    if items > MAX_ITEMS_PER_TURN:
+        raise Conflict(
+            f"this change would take the turn's commit to {items} stored items, over the "
+            f"{MAX_ITEMS_PER_TURN} one commit writes (a folder of many memories counts each); "
+            "commit this turn and continue in the next, or change fewer memories at once",
             code="memory.turn_limit",
         )
     size = sum(len(json.dumps(e.payload)) for e in staged) + len(json.dumps(payload))
@@ -636,6 +650,14 @@ def check_turn_budget(staged: list[Effect], payload: dict[str, Any]) -> None:
             "and continue in the next",
             code="memory.turn_limit",
         )
+
+
+def _items(kind: str, payload: dict[str, Any]) -> int:
+    """The items an effect writes when its turn commits: a record write at most four; a file
+    change its head and its version, a rename also the head it leaves."""
+    if kind != "file.change":
+        return 4
+    return sum(3 if c["operation"] == "rename" else 2 for c in payload["changes"])
 
 
 def index_filter(query: RecordQuery) -> IndexFilter:
