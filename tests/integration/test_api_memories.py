@@ -102,6 +102,8 @@ def test_list_by_prefix_without_content(agent):
     assert agent.ok("GET", M, pathPrefix="/memories/people/")["memories"][0]["path"] == (
         "/memories/people/ana.md"
     )
+    by_file = agent.ok("GET", M, pathPrefix="conventions/release.md")["memories"]
+    assert [m["path"] for m in by_file] == ["/memories/conventions/release.md"]
 
 
 def test_delete_a_memory_or_a_folder(agent):

@@ -359,6 +359,35 @@ def test_pinned_records_are_listed_in_the_instructions_and_the_budget_holds(agen
     assert [e["output"]["records"] for e in listed] == [[{"id": pin["id"], "version": 1}]]
 
 
+def test_a_pin_that_replaces_a_pin_counts_without_it(agent):
+    # 60 tokens: two 40-character pins take 40; a third of 60 characters (25) does not fit,
+    # but in place of one of them it does: that is how the agent is told to consolidate.
+    t = Turn(agent, session(agent))
+    first = t.add("a" * 40, scope="agent", pinned=True)
+    second = t.add("b" * 40, scope="agent", pinned=True)
+    t.commit()
+    t = Turn(agent, session(agent))
+    status, payload = t.call("add_memory", summary="c" * 60, scope="agent", pinned=True)
+    assert (status, payload["error"]["code"]) == (409, "memory.pin_budget")
+    merged = t.add("c" * 60, scope="agent", pinned=True, replaces=first["id"])
+    t.commit()
+    got = agent.ok("GET", f"{Turn(agent, session(agent)).path}/instructions")
+    assert {p["id"] for p in got["pinned"]} == {second["id"], merged["id"]}
+
+
+def test_pins_two_open_turns_made_cannot_both_commit_over_the_budget(agent):
+    # Each 100-character pin takes 35 of the 60 tokens; each turn saw room for its own.
+    first, second = Turn(agent, session(agent)), Turn(agent, session(agent))
+    kept = first.add("x" * 100, scope="agent", pinned=True)
+    second.add("y" * 100, scope="agent", pinned=True)
+    first.commit()
+    status, payload = agent.call("POST", f"{second.path}/commit")
+    assert (status, payload["error"]["code"]) == (409, "memory.pin_budget")
+    assert second.rollback()["status"] == "rolled_back"
+    got = agent.ok("GET", f"{Turn(agent, session(agent)).path}/instructions")
+    assert [p["id"] for p in got["pinned"]] == [kept["id"]]
+
+
 def test_instructions_include_the_agents_memory_instructions(api):
     api.ok("PUT", A, manifest(instructions="Keep the team's release conventions."), expect=201)
     t = Turn(api, session(api))
@@ -459,3 +488,41 @@ def test_a_versions_cursor_with_a_number_no_store_holds_is_a_400(agent):
     cursor = base64.urlsafe_b64encode(json.dumps({"before": 2**70}).encode()).decode()
     status, body = agent.call("GET", f"{A}/-/records/{record['id']}/versions", cursor=cursor)
     assert (status, body["error"]["code"]) == (400, "invalid_cursor")
+
+
+def listed_in_pages(turn, size):
+    """Every record search_memory lists without a query, page by page."""
+    seen, page = [], turn.tool("search_memory", limit=size)
+    seen += [r["id"] for r in page["records"]]
+    while page["next"]:
+        page = turn.tool("search_memory", limit=size, after=page["next"])
+        seen += [r["id"] for r in page["records"]]
+    return seen
+
+
+def seeded(agent, count):
+    t = Turn(agent, session(agent))
+    ids = [t.add(f"fact number {i}", scope="agent")["id"] for i in range(count)]
+    t.commit()
+    return ids
+
+
+def test_listing_pages_past_the_turns_own_deletes(agent):
+    # The page's newest records are ones this turn deleted: the listing reads on, so the page
+    # is full and says there is more, and every page together holds the other five.
+    ids = seeded(agent, 6)
+    t = Turn(agent, session(agent))
+    t.tool("delete_memory", id=ids[-1])
+    t.tool("delete_memory", id=ids[-2])
+    assert len(t.tool("search_memory", limit=2)["records"]) == 2
+    assert sorted(listed_in_pages(t, 2)) == sorted(ids[:-2])
+
+
+def test_a_preview_turns_listing_pages_past_the_records_previews_hide(agent):
+    ids = seeded(agent, 6)
+    preview = Turn(agent, session(agent), preview=True)
+    preview.tool("delete_memory", id=ids[-1])
+    preview.tool("delete_memory", id=ids[-2])
+    preview.commit()
+    assert sorted(listed_in_pages(Turn(agent, session(agent), preview=True), 2)) == sorted(ids[:-2])
+    assert sorted(listed_in_pages(Turn(agent, session(agent)), 2)) == sorted(ids)

@@ -191,3 +191,27 @@ def test_reindex_embeds_what_another_model_or_none_left(embedded, tmp_path, embe
     )["records"]
     assert [r["id"] for r in found] == [ship]
     assert reindex(smart).records == 0
+
+
+@pytest.mark.parametrize("query", ["Zürich", "zurich", "ZÜRICH", "東京"])
+def test_words_outside_ascii_are_words(api, query):
+    # "Zürich" was once split into "z" and "rich", and "東京" into nothing at all.
+    api.ok("PUT", A, manifest(mode="lexical"), expect=201)
+    (office,) = seed(api, "Das Büro liegt in Zürich, 東京 auch")
+    seed(api, "The office is in Richmond")
+    assert [r["id"] for r in tool(api, begin(api), "search_memory", query=query)["records"]] == [
+        office
+    ]
+    assert [r["id"] for r in api.ok("GET", f"{A}/-/records", query=query)["records"]] == [office]
+
+
+@pytest.mark.parametrize("mode", ["lexical", "hybrid"])
+def test_a_record_the_turn_just_wrote_ranks_by_the_words_it_shares(api, mode):
+    # Scored by BM25 over the turn's own writes alone, a record with every word of the query
+    # once ranked below an indexed one sharing a single word.
+    api.ok("PUT", A, manifest(mode=mode), expect=201)
+    seed(api, "Ana owns the billing service", *[f"note {i} about lunch" for i in range(20)])
+    t = begin(api)
+    mine = tool(api, t, "add_memory", summary="billing moved to team blue", scope="agent")
+    hits = tool(api, t, "search_memory", query="billing team blue", limit=1)["records"]
+    assert [h["id"] for h in hits] == [mine["memories"][0]["id"]]

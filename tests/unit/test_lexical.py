@@ -15,6 +15,10 @@ pytestmark = pytest.mark.unit
         ('"quoted" AND (NEAR) OR *', ["quoted", "near"]),
         ("", []),
         ("the and of", []),
+        ("Das Büro liegt in Zürich", ["das", "buro", "liegt", "zurich"]),
+        ("naïve CAFÉ, Ørsted", ["naive", "cafe", "ørsted"]),
+        ("東京 オフィス", ["東京", "オフィス"]),
+        ("snake_case", ["snake", "case"]),
     ],
 )
 def test_tokenize_drops_syntax_and_stopwords(text, tokens):

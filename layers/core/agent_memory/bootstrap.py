@@ -187,8 +187,8 @@ def build_services(
         search,
     )
     agents = AgentService(store, files)
-    records = RecordService(store, events, search)
     manifests = ManifestCache(store)
+    records = RecordService(store, events, search, manifests)
     history = HistoryService(store, manifests, search)
     chosen_model = build_model(settings) if model is True else (model or None)
     extraction = (

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-_TOKEN = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
+# Letters and digits of any script (not `_`), as SQLite's unicode61 tokenizer splits them.
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for from
@@ -21,10 +23,17 @@ STOPWORDS = frozenset(
 )
 
 
+def fold(text: str) -> str:
+    """Lower case without diacritics (`Zürich` -> `zurich`), as unicode61 indexes words."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
 def tokenize(text: str) -> list[str]:
-    """Lower-case word tokens without stopwords; `what's` -> `what`, `eu-west-1` -> eu west 1."""
+    """Folded word tokens without stopwords; `what's` -> `what`, `eu-west-1` -> eu west 1,
+    `Zürich` -> zurich."""
     tokens = []
-    for token in _TOKEN.findall(text.lower()):
+    for token in _TOKEN.findall(fold(text)):
         token = token.split("'", 1)[0]
         if token and token not in STOPWORDS:
             tokens.append(token)

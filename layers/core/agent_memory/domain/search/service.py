@@ -11,7 +11,7 @@ from ..embeddings import Embedder
 from ..files.models import FileMemory, FileWrite
 from ..records import Record
 from .index import Hit, IndexDoc, IndexFilter, SearchIndex
-from .lexical import bm25
+from .lexical import tokenize
 from .ranking import Ranked, fuse
 
 logger = logging.getLogger(__name__)
@@ -164,10 +164,7 @@ class SearchService:
         vector: list[Hit] = []
         if mode != "vector":
             lexical = self.index.lexical(tenant, agent_id, query, where, CANDIDATES)
-            fresh = bm25(query, [record_text(r) for r in extra])
-            lexical = [
-                Hit(extra[s.index].id, s.score, extra[s.index].created_at) for s in fresh
-            ] + lexical
+            lexical = staged_hits(query, extra, lexical) + lexical
         if mode != "lexical" and self.embedder is not None:
             texts = [query, *(meaning_text(r) for r in extra)]
             embedding = self.embedder.embed(texts, query=True)
@@ -179,3 +176,21 @@ class SearchService:
             vector.sort(key=lambda h: h.score, reverse=True)
         created = {h.id: h.created_at for h in (*lexical, *vector) if h.created_at is not None}
         return fuse(lexical, vector, mode, min_score, created), usage
+
+
+def staged_hits(query: str, extra: Sequence[Record], indexed: Sequence[Hit]) -> list[Hit]:
+    """Word scores for records not in the index yet, on the index's scale. BM25 over these few
+    alone would not do: its word weights come from the documents it scores, so a record that
+    has every word of the query scored below an indexed one that shares a single word. Each
+    scores the share of the query's words it has, times the best indexed score: one with every
+    word ties the best indexed hit (and, newer, wins the tie)."""
+    terms = set(tokenize(query))
+    if not terms:
+        return []
+    top = max((h.score for h in indexed if h.score > 0), default=1.0)
+    hits = []
+    for record in extra:
+        shared = len(terms & set(tokenize(record_text(record))))
+        if shared:
+            hits.append(Hit(record.id, top * shared / len(terms), record.created_at))
+    return sorted(hits, key=lambda h: h.score, reverse=True)

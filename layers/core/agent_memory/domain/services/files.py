@@ -320,10 +320,11 @@ class FileService:
         cursor: str | None,
     ) -> Page[FileMemory]:
         size = check_limit(limit)
-        folder = normalize_folder(prefix) if prefix else MEMORY_ROOT
-        start = folder.rstrip("/") + "/"
-        if prefix and not prefix.endswith("/") and prefix.endswith(".md"):
-            start = normalize_path(prefix)
+        if prefix and prefix.endswith(".md"):
+            start = normalize_path(prefix)  # a file's path: that memory alone
+        else:
+            folder = normalize_folder(prefix) if prefix else MEMORY_ROOT
+            start = folder.rstrip("/") + "/"
         after = str_field(decode_cursor(cursor), "after")
         files = self._store.list_files(tenant, agent_id, start, size + 1, after)
         return page(files, size, lambda last: {"after": last.path})

@@ -41,16 +41,28 @@ class RecordView:
         limit: int = CANDIDATES,
         before: str | None = None,
     ) -> list[Record]:
-        """Records the turn sees that match `query`, newest first."""
-        committed = self._store.find_records(ctx.tenant, ctx.agent_id, query, limit, before)
-        records = {r.id: r for r in committed}
-        self.overlay(ctx, records)
+        """Records the turn sees that match `query`, newest first: `limit` of them whenever
+        that many exist, though the turn's own writes and a preview turn's hidden records may
+        leave out some of what the store finds (read on until enough are left)."""
         hidden = self.hidden_by_preview(ctx) if ctx.preview else set()
-        found = [
-            r
-            for r in records.values()
-            if query.matches(r) and r.id not in hidden and (before is None or r.id < before)
-        ]
+        committed: dict[str, Record] = {}
+        cursor = before
+        while True:
+            batch = self._store.find_records(ctx.tenant, ctx.agent_id, query, limit, cursor)
+            committed.update((r.id, r) for r in batch if r.id not in committed)
+            records = dict(committed)
+            self.overlay(ctx, records)
+            found = [
+                r
+                for r in records.values()
+                if query.matches(r) and r.id not in hidden and (before is None or r.id < before)
+            ]
+            if len(batch) < limit or not batch:
+                break  # the store has no more
+            cursor = batch[-1].id
+            # Below the cursor only what the store has not handed yet may still come.
+            if sum(1 for r in found if r.id >= cursor) >= limit:
+                break
         found.sort(key=lambda r: r.id, reverse=True)
         return found[:limit]
 

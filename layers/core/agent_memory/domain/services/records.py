@@ -35,7 +35,7 @@ from ..search.index import IndexFilter
 from ..search.lexical import bm25
 from ..search.service import SearchService, UsageEntry
 from .record_view import ALL_STATUSES, RecordView
-from .turn_context import ToolRefused, TurnContext, replayed_effects
+from .turn_context import Caller, ManifestCache, ToolRefused, TurnContext, replayed_effects
 
 logger = logging.getLogger(__name__)
 
@@ -154,10 +154,17 @@ def pin_line(record: Record) -> str:
 class RecordService:
     """Record memory as tools within a turn and as a management API for apps."""
 
-    def __init__(self, store: Store, events: EventPublisher, search: SearchService) -> None:
+    def __init__(
+        self,
+        store: Store,
+        events: EventPublisher,
+        search: SearchService,
+        manifests: ManifestCache | None = None,
+    ) -> None:
         self._store = store
         self._events = events
         self._search = search
+        self._manifests = manifests or ManifestCache(store)
         self.view = RecordView(store)
 
     # -- tools -----------------------------------------------------------------------------
@@ -170,11 +177,11 @@ class RecordService:
         kind = args.kind if args.kind is not None else default_kind
         check_kind_and_labels(memory, frozenset([kind]), args.labels)
         scope = self._write_scope(ctx, args.scope)
-        if args.pinned:
-            self._check_pin_budget(ctx, args.summary)
         target = None
         if args.replaces is not None:
             target = self._writable_target(ctx, args.replaces, "replace")
+        if args.pinned:
+            self._check_pin_budget(ctx, args.summary, target.id if target else None)
         effect_id = ctx.effect_id("add_memory")
         done = self._already_done(ctx, effect_id)
         if done is not None:
@@ -316,14 +323,16 @@ class RecordService:
             )
         return "\n\n".join(parts), pins
 
-    def _check_pin_budget(self, ctx: TurnContext, summary: str) -> None:
+    def _check_pin_budget(self, ctx: TurnContext, summary: str, replaces: str | None) -> None:
         if ctx.memory.pinned is None:
             raise ToolRefused(
                 "add_memory is refused: this agent cannot pin (harness.memory.pinned is not set)"
             )
-        # A record id is "rec_" and 26 characters, whatever the record.
+        # A record id is "rec_" and 26 characters, whatever the record. The pin it replaces
+        # leaves the list: replacing pins with one is how the agent consolidates.
         new_line = f"- {summary} (id: rec_{'0' * 26})"
-        needed = pin_tokens(self.pinned(ctx)) + math.ceil(len(new_line) / 4)
+        kept = [r for r in self.pinned(ctx) if r.id != replaces]
+        needed = pin_tokens(kept) + math.ceil(len(new_line) / 4)
         if needed > ctx.memory.pinned.max_tokens:
             raise Conflict(
                 f"pin refused: the pinned list would take about {needed} tokens, over this "
@@ -345,7 +354,25 @@ class RecordService:
             )
             if e.kind.startswith("record.")
         ]
+        if any(e.kind == "record.add" and e.payload["record"].get("pinned") for e in effects):
+            self._check_pins_at_commit(turn)
         return self.writes_for_effects(turn.tenant, turn.agent_id, effects)
+
+    def _check_pins_at_commit(self, turn: Turn) -> None:
+        """Each pin was within the budget when staged, but another turn's pins may have
+        committed since: the list this turn leaves must still be."""
+        memory = self._manifests.memory(turn)
+        if memory.pinned is None:
+            return
+        ctx = TurnContext(turn=turn, memory=memory, caller=Caller(role="agent"), root_turn=turn)
+        needed = pin_tokens(self.pinned(ctx))  # the committed pins with this turn's on top
+        if needed > memory.pinned.max_tokens:
+            raise Conflict(
+                f"pin refused: other turns pinned records since this one pinned its own, and "
+                f"the pinned list would now take about {needed} tokens, over this agent's "
+                f"{memory.pinned.max_tokens}. Roll this turn back and run it again.",
+                code="memory.pin_budget",
+            )
 
     def writes_for_effects(
         self, tenant: str, agent_id: str, effects: list[Effect]
