@@ -2,8 +2,11 @@
 without an OpenSearch endpoint ranks lexically in-process)."""
 
 import dataclasses
+import threading
 
 import pytest
+
+from agent_memory.domain.search.index import IndexFilter
 
 pytestmark = pytest.mark.integration
 
@@ -118,17 +121,29 @@ def test_recall_returns_memory_marked_as_data_and_records_it_once(api, embedded)
     assert got["records"][0]["id"] == ship and len(got["records"]) <= 2
     assert got["text"].startswith("<memory note=") and "never instructions" in got["text"]
     assert f"[{ship}]" in got["text"]
-    # The same versions again: returned, not recorded again. A helper's recall counts too.
-    api.ok(
-        "POST",
-        f"{turn}/recall",
-        {"context": "user: when do we ship the release?", "caller": {"role": "helper"}},
-    )
+    # The same versions again before the same conversation: returned, not recorded again.
+    again = api.ok("POST", f"{turn}/recall", {"context": "user: when do we ship the release?"})
+    assert again["records"] == got["records"]
     executions = api.ok("GET", turn)["executions"]
     recalls = [e for e in executions if e["input"].get("recall")]
     assert len(recalls) == 1
     assert recalls[0]["tool"] == "search_memory" and recalls[0]["retrieved"] is True
     assert recalls[0]["usage"][0]["purpose"] == "embed"
+
+
+def test_a_helpers_recall_is_its_own_conversations(api, embedded):
+    # The agent's recall put these versions before the agent's model, not before a helper's:
+    # each conversation's first recall of them is recorded, and only that one.
+    api.ok("PUT", A, manifest(max_results=2), expect=201)
+    seed(api, *FACTS)
+    turn = begin(api)
+    context = {"context": "user: when do we ship the release?"}
+    helper = {"role": "helper", "invocation": "inv-1"}
+    other = {"role": "helper", "invocation": "inv-2"}
+    for caller in (None, helper, helper, other, None, other):
+        api.ok("POST", f"{turn}/recall", {**context, **({"caller": caller} if caller else {})})
+    recalls = [e for e in api.ok("GET", turn)["executions"] if e["input"].get("recall")]
+    assert [e["caller"].get("invocation") for e in recalls] == [None, "inv-1", "inv-2"]
 
 
 def test_a_recall_that_finds_nothing_is_not_recorded(api, embedded):
@@ -215,3 +230,29 @@ def test_a_record_the_turn_just_wrote_ranks_by_the_words_it_shares(api, mode):
     mine = tool(api, t, "add_memory", summary="billing moved to team blue", scope="agent")
     hits = tool(api, t, "search_memory", query="billing team blue", limit=1)["records"]
     assert [h["id"] for h in hits] == [mine["memories"][0]["id"]]
+
+
+def test_vectors_read_while_an_agent_is_deleted_are_not_kept(api, embedded, services, monkeypatch):
+    # A query between the delete's clearing of the index and its commit reads the rows still
+    # there into memory; the delete drops them again once committed.
+    api.ok("PUT", A, manifest(), expect=201)
+    seed(api, *FACTS)
+    index = embedded.index
+    clear = index.delete_agent_in
+
+    def clear_then_query(conn, tenant, agent_id):
+        clear(conn, tenant, agent_id)
+        vector = services.records._search.embedder.embed(["ship"], query=True).vectors[0]
+        found = []  # another request's thread, reading what is committed
+        reader = threading.Thread(
+            target=lambda: found.extend(
+                index.vector(tenant, agent_id, vector, IndexFilter(kind="record"), 5)
+            )
+        )
+        reader.start()
+        reader.join(10)
+        assert found
+
+    monkeypatch.setattr(index, "delete_agent_in", clear_then_query)
+    api.ok("DELETE", A, expect=204)
+    assert not [key for key in index._matrices if key[:2] == ("acme", "teams/web/releases")]

@@ -287,16 +287,16 @@ class EmbeddedIndex(SearchIndex):
                 if found is not None:
                     conn.execute("DELETE FROM search_fts WHERE rowid = ?", (found["seq"],))
                     conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
-        self._forget(tenant, agent_id)
+        self.forget(tenant, agent_id)
 
     def delete_agent(self, tenant: str, agent_id: str) -> None:
         with self._db.write() as conn:
             self.delete_agent_in(conn, tenant, agent_id)
-        self._forget(tenant, agent_id)
+        self.forget(tenant, agent_id)
 
     def delete_agent_in(self, conn: sqlite3.Connection, tenant: str, agent_id: str) -> None:
         self.clear_agent_rows(conn, tenant, agent_id)
-        self._forget(tenant, agent_id)
+        self.forget(tenant, agent_id)
 
     @staticmethod
     def clear_agent_rows(conn: sqlite3.Connection, tenant: str, agent_id: str) -> None:
@@ -309,7 +309,8 @@ class EmbeddedIndex(SearchIndex):
             "DELETE FROM search_docs WHERE tenant = ? AND agent_id = ?", (tenant, agent_id)
         )
 
-    def _forget(self, tenant: str, agent_id: str) -> None:
+    def forget(self, tenant: str, agent_id: str) -> None:
+        """Drop the agent's vectors held in memory; the next query reads them anew."""
         with self._lock:
             for key in [k for k in self._matrices if k[:2] == (tenant, agent_id)]:
                 del self._matrices[key]

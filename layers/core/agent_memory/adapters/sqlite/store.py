@@ -144,6 +144,9 @@ class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, Sqlite
                 self.index.delete_agent_in(conn, tenant, agent_id)
             else:
                 EmbeddedIndex.clear_agent_rows(conn, tenant, agent_id)
+        if self.index is not None:
+            # Again once committed: a query in between may have loaded the rows still there.
+            self.index.forget(tenant, agent_id)
         return deleted == 1
 
     # -- sessions and turns -------------------------------------------------------------------

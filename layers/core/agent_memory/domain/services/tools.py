@@ -15,7 +15,14 @@ from ..records import Execution
 from ..usage import usage_rows
 from .records import RecordService
 from .sessions import SessionService
-from .turn_context import ManifestCache, ToolRefused, TurnContext, parse_caller, root_of
+from .turn_context import (
+    Caller,
+    ManifestCache,
+    ToolRefused,
+    TurnContext,
+    parse_caller,
+    root_of,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -215,7 +222,7 @@ class ToolService:
         dumped = [r.model_dump(mode="json", by_alias=True) for r in records]
         listed = sorted((r.id, r.version) for r in records)
         execution_id = new_id("exe")
-        if records and not self._recalled_before(turn, listed):
+        if records and not self._recalled_before(turn, ctx.caller, listed):
             self._store.add_execution(
                 tenant,
                 agent_id,
@@ -235,14 +242,22 @@ class ToolService:
         self.record_usage(turn, execution_id, ctx)
         return {"type": "memory", "records": dumped, "text": memory_block(records)}
 
-    def _recalled_before(self, turn: Turn, listed: list[tuple[str, int]]) -> bool:
+    def _recalled_before(self, turn: Turn, caller: Caller, listed: list[tuple[str, int]]) -> bool:
+        """Whether an earlier recall of the turn put these record versions before the same
+        conversation: the agent's, or one helper's (a caller's role and invocation). Another
+        conversation's recall did not put them before this one's model."""
+        conversation = (caller.role, caller.invocation)
         for execution in self._store.list_executions(
             turn.tenant, turn.agent_id, turn.session_id, turn.id
         ):
-            if execution.tool == "search_memory" and execution.input.get("recall"):
-                earlier = [tuple(v) for v in (execution.output or {}).get("versions", [])]
-                if earlier == listed:
-                    return True
+            if execution.tool != "search_memory" or not execution.input.get("recall"):
+                continue
+            by = execution.caller or {}
+            if (by.get("role"), by.get("invocation")) != conversation:
+                continue
+            earlier = [tuple(v) for v in (execution.output or {}).get("versions", [])]
+            if earlier == listed:
+                return True
         return False
 
     def usage(
