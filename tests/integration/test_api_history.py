@@ -282,3 +282,80 @@ def test_history_pages_by_turn_range_and_role_and_exports_jsonl(api, embedded):
     assert [line["type"] for line in lines].count("turn") == 4
     assert [line["type"] for line in lines].count("event") == 8
     assert lines[0]["type"] == "turn" and lines[1]["text"] == "question 0"
+
+
+def texts(api, session):
+    return [e["text"] for e in api.ok("GET", f"{A}/-/sessions/{session}/history")["events"]]
+
+
+def test_a_batch_sent_again_with_its_sequences_keeps_nothing_new(api):
+    s = setup(api)
+    t = Turn(api, s)
+    first = t.say(user("ship on friday", sequence=1), user("tag it", sequence=2))
+    assert t.say(user("ship on friday", sequence=1), user("tag it", sequence=2)) == first
+    # Another event at a sequence already kept is a conflict, and changes nothing.
+    status, body = api.call(
+        "POST", f"{t.path}/events", {"events": [user("ship on monday", sequence=1)]}
+    )
+    assert (status, body["error"]["code"]) == (409, "event_conflict")
+    status, body = api.call(
+        "POST", f"{t.path}/events", {"events": [user("a", sequence=3), user("b", sequence=3)]}
+    )
+    assert (status, body["error"]["code"]) == (400, "invalid_events")
+    t.commit()
+    assert texts(api, s) == ["ship on friday", "tag it"]
+
+
+def test_appends_at_once_keep_each_others_events(api, store, monkeypatch):
+    # The second append counts the turn's sequences before the first one writes: both count
+    # the same next sequence. The first's event is once silently dropped.
+    s = setup(api)
+    t = Turn(api, s)
+    read = type(store).turn_events
+    first_pending = [True]
+
+    def the_other_append_lands_meanwhile(self, *args):
+        events = read(self, *args)
+        if first_pending and first_pending.pop():
+            t.say({"role": "tool_result", "tool_name": "ci", "text": "build 42 passed"})
+        return events
+
+    monkeypatch.setattr(type(store), "turn_events", the_other_append_lands_meanwhile)
+    kept = t.say({"role": "tool_result", "tool_name": "deploy", "text": "deployed to eu-west-1"})
+    monkeypatch.setattr(type(store), "turn_events", read)
+    assert kept["kept"] == 1
+    t.commit()
+    assert sorted(texts(api, s)) == ["build 42 passed", "deployed to eu-west-1"]
+
+
+def test_an_append_that_loses_the_race_with_the_commit_keeps_nothing(
+    api, services, store, monkeypatch
+):
+    s = setup(api)
+    t = Turn(api, s)
+    t.say(user("first message alpha"))
+    read = type(store).turn_events
+    commit_pending = [True]
+
+    def the_commit_lands_meanwhile(self, tenant, agent_id, session_id, turn_id):
+        events = read(self, tenant, agent_id, session_id, turn_id)
+        if commit_pending and commit_pending.pop():
+            services.sessions.commit(tenant, agent_id, session_id, turn_id)
+        return events
+
+    monkeypatch.setattr(type(store), "turn_events", the_commit_lands_meanwhile)
+    status, body = api.call("POST", f"{t.path}/events", {"events": [user("late message zebra")]})
+    monkeypatch.setattr(type(store), "turn_events", read)
+    assert (status, body["error"]["code"], body["error"]["status"]) == (
+        409,
+        "turn_closed",
+        "committed",
+    )
+    assert texts(api, s) == ["first message alpha"]
+
+
+@pytest.mark.parametrize("bound", ["fromTurn", "toTurn"])
+def test_a_turn_bound_no_store_holds_is_a_400(api, bound):
+    s = setup(api)
+    status, body = api.call("GET", f"{A}/-/sessions/{s}/history", **{bound: 10**20})
+    assert status == 400, body

@@ -9,7 +9,7 @@ from aws_lambda_powertools.utilities.batch import (
     process_partial_response,
 )
 
-from agent_memory.domain.errors import InvalidRequest
+from agent_memory.domain.errors import Conflict, InvalidRequest
 from agent_memory.ingestion import apply_record
 
 pytestmark = pytest.mark.integration
@@ -65,6 +65,14 @@ def test_messages_apply_once_however_often_they_arrive(agent, services, store):
         {"op": "explode", "agent": A, "session": "s", "turn": "t"},
         {"op": "begin", "agent": A},
         {"op": "events", "agent": A, "session": "s", "turn": "t", "events": []},
+        # Without its sequence, a message delivered twice would keep its event twice.
+        {
+            "op": "events",
+            "agent": A,
+            "session": "s",
+            "turn": "t",
+            "events": [{"role": "user", "text": "hi"}],
+        },
     ],
 )
 def test_a_malformed_message_is_refused(services, message):
@@ -102,3 +110,15 @@ def test_an_sqs_batch_reports_only_the_failed_messages(agent, services, store):
     )
     assert result == {"batchItemFailures": [{"itemIdentifier": "m1"}]}
     assert [e["text"] for e in history(agent)] == ["ship friday"]
+
+
+def test_events_that_arrive_after_their_commit_fail_rather_than_vanish(agent, services, store):
+    # A standard queue does not keep order: the commit may be applied before an events message
+    # whose first delivery failed. It is no redelivery of something kept, so it fails (to the
+    # dead-letter queue) instead of being taken as already applied.
+    begin, events, commit = MESSAGES[:3]
+    services.ingest.apply("acme", begin)
+    services.ingest.apply("acme", commit)
+    with pytest.raises(Conflict) as caught:
+        services.ingest.apply("acme", events)
+    assert caught.value.code == "turn_closed"

@@ -28,6 +28,7 @@ from pynamodb.exceptions import DoesNotExist
 
 from ...domain.errors import PayloadTooLarge, StorageUnavailable
 from ...domain.history import HistoryEvent
+from ...domain.models import TurnStatus
 from ...domain.ports import PreconditionFailed
 from . import keys
 from .blobs import Blobs
@@ -113,6 +114,8 @@ class DynamoHistory:
                     turn = None
             if turn is None or turn.sequence != sequence:
                 raise PreconditionFailed(f"turn {turn_id!r} does not exist")
+            if turn.status != TurnStatus.OPEN.value:
+                raise PreconditionFailed(f"turn {turn_id!r} is not open")
 
     def _kept_ids(self, pk: str, ids: list[str]) -> set[str]:
         marker = self._items.event_id
@@ -166,7 +169,12 @@ class DynamoHistory:
                 for turn_id, sequence in sorted(
                     {(p.event.turn_id, p.event.turn_sequence) for p in chunk}
                 ):
-                    at = turn.pk.exists() & (turn.sequence == sequence)
+                    # Open in the same transaction: a turn that ended meanwhile keeps nothing.
+                    at = (
+                        turn.pk.exists()
+                        & (turn.sequence == sequence)
+                        & (turn.status == TurnStatus.OPEN.value)
+                    )
                     tx.check(_TURN + turn_id, turn, pk, keys.turn_sk(turn_id), at)
                 for p in chunk:
                     tx.put(f"event {p.event.id}", p.item, model.pk.does_not_exist())

@@ -18,6 +18,10 @@ from .sessions import SESSIONS, TURN, SessionId, TurnId
 ROLES = {"user", "assistant", "tool_result", "error"}
 
 
+# Turn sequences are counted from 1; a bound past any turn a session can hold is a typo.
+MAX_TURN = 10**9
+
+
 def history_router(services: Services) -> Router:
     router = Router()
     caller = caller_of(router, services.settings.tenant_claim)
@@ -56,8 +60,8 @@ def history_router(services: Services) -> Router:
     def page(
         agent_id: AgentId,
         session_id: SessionId,
-        from_turn: Annotated[int | None, Query(alias="fromTurn", ge=0)] = None,
-        to_turn: Annotated[int | None, Query(alias="toTurn", ge=0)] = None,
+        from_turn: Annotated[int | None, Query(alias="fromTurn", ge=0, le=MAX_TURN)] = None,
+        to_turn: Annotated[int | None, Query(alias="toTurn", ge=0, le=MAX_TURN)] = None,
         role: Annotated[str | None, Query(description="Comma-separated roles.")] = None,
         limit: Limit = None,
         cursor: Cursor = None,

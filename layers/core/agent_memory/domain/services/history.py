@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import InvalidRequest, problems_text
+from ..errors import Conflict, InvalidRequest, NotFound, problems_text
 from ..history import EventIn, HistoryEvent, event_id, kept, part_id
 from ..models import Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, encode_cursor, int_pair_field
@@ -20,6 +20,8 @@ from ..search.service import SearchService, UsageEntry
 from .turn_context import ManifestCache, ToolRefused, TurnContext
 
 MAX_EVENTS_PER_APPEND = 500
+# Appends racing for the same sequences: each loser counts again.
+_APPEND_ATTEMPTS = 5
 
 
 class AppendIn(BaseModel):
@@ -47,67 +49,122 @@ class HistoryService:
     def append(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str, body: Any
     ) -> dict[str, Any]:
-        """Keep a batch of the turn's events (as the manifest the turn runs says). Appends are
-        idempotent: an event's id is fixed by its turn and sequence."""
+        """Keep a batch of the turn's events (as the manifest the turn runs says).
+
+        An event's id is fixed by its turn and sequence. With `sequence`, an append is
+        idempotent: sent again, it keeps nothing new; another event at a sequence already kept
+        is a 409. Without it, each event takes the turn's next sequence: sent again, it is kept
+        again. Appends at once never lose each other's events, and none lands once the turn has
+        ended."""
         try:
             batch = AppendIn.model_validate(body)
         except ValidationError as exc:
             problems = problems_text(exc.errors(include_url=False))
             raise InvalidRequest(f"invalid events: {problems}", code="invalid_events") from exc
-        turn = self._store.get_turn(tenant, agent_id, session_id, turn_id)
-        if turn is None:
-            from ..errors import NotFound
-
-            raise NotFound(f"turn {turn_id!r} does not exist", code="turn_not_found")
-        if turn.status is not TurnStatus.OPEN:
-            from ..errors import Conflict
-
-            raise Conflict(
-                f"turn {turn_id!r} is {turn.status.value} and cannot change", code="turn_closed"
+        given = [e.sequence for e in batch.events if e.sequence is not None]
+        if len(set(given)) != len(given):
+            raise InvalidRequest(
+                "two events of the batch give the same sequence", code="invalid_events"
             )
+        turn = self._open_turn(tenant, agent_id, session_id, turn_id)
+        index, searchable = self._kept_as(turn)
+        pending = list(batch.events)
+        ids: dict[int, str] = {}
+        dropped = 0
+        for _ in range(_APPEND_ATTEMPTS):
+            existing = {
+                e.sequence: e
+                for e in self._store.turn_events(tenant, agent_id, session_id, turn_id)
+            }
+            next_sequence = max([*existing, *given], default=0) + 1
+            writes: list[tuple[EventIn, HistoryEvent]] = []
+            for raw in pending:
+                sequence = raw.sequence if raw.sequence is not None else next_sequence
+                if raw.sequence is None:
+                    next_sequence += 1
+                event = kept(raw, index)
+                if event is None:
+                    dropped += 1
+                    continue
+                new = _event(turn, event, sequence, searchable)
+                earlier = existing.get(sequence)
+                if earlier is None:
+                    writes.append((raw, new))
+                elif _same(earlier, new):
+                    ids[sequence] = earlier.id  # kept by an earlier send of this batch
+                else:
+                    raise Conflict(
+                        f"sequence {sequence} of turn {turn_id!r} already holds another event",
+                        code="event_conflict",
+                        sequence=sequence,
+                    )
+            events = [e for _, e in writes]
+            try:
+                self._store.append_events(tenant, agent_id, session_id, events)
+            except PreconditionFailed as exc:
+                self._open_turn(tenant, agent_id, session_id, turn_id)  # 404 or 409 if so
+                raise Conflict(
+                    "the turn's events changed meanwhile; send them again", code="turn_busy"
+                ) from exc
+            # A sequence counted at the same moment by another append holds its event, not
+            # this one's: what was lost goes again, at the sequences after it.
+            stored = {
+                e.id: e
+                for e in self._store.get_events(
+                    tenant, agent_id, session_id, [e.id for e in events]
+                )
+            }
+            lost = {e.sequence for e in events if not _same(stored.get(e.id), e)}
+            ids.update((e.sequence, e.id) for e in events if e.sequence not in lost)
+            if not lost:
+                return {"kept": len(ids), "dropped": dropped, "ids": [ids[n] for n in sorted(ids)]}
+            if any(s in lost for s in given):
+                raise Conflict(
+                    f"another append kept other events at sequences {sorted(lost)} meanwhile",
+                    code="event_conflict",
+                )
+            pending = [raw for raw, e in writes if e.sequence in lost]
+        raise Conflict("the turn's events kept changing; send them again", code="turn_busy")
+
+    def kept_before_it_ended(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str, body: Any
+    ) -> bool:
+        """Whether an append that found its turn ended had been kept before (a message
+        delivered again) rather than coming too late: every event it gives a sequence, and
+        each that history keeps is there."""
+        turn = self._store.get_turn(tenant, agent_id, session_id, turn_id)
+        batch = AppendIn.model_validate(body)
+        if turn is None or any(e.sequence is None for e in batch.events):
+            return False
+        index, _ = self._kept_as(turn)
+        wanted = {
+            event_id(turn.id, e.sequence)
+            for e in batch.events
+            if e.sequence is not None and kept(e, index) is not None
+        }
+        found = self._store.get_events(tenant, agent_id, session_id, sorted(wanted))
+        return wanted <= {e.id for e in found}
+
+    def _kept_as(self, turn: Turn) -> tuple[str | None, bool]:
+        """What the turn's manifest keeps of its events, and whether that is searchable."""
         manifest = self._manifests.manifest(turn)
         index = manifest.harness.history.index
-        searchable = index is not None
         if index is None and manifest.harness.memory.extracts:
             # Post-turn extraction reads the turn's messages even when history is not searchable.
-            index = "messages"
-        existing = self._store.turn_events(tenant, agent_id, session_id, turn_id)
-        next_sequence = max((e.sequence for e in existing), default=0) + 1
-        events: list[HistoryEvent] = []
-        dropped = 0
-        for raw in batch.events:
-            sequence = raw.sequence if raw.sequence is not None else next_sequence
-            next_sequence = max(next_sequence, sequence + 1)
-            event = kept(raw, index)
-            if event is None:
-                dropped += 1
-                continue
-            events.append(
-                HistoryEvent(
-                    tenant=tenant,
-                    agent_id=agent_id,
-                    session_id=session_id,
-                    turn_id=turn.id,
-                    turn_sequence=turn.sequence,
-                    id=event_id(turn.id, sequence),
-                    sequence=sequence,
-                    role=event.role,
-                    text=event.text,
-                    tool_name=event.tool_name,
-                    call_id=event.call_id,
-                    tool_calls=event.tool_calls,
-                    execution_id=event.execution_id,
-                    time=event.time or utcnow(),
-                    metadata=event.metadata,
-                    preview=turn.preview,
-                    searchable=searchable,
-                )
+            return "messages", False
+        return index, index is not None
+
+    def _open_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
+        turn = self._store.get_turn(tenant, agent_id, session_id, turn_id)
+        if turn is None:
+            raise NotFound(f"turn {turn_id!r} does not exist", code="turn_not_found")
+        if turn.status is not TurnStatus.OPEN:
+            raise Conflict(
+                f"turn {turn_id!r} is {turn.status.value} and cannot change",
+                code="turn_closed",
+                status=turn.status.value,
             )
-        try:
-            self._store.append_events(tenant, agent_id, session_id, events)
-        except PreconditionFailed as exc:
-            raise InvalidRequest("the turn is gone", code="turn_not_found") from exc
-        return {"kept": len(events), "dropped": dropped, "ids": [e.id for e in events]}
+        return turn
 
     # -- the turn's commit --------------------------------------------------------------------
 
@@ -395,3 +452,33 @@ def said_before(store: Store, event: HistoryEvent, count: int = CONTEXT_MESSAGES
                 if len(said) >= count:
                     return said[::-1]
     return said[::-1]
+
+
+def _event(turn: Turn, event: EventIn, sequence: int, searchable: bool) -> HistoryEvent:
+    return HistoryEvent(
+        tenant=turn.tenant,
+        agent_id=turn.agent_id,
+        session_id=turn.session_id,
+        turn_id=turn.id,
+        turn_sequence=turn.sequence,
+        id=event_id(turn.id, sequence),
+        sequence=sequence,
+        role=event.role,
+        text=event.text,
+        tool_name=event.tool_name,
+        call_id=event.call_id,
+        tool_calls=event.tool_calls,
+        execution_id=event.execution_id,
+        time=event.time or utcnow(),
+        metadata=event.metadata,
+        preview=turn.preview,
+        searchable=searchable,
+    )
+
+
+def _same(kept_event: HistoryEvent | None, event: HistoryEvent) -> bool:
+    """The same event, sent again: everything but the time it was given when it had none."""
+    if kept_event is None:
+        return False
+    ignore = {"time"}
+    return kept_event.model_dump(exclude=ignore) == event.model_dump(exclude=ignore)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from ..errors import Conflict, InvalidRequest, NotFound, problems_text
 from ..history import EventIn
@@ -31,8 +31,17 @@ class Begin(_Message):
 
 
 class Append(_Message):
+    """Each event names its sequence: what makes a message delivered twice keep it once."""
+
     op: Literal["events"]
     events: list[EventIn] = Field(min_length=1, max_length=500)
+
+    @field_validator("events")
+    @classmethod
+    def _sequenced(cls, events: list[EventIn]) -> list[EventIn]:
+        if any(e.sequence is None for e in events):
+            raise ValueError("every event of an ingested message needs its sequence")
+        return events
 
 
 class Commit(_Message):
@@ -78,22 +87,21 @@ class IngestService:
                 self._begin(tenant, message)
             elif isinstance(message, Append):
                 self._history.append(
-                    tenant,
-                    message.agent,
-                    message.session,
-                    message.turn,
-                    {
-                        "events": [
-                            e.model_dump(mode="json", exclude_none=True) for e in message.events
-                        ]
-                    },
+                    tenant, message.agent, message.session, message.turn, _events_body(message)
                 )
             elif isinstance(message, Commit):
                 self._sessions.commit(tenant, message.agent, message.session, message.turn)
             else:
                 self._sessions.rollback(tenant, message.agent, message.session, message.turn)
         except Conflict as exc:
-            if _already_applied(message, exc):
+            if _already_applied(message, exc) and (
+                not isinstance(message, Append)
+                # Appends come before their turn's commit: one after it was delivered before,
+                # or comes too late, and then it fails (to the dead-letter queue), lost to none.
+                or self._history.kept_before_it_ended(
+                    tenant, message.agent, message.session, message.turn, _events_body(message)
+                )
+            ):
                 return "already applied"
             raise
         return "applied"
@@ -126,7 +134,10 @@ def _already_applied(message: Any, exc: Conflict) -> bool:
     if isinstance(message, Begin):
         return exc.code == "turn_exists"
     if isinstance(message, Append):
-        # Appends come before their turn's commit; one seen after it is a redelivery.
         return exc.code == "turn_closed"
     done = {Commit: "committed", Rollback: "rolled_back"}.get(type(message))
     return exc.code == "turn_closed" and exc.details.get("status") == done
+
+
+def _events_body(message: Append) -> dict[str, Any]:
+    return {"events": [e.model_dump(mode="json", exclude_none=True) for e in message.events]}
