@@ -359,3 +359,29 @@ def test_a_turn_bound_no_store_holds_is_a_400(api, bound):
     s = setup(api)
     status, body = api.call("GET", f"{A}/-/sessions/{s}/history", **{bound: 10**20})
     assert status == 400, body
+
+
+def test_a_replay_of_an_early_turn_finds_what_it_saw_past_the_later_turns(api, embedded):
+    # 61 later turns match the query better; the replay of turn 2 may return turn 1 alone,
+    # once found past the best candidates.
+    s = setup(api, index="messages", memory=False)
+    first = "after lunch and parking we agreed the release tag format is vX.Y.Z"
+    ids = []
+    for n in range(62):
+        t = Turn(api, s)
+        t.say(user(first if n == 0 else f"release tag format? release tag format {n}"))
+        t.commit()
+        ids.append(t.id)
+    replay = Turn(api, s, replay_of=ids[1])
+    assert [e["turn"] for e in replay.search(query="release tag format")] == [1]
+
+
+def test_events_kept_only_for_extraction_are_not_read_by_id_once_history_is_indexed(api):
+    # Kept for the post-turn review while history was not indexed: not searchable, not even by
+    # the id the append returned, after the manifest starts indexing history.
+    s = setup(api, None)
+    t = Turn(api, s)
+    (hidden,) = t.say(user("the vault code is 4242"))["ids"]
+    t.commit()
+    api.ok("PUT", A, {"harness": {"history": {"index": "messages"}}})
+    assert Turn(api, s).search(ids=[hidden]) == []

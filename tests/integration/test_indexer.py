@@ -105,7 +105,7 @@ def record_image(record: Record) -> dict:
     return {name: serializer.serialize(value) for name, value in item.attribute_values.items()}
 
 
-def file_image(path: str, content: str, version: int = 1) -> dict:
+def file_image(path: str, content: str, version: int = 1, at: datetime = T0) -> dict:
     head = FileMemory(
         tenant="t1",
         agent_id="teams/web",
@@ -114,7 +114,7 @@ def file_image(path: str, content: str, version: int = 1) -> dict:
         bytes=len(content.encode()),
         content_sha256=sha256(content),
         version=version,
-        updated_at=T0,
+        updated_at=at,
         updated_by="agent",
     )
     return FileItem.of("t1", "teams/web", head).serialize()
@@ -281,7 +281,8 @@ def test_file_heads_are_indexed_and_removed(indexer, index):
     indexer.process(batch(change("INSERT", new=image)))
     doc = index.get("/memories/deploy#notes.md", kind="file")
     assert doc is not None
-    assert (doc.kind, doc.version, doc.scope, doc.created_at) == ("file", 3, "agent", T0)
+    micros = int(T0.timestamp() * 1_000_000)  # the last change's time, as embedded
+    assert (doc.kind, doc.version, doc.scope, doc.created_at) == ("file", micros, "agent", T0)
     assert doc.text == f"/memories/deploy#notes.md\n{content}"
     assert doc.vector is not None
     indexer.process(batch(change("REMOVE", old=image)))
@@ -439,3 +440,16 @@ def test_a_history_event_kept_in_s3_is_read_from_there(index, embedder):
     indexer.process(batch(change("INSERT", new=event_image("ignored", blob=True))))
     assert reads == [("history-bucket", "history/t1/teams%2Fweb/ses_1/evt_1.x.json")]
     assert index.get("evt_1.1", kind="event").text == "turn 3, user: from the bucket"
+
+
+@pytest.mark.parametrize("one_batch", [True, False])
+def test_a_memory_deleted_and_created_again_is_indexed_anew(indexer, index, one_batch):
+    # Created again, it starts again at version 1: below the old copy's 3, the new content
+    # was once kept out of the index (and, in one batch, the delete was skipped as replaced).
+    old = file_image("/memories/deploy.md", "ship on fridays", version=3)
+    new = file_image("/memories/deploy.md", "ship on tuesdays", at=T0.replace(hour=T0.hour + 1))
+    indexer.process(batch(change("INSERT", new=old)))
+    removed, created = change("REMOVE", old=old), change("INSERT", new=new)
+    for each in [(removed, created)] if one_batch else [(removed,), (created,)]:
+        indexer.process(batch(*each))
+    assert "tuesdays" in index.get("/memories/deploy.md", kind="file").text

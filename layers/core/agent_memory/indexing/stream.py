@@ -90,15 +90,19 @@ def record_head_doc(image: dict[str, Any]) -> IndexDoc:
 
 
 def file_doc(key: HeadKey, image: dict[str, Any]) -> IndexDoc:
+    """A memory's document. Its version is the time of its last change, in microseconds, as
+    the embedded index keeps it: a memory deleted and created again starts again at version
+    1, and the old copy's higher number would keep the new content out of the index."""
     path = str(image["path"])
+    updated = datetime.fromisoformat(str(image["updated_at"]))
     return IndexDoc(
         tenant=key.tenant,
         agent_id=key.agent_id,
         kind="file",
         id=path,
-        version=int(image["version"]),
+        version=int(updated.timestamp() * 1_000_000),
         text=f"{path}\n{image.get('content') or ''}",
-        created_at=datetime.fromisoformat(str(image["updated_at"])),
+        created_at=updated,
         scope="agent",
     )
 

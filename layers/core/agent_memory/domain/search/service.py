@@ -155,22 +155,24 @@ class SearchService:
         mode: str,
         min_score: float | None,
         extra: Sequence[Record] = (),
+        depth: int = CANDIDATES,
     ) -> tuple[list[Ranked], list[UsageEntry]]:
-        """Candidates with their scores, best first. `extra` are records not in the index yet
-        (the turn's own staged writes), ranked beside the indexed ones."""
+        """Candidates with their scores, best first, from the best `depth` of each list.
+        `extra` are records not in the index yet (the turn's own staged writes), ranked beside
+        the indexed ones."""
         assert self.index is not None
         usage: list[UsageEntry] = []
         lexical: list[Hit] = []
         vector: list[Hit] = []
         if mode != "vector":
-            lexical = self.index.lexical(tenant, agent_id, query, where, CANDIDATES)
+            lexical = self.index.lexical(tenant, agent_id, query, where, depth)
             lexical = staged_hits(query, extra, lexical) + lexical
         if mode != "lexical" and self.embedder is not None:
             texts = [query, *(meaning_text(r) for r in extra)]
             embedding = self.embedder.embed(texts, query=True)
             usage.append(UsageEntry("embed", embedding.model_id, embedding.input_tokens))
             query_vector = embedding.vectors[0]
-            vector = self.index.vector(tenant, agent_id, query_vector, where, CANDIDATES)
+            vector = self.index.vector(tenant, agent_id, query_vector, where, depth)
             for record, row in zip(extra, embedding.vectors[1:], strict=True):
                 vector.append(Hit(record.id, float(row @ query_vector), record.created_at))
             vector.sort(key=lambda h: h.score, reverse=True)

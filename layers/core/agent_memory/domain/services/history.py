@@ -16,10 +16,12 @@ from ..paging import check_limit, decode_cursor, encode_cursor, int_pair_field
 from ..ports import PreconditionFailed, Store
 from ..search.index import IndexDoc, IndexFilter
 from ..search.ranking import Ranked
-from ..search.service import SearchService, UsageEntry
+from ..search.service import CANDIDATES, SearchService, UsageEntry
 from .turn_context import ManifestCache, ToolRefused, TurnContext
 
 MAX_EVENTS_PER_APPEND = 500
+# How deep search_history looks for candidates it may return, at most.
+MAX_DEPTH = 800
 # Appends racing for the same sequences: each loser counts again.
 _APPEND_ATTEMPTS = 5
 
@@ -258,13 +260,32 @@ class HistoryService:
             session_id=ctx.session_id,
             preview="any" if ctx.preview else "live",
         )
-        ranked, usage = self._search.rank(
-            ctx.tenant, ctx.agent_id, args.query, where, "hybrid", ctx.memory.search.min_score
-        )
-        ctx.usage.extend(usage)
+        # Events the search may not return (the current turn's, a rolled-back or failed
+        # attempt's, those after a replay's original) may fill the best candidates of a long
+        # session: then it looks deeper.
+        depth = CANDIDATES
+        while True:
+            ranked, usage = self._search.rank(
+                ctx.tenant,
+                ctx.agent_id,
+                args.query,
+                where,
+                "hybrid",
+                ctx.memory.search.min_score,
+                depth=depth,
+            )
+            ctx.usage.extend(usage)
+            results = self._best_visible(ctx, ranked, horizon, args.limit)
+            if len(results) >= args.limit or len(ranked) < depth or depth >= MAX_DEPTH:
+                return {"events": results}
+            depth *= 4
+
+    def _best_visible(
+        self, ctx: TurnContext, ranked: list[Ranked], horizon: int, limit: int
+    ) -> list[dict[str, Any]]:
         # The best candidates are read in one call and reordered: a message ending in a question
         # ranks a little below one that tells (ASKED).
-        head = ranked[: REORDERED * args.limit]
+        head = ranked[: REORDERED * limit]
         wanted = list(dict.fromkeys(r.id.rpartition(".")[0] for r in head))
         read = self._store.get_events(ctx.tenant, ctx.agent_id, ctx.session_id, wanted)
         by_event: dict[str, HistoryEvent | None] = dict.fromkeys(wanted)
@@ -292,14 +313,17 @@ class HistoryService:
             if part > len(parts):
                 continue
             results.append(_part(event, part, parts))
-            if len(results) >= args.limit:
+            if len(results) >= limit:
                 break
-        return {"events": results}
+        return results
 
     def _visible(self, ctx: TurnContext, event: HistoryEvent, horizon: int) -> bool:
-        """Kept by a committed turn before the horizon; a preview turn's events only for
-        preview turns."""
+        """Kept, as searchable, by a committed turn before the horizon; a preview turn's
+        events only for preview turns. (Events kept only for post-turn extraction, before the
+        manifest indexed history, are never searchable, not even by id.)"""
         if event.turn_sequence >= horizon or (event.preview and not ctx.preview):
+            return False
+        if not event.searchable:
             return False
         turn = self._store.get_turn(ctx.tenant, ctx.agent_id, ctx.session_id, event.turn_id)
         return turn is not None and turn.status is TurnStatus.COMMITTED
