@@ -261,3 +261,48 @@ def test_a_surrogate_pair_is_text_like_any_other(api):
     event["body"] = '{"content": "a smile: \\ud83d\\ude00"}'
     assert api.handler(event, None)["statusCode"] == 201
     assert api.ok("GET", f"{A}/-/memories/notes.md")["content"] == "a smile: \U0001f600"
+
+
+def test_an_agent_made_again_under_its_id_runs_its_own_manifest(api):
+    # Its versions are numbered from 1 again: the deleted agent's version 1, read once and
+    # kept, must not stand in for the new one's (here: agent scope the new one does not write).
+    def manifest(write):
+        memory = {
+            "enabled": True,
+            "scope": {"read": write, "write": write},
+            "tools": ["add_memory"],
+        }
+        return {"harness": {"memory": memory}}
+
+    def add_in_a_new_turn():
+        s = api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
+        t = api.ok("POST", f"{A}/-/sessions/{s}/turns", {}, expect=201)["id"]
+        body = {"summary": "shared", "scope": "agent", "caller": {"role": "agent"}}
+        return api.call("POST", f"{A}/-/sessions/{s}/turns/{t}/tools/add_memory", body)
+
+    api.ok("PUT", A, manifest(["session", "agent"]), expect=201)
+    assert add_in_a_new_turn()[0] == 200
+    api.ok("DELETE", A, expect=204)
+    api.ok("PUT", A, manifest(["session"]), expect=201)
+    status, body = add_in_a_new_turn()
+    assert (status, body["error"]["code"]) == (403, "memory.forbidden")
+
+
+def test_a_manifest_no_store_item_holds_is_a_413_and_saves_nothing(api):
+    big = {"harness": {"memory": {"instructions": "x"}, "notes": "y" * (200 * 1024)}}
+    status, body = api.call("PUT", A, big)
+    assert (status, body["error"]["code"]) == (413, "manifest_too_large")
+    assert api.call("GET", A)[0] == 404
+
+
+def test_a_manifest_version_past_any_number_is_a_400(api):
+    api.ok("PUT", A, {}, expect=201)
+    assert api.call("GET", f"{A}/-/manifest-versions/{10**20}")[0] == 400
+
+
+def test_records_of_an_agent_that_is_gone_are_404(api, services, store):
+    api.ok("PUT", A, {}, expect=201)
+    api.ok("DELETE", A, expect=204)
+    for path in ("records", "records/rec_01ABCDEFGHJKMNPQRSTVWXYZ00"):
+        status, body = api.call("GET", f"{A}/-/{path}")
+        assert (status, body["error"]["code"]) == (404, "agent_not_found")

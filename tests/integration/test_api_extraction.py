@@ -6,6 +6,7 @@ reviews in the test's thread, exactly as the worker's thread would."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -517,6 +518,23 @@ def test_each_run_of_a_review_is_its_own_execution_name():
     assert first.name != again.name and again.name.endswith("-r2")
     assert len(again.name) <= 80 and len(first.name) <= 80
     assert ExtractionJob.from_dict(again.to_dict()) == again
+
+
+def test_a_namesake_turns_review_is_another_run_and_leaves_the_new_turn_alone(api, services):
+    # Ids a caller chose come back when an agent is deleted and made again: the old turn's
+    # review is another execution than the new one's, and finds no turn of its own.
+    s = setup(api)
+    committed = turn(api, s, "I live in Lisbon.")
+    stored = services.store.get_turn("acme", "teams/web/releases", s, committed["id"])
+    job = ExtractionJob.of(stored)
+    namesake = dataclasses.replace(job, born="2020-01-01T00:00:00+00:00")
+    assert namesake.name != job.name
+    assert ExtractionJob.from_dict(namesake.to_dict()) == namesake
+    before = api.ok("GET", f"{A}/-/sessions/{s}/turns/{committed['id']}")["extraction"]
+    assert services.extraction.begin(namesake) == {"done": True}
+    assert services.extraction.fail(namesake, "boom") == {}
+    after = api.ok("GET", f"{A}/-/sessions/{s}/turns/{committed['id']}")["extraction"]
+    assert after == before
 
 
 def test_neighbours_include_the_newest_records_a_lagging_index_may_not_hold(

@@ -168,7 +168,7 @@ def test_the_tool_writes_in_the_turns_transaction(agent, services):
     # The turn reads its own change at once; nobody else sees it before the commit.
     assert "line one" in t.ok(command="view", path="/memories/notes.md")
     status, body = Turn(agent, s2).memory(command="view", path="/memories/notes.md")
-    assert (status, body["error"]["code"]) == (400, "memory.not_found")
+    assert (status, body["error"]["code"]) == (404, "memory.not_found")
     assert agent.call("GET", f"{M}/notes.md")[0] == 404
 
     events = services.events.subscribe("acme", "teams/web/releases", s1)
@@ -216,7 +216,7 @@ def test_only_the_sessions_own_agent_writes(api, manifest, caller):
     api.ok("PUT", A, {"harness": {"memory": manifest}}, expect=201)
     t = Turn(api, session(api))
     status, body = t.memory(caller=caller, command="create", path="/memories/x.md", file_text="x")
-    assert (status, body["error"]["code"]) == (400, "memory.forbidden")
+    assert (status, body["error"]["code"]) == (403, "memory.forbidden")
     status, body = t.memory(caller=caller, command="view", path="/memories")
     assert status == 200
     t.commit()

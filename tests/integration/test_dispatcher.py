@@ -60,7 +60,9 @@ def test_a_commit_that_queued_a_review_starts_it():
     committed = turn_image(ExtractionStatus.QUEUED)
     response = Dispatcher(starter).process(batch(change("MODIFY", new=committed, old=open_turn)))
     assert response == {"batchItemFailures": []}
-    assert starter.jobs == [ExtractionJob("acme", "teams/web", "ses_1", "trn_1")]
+    assert starter.jobs == [
+        ExtractionJob("acme", "teams/web", "ses_1", "trn_1", born=T0.isoformat())
+    ]
 
 
 @pytest.mark.parametrize(
@@ -119,7 +121,7 @@ def test_the_handler_starts_executions_named_after_the_turn(monkeypatch, aws_env
         # Again (a redelivered batch, or the commit's own start first): still one execution.
         module.lambda_handler(batch(record), Context())
         executions = sfn.list_executions(stateMachineArn=machine)["executions"]
-        job = ExtractionJob("acme", "teams/web", "ses_1", "trn_1")
+        job = ExtractionJob("acme", "teams/web", "ses_1", "trn_1", born=T0.isoformat())
         assert [e["name"] for e in executions] == [job.name]
 
 
@@ -128,4 +130,6 @@ def test_a_failed_review_queued_again_starts_its_new_run():
     failed = turn_image(ExtractionStatus.FAILED)
     again = turn_image(ExtractionStatus.QUEUED, runs=1)
     Dispatcher(starter).process(batch(change("MODIFY", new=again, old=failed)))
-    assert starter.jobs == [ExtractionJob("acme", "teams/web", "ses_1", "trn_1", run=1)]
+    assert starter.jobs == [
+        ExtractionJob("acme", "teams/web", "ses_1", "trn_1", run=1, born=T0.isoformat())
+    ]

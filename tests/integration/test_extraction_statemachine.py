@@ -165,9 +165,13 @@ def test_a_commit_starts_an_execution_named_after_the_turn_that_reviews_it(cloud
     assert sorted(r["summary"] for r in records) == ["User lives in Lisbon", "User prefers tea"]
 
     # A duplicate start (a retried commit hook) is a no-op: same name, same input.
+    from datetime import datetime
+
     from agent_memory.domain.extraction.job import ExtractionJob
 
-    job = ExtractionJob("acme", "teams/web/releases", s, committed["id"])
+    born = datetime.fromisoformat(turn["createdAt"].replace("Z", "+00:00")).isoformat()
+
+    job = ExtractionJob("acme", "teams/web/releases", s, committed["id"], born=born)
     cloud.module.services.starter.start(job)
     assert len(cloud.sfn.list_executions(stateMachineArn=cloud.machine)["executions"]) == 1
 

@@ -690,10 +690,18 @@ def test_input_that_is_not_an_object_is_an_invalid_command():
     )
 
 
-def test_a_memory_tool_error_is_a_400_domain_error():
+@pytest.mark.parametrize(
+    ("code", "status"),
+    [("memory.not_found", 404), ("memory.forbidden", 403), ("memory.exists", 400)],
+)
+def test_a_memory_tool_error_answers_as_every_tool_does_with_its_code(code, status):
+    # memory.not_found is a 404 from read_memory too, memory.forbidden a 403 from add_memory.
+    assert MemoryToolError(code, "x").status == status
+
+
+def test_a_memory_tool_error_is_a_domain_error_with_the_exact_text():
     error = MemoryToolError("memory.not_found", "The path /memories/x.md does not exist")
     assert isinstance(error, DomainError)
-    assert error.status == 400
     assert error.to_body() == {
         "error": {"code": "memory.not_found", "message": "The path /memories/x.md does not exist"}
     }

@@ -186,8 +186,8 @@ def build_services(
         ),
         search,
     )
-    agents = AgentService(store, files)
     manifests = ManifestCache(store)
+    agents = AgentService(store, files, manifests)
     records = RecordService(store, events, search, manifests)
     history = HistoryService(store, manifests, search)
     chosen_model = build_model(settings) if model is True else (model or None)

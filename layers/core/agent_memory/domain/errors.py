@@ -5,6 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+# The codes several tools share answer with one status, whoever raises them.
+CODE_STATUS = {
+    "memory.forbidden": 403,
+    "memory.not_found": 404,
+    "memory.invalid_argument": 400,
+}
+
 
 class DomainError(Exception):
     """Base of every error the service reports to a caller."""
@@ -17,6 +24,8 @@ class DomainError(Exception):
         self.message = message
         if code is not None:
             self.code = code
+            # One code, one status, whichever tool or service raises it.
+            self.status = CODE_STATUS.get(code, self.status)
         self.details = details
 
     def to_body(self) -> dict[str, Any]:

@@ -48,6 +48,7 @@ def queued_job(record: DynamoDBRecord) -> ExtractionJob | None:
         str(new["session_id"]),
         str(new["turn_id"]),
         int(runs),
+        str(new.get("created_at") or ""),
     )
 
 

@@ -84,7 +84,9 @@ def agents_router(services: Services) -> Router:
         responses=ERRORS,
         tags=["agents"],
     )
-    def get_version(agent_id: AgentId, version: Annotated[int, Path(ge=1)]) -> ManifestVersion:
+    def get_version(
+        agent_id: AgentId, version: Annotated[int, Path(ge=1, le=2**62)]
+    ) -> ManifestVersion:
         who = caller()
         who.can_read()
         return agents.manifest_version(who.tenant, agent_id_from(agent_id), version)

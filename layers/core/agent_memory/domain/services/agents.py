@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import Conflict, InvalidRequest, NotFound, field_problems, problems_text
+from ..errors import (
+    Conflict,
+    InvalidRequest,
+    NotFound,
+    PayloadTooLarge,
+    field_problems,
+    problems_text,
+)
 from ..ids import validate_agent_id
 from ..manifest import Manifest, check_label_numbers
 from ..models import Agent, ManifestVersion, Page, utcnow
@@ -14,8 +22,14 @@ from ..paging import check_limit, decode_cursor, int_field, str_field
 from ..paging import page as _page
 from ..ports import PreconditionFailed, Store
 from .files import FileService
+from .turn_context import ManifestCache
 
 _SAVE_ATTEMPTS = 5
+
+
+# The agent's head and each manifest version hold the manifest in one DynamoDB item (400 KB
+# at most, keys and other fields beside it).
+MAX_MANIFEST_BYTES = 200 * 1024
 
 
 def parse_manifest(document: Any) -> Manifest:
@@ -35,9 +49,12 @@ def parse_manifest(document: Any) -> Manifest:
 class AgentService:
     """Agents and their versioned manifests."""
 
-    def __init__(self, store: Store, files: FileService) -> None:
+    def __init__(
+        self, store: Store, files: FileService, manifests: ManifestCache | None = None
+    ) -> None:
         self._store = store
         self._files = files
+        self._manifests = manifests
 
     def put(self, tenant: str, agent_id: str, manifest: Manifest | Any) -> tuple[Agent, bool]:
         """Save a manifest as the agent's next version, creating the agent at version 1.
@@ -47,6 +64,12 @@ class AgentService:
         validate_agent_id(agent_id)
         if not isinstance(manifest, Manifest):
             manifest = parse_manifest(manifest)
+        size = len(json.dumps(manifest.document()))
+        if size > MAX_MANIFEST_BYTES:
+            raise PayloadTooLarge(
+                f"a manifest is at most {MAX_MANIFEST_BYTES} bytes as JSON (got {size})",
+                code="manifest_too_large",
+            )
         for _ in range(_SAVE_ATTEMPTS):
             current = self._store.get_agent(tenant, agent_id)
             now = utcnow()
@@ -66,6 +89,8 @@ class AgentService:
                     self._store.create_agent(agent, version)
                 except PreconditionFailed:
                     continue
+                if self._manifests is not None:
+                    self._manifests.forget(tenant, agent_id)  # a namesake's versions
                 return agent, True
             check_label_numbers(Manifest.model_validate(current.manifest), manifest)
             number = current.manifest_version + 1
@@ -123,7 +148,10 @@ class AgentService:
 
     def delete(self, tenant: str, agent_id: str) -> None:
         validate_agent_id(agent_id)
-        if not self._store.delete_agent(tenant, agent_id):
+        deleted = self._store.delete_agent(tenant, agent_id)
+        if self._manifests is not None:
+            self._manifests.forget(tenant, agent_id)
+        if not deleted:
             raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
 
     def fork(self, tenant: str, agent_id: str, new_id: str) -> Agent:
@@ -147,5 +175,7 @@ class AgentService:
             self._store.create_agent(agent, version)
         except PreconditionFailed as exc:
             raise Conflict(f"agent {new_id!r} already exists", code="agent_exists") from exc
+        if self._manifests is not None:
+            self._manifests.forget(tenant, new_id)  # a namesake's versions
         self._files.copy_all(tenant, agent_id, new_id, actor=f"fork:{agent_id}")
         return agent

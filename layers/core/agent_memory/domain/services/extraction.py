@@ -183,7 +183,7 @@ class ExtractionService:
         to do: it finished already (a duplicate start), the turn has no review, or the turn is
         gone (its agent was deleted while the review waited)."""
         turn = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
-        if turn is None:
+        if turn is None or not job.is_for(turn):
             return {"done": True}
         state = turn.extraction
         if state is None or state.status is ExtractionStatus.DONE:
@@ -325,7 +325,7 @@ class ExtractionService:
         """Record on the turn that its review failed for good (after its retries); nothing when
         the turn is gone."""
         found = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
-        if found is None or found.extraction is None:
+        if found is None or found.extraction is None or not job.is_for(found):
             return {}
         turn, state = found, found.extraction
         if state.status is ExtractionStatus.DONE:
@@ -522,7 +522,7 @@ class ExtractionService:
 
     def _turn(self, job: ExtractionJob) -> Turn:
         turn = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
-        if turn is None:
+        if turn is None or not job.is_for(turn):
             raise InvalidRequest(f"turn {job.turn_id!r} does not exist", code="turn_not_found")
         return turn
 

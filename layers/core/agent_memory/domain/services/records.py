@@ -501,6 +501,7 @@ class RecordService:
         cursor: str | None,
     ) -> Page[Record]:
         size = check_limit(limit)
+        self._agent_exists(tenant, agent_id)
         if text:
             candidates = self._store.find_records(tenant, agent_id, query, 5000, None)
             return Page(items=rank_lexical(text, candidates)[:size], next=None)
@@ -508,7 +509,13 @@ class RecordService:
         records = self._store.find_records(tenant, agent_id, query, size + 1, before)
         return page(records, size, lambda last: {"before": last.id})
 
+    def _agent_exists(self, tenant: str, agent_id: str) -> None:
+        """An agent deleted part way (its records not all gone yet) shows none of them."""
+        if self._store.get_agent(tenant, agent_id) is None:
+            raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
+
     def get(self, tenant: str, agent_id: str, record_id: str) -> Record:
+        self._agent_exists(tenant, agent_id)
         found = self._store.get_records(tenant, agent_id, [record_id])
         if not found:
             raise NotFound(f"record {record_id!r} does not exist", code="record_not_found")

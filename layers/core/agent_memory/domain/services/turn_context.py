@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -109,12 +110,17 @@ class TurnContext:
 
 
 class ManifestCache:
-    """Manifest versions never change once saved, so each is read from the store once."""
+    """Manifest versions never change once saved, so each is read from the store once, with
+    one exception: an agent deleted and made again under its id numbers its versions from 1
+    again. So an agent's versions are dropped when it is deleted or made in this process, and
+    kept at most MAX_AGE seconds (another process, a Lambda container, may have made it)."""
+
+    MAX_AGE = 60.0
 
     def __init__(self, store: Store, size: int = 1024) -> None:
         self._store = store
         self._size = size
-        self._cache: dict[tuple[str, str, int], Manifest] = {}
+        self._cache: dict[tuple[str, str, int], tuple[float, Manifest]] = {}
         self._lock = threading.Lock()  # request threads and the extraction worker share it
 
     def memory(self, turn: Turn) -> MemoryConfig:
@@ -122,15 +128,23 @@ class ManifestCache:
 
     def manifest(self, turn: Turn) -> Manifest:
         key = (turn.tenant, turn.agent_id, turn.manifest_version)
-        manifest = self._cache.get(key)
-        if manifest is None:
-            version = self._store.get_manifest_version(*key)
-            manifest = Manifest.model_validate(version.manifest if version else {})
-            with self._lock:
-                if len(self._cache) >= self._size:
-                    self._cache.pop(next(iter(self._cache)))
-                self._cache[key] = manifest
+        now = time.monotonic()
+        cached = self._cache.get(key)
+        if cached is not None and now - cached[0] < self.MAX_AGE:
+            return cached[1]
+        version = self._store.get_manifest_version(*key)
+        manifest = Manifest.model_validate(version.manifest if version else {})
+        with self._lock:
+            if len(self._cache) >= self._size:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = (now, manifest)
         return manifest
+
+    def forget(self, tenant: str, agent_id: str) -> None:
+        """Drop what is kept of an agent's versions (it was deleted, or made anew)."""
+        with self._lock:
+            for key in [k for k in self._cache if k[:2] == (tenant, agent_id)]:
+                del self._cache[key]
 
 
 def replayed_effects(store: Store, ctx: TurnContext) -> list[Effect]:
