@@ -526,3 +526,34 @@ def test_a_preview_turns_listing_pages_past_the_records_previews_hide(agent):
     preview.commit()
     assert sorted(listed_in_pages(Turn(agent, session(agent), preview=True), 2)) == sorted(ids[:-2])
     assert sorted(listed_in_pages(Turn(agent, session(agent)), 2)) == sorted(ids)
+
+
+def test_deletes_of_large_records_count_what_the_commit_writes_again(agent):
+    # Each delete writes its record again (head and version): six of 90 KB take the commit
+    # past what one DynamoDB transaction holds. The sixth is refused when asked, and the five
+    # commit on either store, rather than all accepted and then no commit possible.
+    t = Turn(agent, session(agent))
+    ids = [t.add(f"large {i}", scope="agent", content="x" * 90_000)["id"] for i in range(6)]
+    t.commit()
+    t = Turn(agent, session(agent))
+    for record_id in ids[:5]:
+        t.tool("delete_memory", id=record_id)
+    status, payload = t.call("delete_memory", id=ids[5])
+    assert (status, payload["error"]["code"]) == (409, "memory.turn_limit")
+    t.commit()
+    assert [r["id"] for r in stored(agent)] == [ids[5]]
+
+
+def test_a_search_that_returns_large_records_is_recorded_in_one_item(agent):
+    # Six records of 90 KB: the output is 540 KB, past the 400 KB of a DynamoDB item. The
+    # search answers whole; its execution records each content cut, on either store.
+    t = Turn(agent, session(agent))
+    for i in range(6):
+        t.add(f"large fact {i}", scope="agent", content="x" * 90_000)
+    t.commit()
+    reader = Turn(agent, session(agent))
+    found = reader.search(query="large fact", limit=10)
+    assert len(found) == 6 and all(len(r["content"]) == 90_000 for r in found)
+    (execution,) = [e for e in reader.detail()["executions"] if e["tool"] == "search_memory"]
+    kept = execution["output"]["records"]
+    assert len(kept) == 6 and all(r["content"].endswith("cut in this record)") for r in kept)

@@ -204,7 +204,10 @@ class RecordService:
             created_at=now,
             updated_at=now,
         )
-        self._stage(ctx, effect_id, "record.add", {"record": to_doc(record)})
+        payload: dict[str, Any] = {"record": to_doc(record)}
+        if target is not None and not ctx.preview:
+            payload["target_bytes"] = _stored_bytes(target)  # superseded: written again
+        self._stage(ctx, effect_id, "record.add", payload)
         return {"memories": [_dump(record)]}
 
     def read_memory(self, ctx: TurnContext, body: dict[str, Any]) -> dict[str, Any]:
@@ -246,7 +249,8 @@ class RecordService:
             )
             self._stage(ctx, effect_id, "record.add", {"record": to_doc(record)})
             return {"memories": [_dump(record)]}
-        self._stage(ctx, effect_id, "record.delete", {"id": target.id})
+        payload = {"id": target.id, "target_bytes": _stored_bytes(target)}
+        self._stage(ctx, effect_id, "record.delete", payload)
         deleted = target.model_copy(update={"status": RecordStatus.DELETED})
         return {"memories": [_dump(deleted)]}
 
@@ -677,13 +681,22 @@ def check_turn_budget(
             "commit this turn and continue in the next, or change fewer memories at once",
             code="memory.turn_limit",
         )
-    size = sum(len(json.dumps(e.payload)) for e in staged) + len(json.dumps(payload))
+    # A replace or delete writes its target again (head and version): counted too.
+    size = sum(_staged_bytes(e.payload) for e in staged) + _staged_bytes(payload)
     if size > MAX_STAGED_BYTES:
         raise Conflict(
             f"a turn writes at most {MAX_STAGED_BYTES // 1024} KiB of memory; commit this turn "
             "and continue in the next",
             code="memory.turn_limit",
         )
+
+
+def _stored_bytes(record: Record) -> int:
+    return len(json.dumps(to_doc(record)))
+
+
+def _staged_bytes(payload: dict[str, Any]) -> int:
+    return len(json.dumps(payload)) + 2 * int(payload.get("target_bytes", 0))
 
 
 def _items(kind: str, payload: dict[str, Any]) -> int:
