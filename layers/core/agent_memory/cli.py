@@ -6,6 +6,7 @@ import argparse
 import json
 import logging
 import sys
+import urllib.error
 from pathlib import Path
 from typing import Any
 
@@ -289,7 +290,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except urllib.error.URLError as exc:  # before OSError: it is one
+        reason = exc.reason if isinstance(exc.reason, str) else str(exc.reason)
+        url = getattr(args, "url", None) or "the server"
+        print(f"agent-memory: cannot reach {url}: {reason}", file=sys.stderr)
+    except json.JSONDecodeError as exc:
+        print(f"agent-memory: the input is not JSON: {exc}", file=sys.stderr)
+    except OSError as exc:
+        print(
+            f"agent-memory: {exc.strerror or exc}: {exc.filename or ''}".rstrip(), file=sys.stderr
+        )
+    return 1
 
 
 if __name__ == "__main__":

@@ -26,9 +26,9 @@ class Client:
     def __init__(
         self, url: str | None = None, token: str | None = None, timeout: float = 30.0
     ) -> None:
-        self.url = (url or os.environ.get("AGENT_MEMORY_URL") or "http://127.0.0.1:8080").rstrip(
-            "/"
-        )
+        url = (url or os.environ.get("AGENT_MEMORY_URL") or "http://127.0.0.1:8080").rstrip("/")
+        # `127.0.0.1:8080` as the help writes it: a bare host and port is plain HTTP.
+        self.url = url if "://" in url else f"http://{url}"
         self.token = token or os.environ.get("AGENT_MEMORY_TOKEN")
         self.timeout = timeout
 

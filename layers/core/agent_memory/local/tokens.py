@@ -6,6 +6,7 @@ import hmac
 import json
 import os
 import secrets
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,10 +23,16 @@ class TokenGrant:
 
 class TokenBook:
     """Tokens and the tenant each acts for. `<data-dir>/token` holds the first token (0600);
-    `<data-dir>/tokens.json` any further ones, as `{token: {"tenant": ...}}` (0600)."""
+    `<data-dir>/tokens.json` any further ones, as `{token: {"tenant": ...}}` (0600), read again
+    whenever it changes: `agent-memory token create` (or a token taken out of the file) counts
+    at once, without a restart."""
 
-    def __init__(self, grants: dict[str, TokenGrant]) -> None:
+    def __init__(self, grants: dict[str, TokenGrant], extra: Path | None = None) -> None:
         self._grants = grants
+        self._extra = extra
+        self._extra_grants: dict[str, TokenGrant] = {}
+        self._extra_seen: tuple[int, int] | None = None
+        self._lock = threading.Lock()
 
     @classmethod
     def load(cls, data_dir: Path, explicit: str | None) -> tuple[TokenBook, str | None]:
@@ -42,17 +49,39 @@ class TokenBook:
                 token = made = secrets.token_urlsafe(32)
                 _write_private(path, token + "\n")
             grants[token] = TokenGrant(DEFAULT_TENANT, ALL_SCOPES)
-        extra = data_dir / "tokens.json"
-        if extra.exists():
-            for token, entry in json.loads(extra.read_text()).items():
-                grants[token] = TokenGrant(str(entry["tenant"]), ALL_SCOPES)
-        return cls(grants), made
+        book = cls(grants, data_dir / "tokens.json")
+        book._read_extra()
+        return book, made
 
     def grant_for(self, token: str) -> TokenGrant | None:
-        for known, grant in self._grants.items():
+        self._read_extra()
+        for known, grant in [*self._grants.items(), *self._extra_grants.items()]:
             if hmac.compare_digest(known.encode(), token.encode()):
                 return grant
         return None
+
+    def _read_extra(self) -> None:
+        """tokens.json again if it changed since it was last read (its mtime and size)."""
+        if self._extra is None:
+            return
+        try:
+            stat = self._extra.stat()
+            seen: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+        except FileNotFoundError:
+            seen = None
+        if seen == self._extra_seen:
+            return
+        with self._lock:
+            grants: dict[str, TokenGrant] = {}
+            if seen is not None:
+                try:
+                    entries = json.loads(self._extra.read_text())
+                    grants = {
+                        t: TokenGrant(str(e["tenant"]), ALL_SCOPES) for t, e in entries.items()
+                    }
+                except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                    return  # caught mid-write, or broken by hand: keep what was read before
+            self._extra_grants, self._extra_seen = grants, seen
 
 
 def add_token(data_dir: Path, tenant: str) -> str:
