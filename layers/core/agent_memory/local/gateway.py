@@ -144,11 +144,14 @@ def respond(start_response: StartResponse, result: dict[str, Any]) -> list[bytes
     status = int(result.get("statusCode", 200))
     body = result.get("body") or ""
     payload = base64.b64decode(body) if result.get("isBase64Encoded") else body.encode()
+    if status in (204, 304):
+        payload = b""  # these carry no body (a WSGI server would warn and drop it)
     headers = [(k, str(v)) for k, v in (result.get("headers") or {}).items()]
     for name, values in (result.get("multiValueHeaders") or {}).items():
         headers.extend((name, str(v)) for v in values)
     headers.extend(("Set-Cookie", c) for c in result.get("cookies") or [])
-    headers.append(("Content-Length", str(len(payload))))
+    if status not in (204, 304):
+        headers.append(("Content-Length", str(len(payload))))
     start_response(f"{status} {HTTPStatus(status).phrase}", headers)
     return [payload]
 
@@ -159,6 +162,8 @@ def error(start_response: StartResponse, status: int, code: str, message: str) -
         {
             "statusCode": status,
             "headers": {"Content-Type": "application/json"},
-            "body": json.dumps({"error": {"code": code, "message": message}}),
+            "body": json.dumps(
+                {"error": {"code": code, "message": message}}, separators=(",", ":")
+            ),
         },
     )

@@ -84,7 +84,7 @@ class Database:
                 for statement in statements:
                     conn.execute(statement)
                 conn.execute("INSERT INTO schema_migrations (version) VALUES (?)", (version,))
-                logger.info("migration applied", extra={"version": version})
+                logger.info("migration %d applied", version, extra={"version": version})
 
     def close(self) -> None:
         with self._lock:

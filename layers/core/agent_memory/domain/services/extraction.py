@@ -155,7 +155,8 @@ class ExtractionService:
             raise Conflict(f"turn {turn.id!r} started no review", code="no_extraction")
         if state.status is not ExtractionStatus.FAILED:
             raise Conflict(
-                f"turn {turn.id!r}'s review is {state.status.value}; only a failed one runs again",
+                f"the review of turn {turn.id!r} is {state.status.value}; only a failed one "
+                "runs again",
                 code="extraction_not_failed",
                 extraction=_dump(state),
             )
