@@ -585,3 +585,37 @@ def test_a_decision_to_delete_a_record_shown_wrong_deletes_it(store, tmp_path):
     versions = api.ok("GET", f"{A}/-/records/{wrong['id']}/versions")["versions"]
     assert versions[0]["operation"] == "delete"
     assert versions[0]["changedBy"]["turnId"] == later["id"]
+
+
+def test_a_review_whose_writes_one_transaction_cannot_hold_applies_what_fits(store, tmp_path):
+    # Twelve deletes of records of 34,000 kana (each written again, head and version, about
+    # 200 KB as JSON): past the 4 MB of one DynamoDB transaction, the review failed on every
+    # try and its turns stayed unread. What fits is applied, the rest said in `dropped`.
+    def delete_each(candidates, neighbours):
+        used, out = set(), []
+        for i, group in neighbours.items():
+            target = next(e.id for e in group if e.id not in used)
+            used.add(target)
+            out.append(Decision(candidate=i, action="delete", target=target, reason="wrong"))
+        return out
+
+    model = Scripted(
+        candidates=[Candidate(summary=f"fact number {k}", kind="fact") for k in range(12)],
+        decisions=delete_each,
+    )
+    api, services = scripted_api(store, tmp_path, model)
+    s = setup(api, tools=["add_memory"], extraction={"every": {"messages": 1000}})
+    for k in range(12):
+        t = api.ok("POST", f"{A}/-/sessions/{s}/turns", {}, expect=201)["id"]
+        body = {"summary": f"fact number {k}", "content": "あ" * 34_000, "scope": "agent"}
+        api.ok("POST", f"{A}/-/sessions/{s}/turns/{t}/tools/add_memory", {**body, "caller": AGENT})
+        api.ok("POST", f"{A}/-/sessions/{s}/turns/{t}/commit")
+    api.ok("PUT", A, manifest(tools=["add_memory"]))  # every turn reviewed again
+    committed = turn(api, s, "all of those facts are wrong")
+    services.drain_extractions()
+    review = turn_detail(api, s, committed["id"])["extraction"]
+    assert review["status"] == "done", review
+    assert 0 < review["deleted"] < 12
+    assert len(review["dropped"]) == 12 - review["deleted"]
+    assert all("one transaction" in d for d in review["dropped"])
+    assert len(active(api)) == 12 - review["deleted"]

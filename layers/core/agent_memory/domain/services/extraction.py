@@ -25,6 +25,8 @@ from ..extraction.model import Candidate, Existing, MemoryModel, Message, ModelU
 from ..extraction.model import Decision as ModelDecision
 from ..extraction.pipeline import (
     DEFAULT_INSTRUCTIONS,
+    Dropped,
+    ValidDecision,
     extraction_due,
     scope_guidance,
     validate,
@@ -64,6 +66,9 @@ RECENT_SHOWN = 2
 # Events read to count the messages added since the last review ({"messages": N}).
 COUNT_LIMIT = 10_000
 _APPLY_ATTEMPTS = 10
+# What one review's transaction may write, estimated as JSON (DynamoDB takes 4 MB, keys, the
+# turns it flags read and escapes beside).
+MAX_REVIEW_BYTES = 3 * 1024 * 1024
 _WINDOW_ATTEMPTS = 5
 
 
@@ -275,6 +280,8 @@ class ExtractionService:
             memory.labels,
             memory.scope.write,
         )
+        valid, too_large = self._within_one_write(turn, valid)
+        dropped += too_large
         usage = [
             ModelUsage.model_validate(u)
             for u in [*proposal.get("usage", []), *decision.get("usage", [])]
@@ -494,6 +501,36 @@ class ExtractionService:
                 )
             )
         return effects
+
+    def _within_one_write(
+        self, turn: Turn, valid: list[ValidDecision]
+    ) -> tuple[list[ValidDecision], list[Dropped]]:
+        """The decisions whose writes fit the one transaction a review applies them in, in
+        the model's order: each new record is written twice (head and version), and so is each
+        record replaced or deleted. Past MAX_REVIEW_BYTES, a decision is dropped (and said in
+        the review's `dropped`) rather than the whole review failing on every try."""
+        targets = [v.decision.target for v in valid if v.decision.target]
+        stored = {
+            r.id: len(json.dumps(to_doc(r)))
+            for r in self._store.get_records(turn.tenant, turn.agent_id, targets)
+        }
+        kept: list[ValidDecision] = []
+        left: list[Dropped] = []
+        used = 0
+        for each in valid:
+            action = each.decision.action
+            cost = 0
+            if action in ("add", "replace"):
+                cost += 2 * len(json.dumps(each.candidate.model_dump(mode="json")))
+            if action in ("replace", "delete") and each.decision.target:
+                cost += 2 * stored.get(each.decision.target, 0)
+            if cost and used + cost > MAX_REVIEW_BYTES:
+                reason = "left out: the review's writes would pass what one transaction holds"
+                left.append(Dropped(each.decision, reason))
+                continue
+            used += cost
+            kept.append(each)
+        return kept, left
 
     def _unread(self, turn: Turn, events: list[HistoryEvent]) -> list[HistoryEvent]:
         """The events among `events` of committed live turns no finished review has read."""
