@@ -200,3 +200,35 @@ def test_concurrent_requests_of_two_tenants_each_see_only_their_own(server):
     assert all(ids == [f"teams/{tenant}"] for tenant, ids in seen), [
         s for s in seen if s[1] != [f"teams/{s[0]}"]
     ][:5]
+
+
+def test_the_python_client_makes_every_call_a_harness_and_an_app_make(server):
+    client = server.client()
+    agent = "teams/web/releases"
+    memory = {
+        "enabled": True,
+        "tools": ["add_memory"],
+        "scope": {"read": ["agent"], "write": ["agent"]},
+    }
+    client.put_agent(agent, {"harness": {"memory": memory, "history": {"index": "messages"}}})
+    session = client.create_session(agent)["id"]
+    assert [s["id"] for s in client.list_sessions(agent)["sessions"]] == [session]
+    first = client.begin_turn(agent, session)["id"]
+    client.append_events(agent, session, first, [{"role": "user", "text": "ship on tuesdays"}])
+    client.call_tool(agent, session, first, "add_memory", summary="Releases ship on Tuesdays")
+    client.commit_turn(agent, session, first)
+    second = client.begin_turn(agent, session)["id"]
+    recalled = client.recall(agent, session, second, "user: when do we ship?")
+    assert recalled["records"][0]["summary"] == "Releases ship on Tuesdays"
+    assert [e["text"] for e in client.history(agent, session)["events"]] == ["ship on tuesdays"]
+    exported = client.export(agent, session)
+    assert [line["type"] for line in exported] == ["turn", "event", "turn"]
+    assert client.memory_index(agent, session)["index"] == ""
+    assert client.compact(agent, session)["index"] == ""
+    assert "embed" in {u["purpose"] for u in client.usage(agent)["usage"]}
+    status = None
+    try:
+        client.rerun_extraction(agent, session, first)
+    except ApiError as exc:
+        status = exc.status
+    assert status == 409  # its review did not fail

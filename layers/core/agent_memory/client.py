@@ -33,8 +33,14 @@ class Client:
         self.timeout = timeout
 
     def request(
-        self, method: str, path: str, body: Any = None, query: dict[str, Any] | None = None
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        query: dict[str, Any] | None = None,
+        lines: bool = False,
     ) -> Any:
+        """One call; the JSON it answers (`lines`: JSON Lines, as a list)."""
         url = self.url + quote(path, safe="/-._~")
         params = {k: v for k, v in (query or {}).items() if v is not None}
         if params:
@@ -54,6 +60,8 @@ class Client:
             except ValueError:
                 payload = {"error": {"code": "http_error", "message": raw.decode(errors="replace")}}
             raise ApiError(exc.code, payload) from exc
+        if lines:
+            return [json.loads(line) for line in raw.decode().splitlines() if line.strip()]
         return json.loads(raw) if raw else None
 
     # -- agents ---------------------------------------------------------------------------
@@ -84,6 +92,12 @@ class Client:
     # -- sessions and turns ---------------------------------------------------------------
     def create_session(self, agent_id: str, **body: Any) -> dict[str, Any]:
         return self.request("POST", f"/v1/agents/{agent_id}/-/sessions", body)
+
+    def list_sessions(
+        self, agent_id: str, limit: int | None = None, cursor: str | None = None
+    ) -> dict[str, Any]:
+        query = {"limit": limit, "cursor": cursor}
+        return self.request("GET", f"/v1/agents/{agent_id}/-/sessions", query=query)
 
     def get_session(self, agent_id: str, session_id: str) -> dict[str, Any]:
         return self.request("GET", f"/v1/agents/{agent_id}/-/sessions/{session_id}")
@@ -123,6 +137,48 @@ class Client:
 
     def instructions(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
         return self.request("GET", _turn(agent_id, session_id, turn_id) + "/instructions")
+
+    def recall(
+        self,
+        agent_id: str,
+        session_id: str,
+        turn_id: str,
+        context: str,
+        caller: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The records that best match the turn's context, marked as memory data."""
+        body: dict[str, Any] = {"context": context}
+        if caller is not None:
+            body["caller"] = caller
+        return self.request("POST", _turn(agent_id, session_id, turn_id) + "/recall", body)
+
+    def rerun_extraction(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
+        """Queue a failed post-turn review again."""
+        return self.request("POST", _turn(agent_id, session_id, turn_id) + "/extraction")
+
+    # -- history and usage -------------------------------------------------------------------
+    def history(self, agent_id: str, session_id: str, **query: Any) -> dict[str, Any]:
+        """Kept events of committed turns, in order (`fromTurn`, `toTurn`, `role`, `limit`,
+        `cursor`)."""
+        path = f"/v1/agents/{agent_id}/-/sessions/{session_id}/history"
+        return self.request("GET", path, query=query)
+
+    def export(self, agent_id: str, session_id: str) -> list[dict[str, Any]]:
+        """The whole session: each turn, then its events (the JSON Lines, one dict a line)."""
+        path = f"/v1/agents/{agent_id}/-/sessions/{session_id}/export"
+        return list(self.request("GET", path, lines=True))
+
+    def memory_index(self, agent_id: str, session_id: str) -> dict[str, Any]:
+        path = f"/v1/agents/{agent_id}/-/sessions/{session_id}/memory-index"
+        return self.request("GET", path)
+
+    def compact(self, agent_id: str, session_id: str) -> dict[str, Any]:
+        path = f"/v1/agents/{agent_id}/-/sessions/{session_id}/compact"
+        return self.request("POST", path)
+
+    def usage(self, agent_id: str, **query: Any) -> dict[str, Any]:
+        """Model calls and embeddings, newest first, with totals (`turnId`, `limit`, `cursor`)."""
+        return self.request("GET", f"/v1/agents/{agent_id}/-/usage", query=query)
 
     def list_records(self, agent_id: str, **query: Any) -> dict[str, Any]:
         return self.request("GET", f"/v1/agents/{agent_id}/-/records", query=query)
