@@ -117,6 +117,8 @@ class Api:
         schema["paths"] = {external(path): item for path, item in paths.items()}
         for item in schema["paths"].values():
             for operation in item.values():
+                # Bad input is answered 400 `invalid_request`, never the resolver's 422.
+                operation.get("responses", {}).pop("422", None)
                 for parameter in operation.get("parameters", []):
                     if parameter.get("in") == "path" and parameter.get("name") == "agent_id":
                         parameter["name"] = "agentId"

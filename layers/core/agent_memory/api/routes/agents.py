@@ -13,7 +13,7 @@ from ...domain.manifest import Manifest
 from ...domain.models import Agent, ManifestVersion
 from ..paths import agent_id_from
 from ..schemas import AgentList, ForkIn, ManifestVersionList
-from .common import ERRORS, caller_of, created, no_content
+from .common import ERRORS, NO_CONTENT, caller_of, created, created_responses, no_content
 
 Limit = Annotated[int | None, Query(ge=1, le=200, description="Page size, 1-200 (default 50).")]
 Cursor = Annotated[str | None, Query(description="The `next` of the previous page.")]
@@ -37,7 +37,7 @@ def agents_router(services: Services) -> Router:
         summary="Save an agent's manifest as its next version",
         description="Creates the agent at version 1 (201) or adds a version (200). A label once "
         "declared keeps its number in every later version.",
-        responses=ERRORS,
+        responses=created_responses(Agent, replaced=True),
         tags=["agents"],
     )
     def put_agent(agent_id: AgentId, manifest: Annotated[Manifest, Body()]) -> Response[Agent]:
@@ -55,7 +55,7 @@ def agents_router(services: Services) -> Router:
     @router.delete(
         "/v1/agents/<agent_id>",
         summary="Delete an agent and everything it owns",
-        responses=ERRORS,
+        responses=NO_CONTENT,
         tags=["agents"],
     )
     def delete_agent(agent_id: AgentId) -> Response[None]:
@@ -94,7 +94,7 @@ def agents_router(services: Services) -> Router:
     @router.post(
         "/v1/agents/<agent_id>/fork",
         summary="Copy an agent under a new id",
-        responses=ERRORS,
+        responses=created_responses(Agent),
         tags=["agents"],
     )
     def fork_agent(agent_id: AgentId, body: Annotated[ForkIn, Body()]) -> Response[Agent]:

@@ -33,10 +33,19 @@ def _error(description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"model": ErrorResponse}}}
 
 
-ERRORS: dict[int, Any] = {
+FAILURES: dict[int, Any] = {
     400: _error("Bad input: nothing was changed."),
     401: _error("No valid token."),
     403: _error("The token lacks the scope this call needs."),
     404: _error("The agent, session or turn does not exist."),
     409: _error("Conflicts with the stored state: nothing was changed."),
 }
+# 200 without content: the resolver describes it with the route's return type.
+ERRORS: dict[int, Any] = {200: {"description": "Done."}, **FAILURES}
+NO_CONTENT: dict[int, Any] = {204: {"description": "Done; no body."}, **FAILURES}
+
+
+def created_responses(model: type[BaseModel], replaced: bool = False) -> dict[int, Any]:
+    """201 with `model` (and 200 for a route that also replaces)."""
+    made = {"description": "Created.", "content": {"application/json": {"model": model}}}
+    return {**({200: {"description": "Replaced."}} if replaced else {}), 201: made, **FAILURES}

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ...bootstrap import Services
 from ..paths import agent_id_from
 from .agents import AgentId, Cursor, Limit
-from .common import ERRORS, caller_of, no_content
+from .common import ERRORS, NO_CONTENT, caller_of, no_content
 from .sessions import SESSIONS, SessionId
 
 MEMORIES = "/v1/agents/<agent_id>/memories"
@@ -24,7 +24,11 @@ MemoryPath = Annotated[
         "segments (`conventions/release.md`)."
     ),
 ]
-FILE_ERRORS = {**ERRORS, 413: {"description": "Over memoryBytes: nothing was changed."}}
+FILE_ERRORS = {
+    **ERRORS,
+    201: {"description": "Created."},
+    413: {"description": "Over memoryBytes: nothing was changed."},
+}
 
 
 class PutMemoryIn(BaseModel):
@@ -115,7 +119,7 @@ def memories_router(services: Services) -> Router:
     @router.delete(
         MEMORIES + "/<path>",
         summary="Delete a memory, or every memory in a folder",
-        responses=ERRORS,
+        responses=NO_CONTENT,
         tags=["memories"],
     )
     def delete_memory(agent_id: AgentId, path: MemoryPath) -> Response[Any]:

@@ -13,7 +13,7 @@ from ...domain.models import Session, Turn
 from ..paths import agent_id_from
 from ..schemas import BeginTurnIn, CreateSessionIn, SessionList
 from .agents import AgentId, Cursor, Limit
-from .common import ERRORS, caller_of, created
+from .common import ERRORS, caller_of, created, created_responses
 
 SessionId = Annotated[str, Path(description="The session's id.")]
 TurnId = Annotated[str, Path(description="The turn's id.")]
@@ -26,7 +26,12 @@ def sessions_router(services: Services) -> Router:
     caller = caller_of(router, services.settings.tenant_claim)
     sessions = services.sessions
 
-    @router.post(SESSIONS, summary="Start a session", responses=ERRORS, tags=["sessions"])
+    @router.post(
+        SESSIONS,
+        summary="Start a session",
+        responses=created_responses(Session),
+        tags=["sessions"],
+    )
     def create_session(
         agent_id: AgentId, body: Annotated[CreateSessionIn | None, Body()] = None
     ) -> Response[Session]:
@@ -57,7 +62,7 @@ def sessions_router(services: Services) -> Router:
         summary="Begin the session's next turn",
         description="The turn runs the agent's current manifest version; sequences are "
         "gap-free per session.",
-        responses=ERRORS,
+        responses=created_responses(Turn),
         tags=["turns"],
     )
     def begin_turn(
