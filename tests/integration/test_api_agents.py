@@ -208,7 +208,7 @@ def test_the_openapi_document_is_valid_and_describes_the_scheme(api):
             answers = set(operation["responses"])
             assert answers & {"200", "201", "204"}, (method, path)
             assert "422" not in answers and "400" in answers, (method, path)
-    begin = document["paths"]["/v1/agents/{agentId}/-/sessions/{sessionId}/turns"]["post"]
+    begin = document["paths"]["/v1/agents/{agentId}/-/sessions/{session_id}/turns"]["post"]
     assert begin["responses"]["201"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/Turn"
     }
