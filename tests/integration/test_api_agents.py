@@ -316,3 +316,28 @@ def test_records_of_an_agent_that_is_gone_are_404(api, services, store):
     for path in ("records", "records/rec_01ABCDEFGHJKMNPQRSTVWXYZ00"):
         status, body = api.call("GET", f"{A}/-/{path}")
         assert (status, body["error"]["code"]) == (404, "agent_not_found")
+
+
+def test_a_fork_that_fails_part_way_leaves_no_copy_and_can_be_asked_again(api, services):
+    from agent_memory.domain.errors import StorageUnavailable
+
+    api.ok("PUT", A, {}, expect=201)
+    for i in range(30):  # copied 24 a batch: the second batch fails
+        api.ok("PUT", f"{A}/-/memories/notes/n{i}.md", {"content": f"note {i}\n"}, expect=201)
+    files, write, batches = services.files, services.files._write, []
+
+    def failing_second_batch(tenant, agent_id, batch):
+        batches.append(batch)
+        if len(batches) == 2:
+            raise StorageUnavailable("DynamoDB did not complete the request; try again")
+        return write(tenant, agent_id, batch)
+
+    files._write = failing_second_batch
+    try:
+        assert api.call("POST", f"{A}/-/fork", {"id": "teams/web/copy"})[0] == 503
+    finally:
+        files._write = write
+    assert api.call("GET", "/v1/agents/teams/web/copy")[0] == 404
+    api.ok("POST", f"{A}/-/fork", {"id": "teams/web/copy"}, expect=201)
+    copied = api.ok("GET", "/v1/agents/teams/web/copy/-/memories", limit=100)["memories"]
+    assert len(copied) == 30

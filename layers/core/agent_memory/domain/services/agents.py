@@ -177,5 +177,11 @@ class AgentService:
             raise Conflict(f"agent {new_id!r} already exists", code="agent_exists") from exc
         if self._manifests is not None:
             self._manifests.forget(tenant, new_id)  # a namesake's versions
-        self._files.copy_all(tenant, agent_id, new_id, actor=f"fork:{agent_id}")
+        try:
+            self._files.copy_all(tenant, agent_id, new_id, actor=f"fork:{agent_id}")
+        except Exception:
+            # Copied in batches: a copy that fails part way is taken back whole, so the fork
+            # can be asked again (rather than a half copy answering 409 agent_exists).
+            self._store.delete_agent(tenant, new_id)
+            raise
         return agent
