@@ -557,3 +557,50 @@ def test_a_search_that_returns_large_records_is_recorded_in_one_item(agent):
     (execution,) = [e for e in reader.detail()["executions"] if e["tool"] == "search_memory"]
     kept = execution["output"]["records"]
     assert len(kept) == 6 and all(r["content"].endswith("cut in this record)") for r in kept)
+
+
+def test_a_write_that_loses_the_race_with_the_commit_says_so(agent, services, store, monkeypatch):
+    # The commit lands between the tool's checks and its staging: the write is refused (409
+    # turn_closed), not answered 200 for a record that never exists.
+    s = session(agent)
+    t = Turn(agent, s)
+    stage = type(store).stage_effect
+    commit_pending = [True]
+
+    def the_commit_lands_meanwhile(self, *args):
+        if commit_pending and commit_pending.pop():
+            services.sessions.commit("acme", "teams/web/releases", s, t.id)
+        return stage(self, *args)
+
+    monkeypatch.setattr(type(store), "stage_effect", the_commit_lands_meanwhile)
+    status, payload = t.call("add_memory", summary="Releases ship on Tuesdays", scope="agent")
+    monkeypatch.setattr(type(store), "stage_effect", stage)
+    assert (status, payload["error"]["code"], payload["error"]["status"]) == (
+        409,
+        "turn_closed",
+        "committed",
+    )
+    assert stored(agent) == []
+
+
+def test_a_write_staged_while_the_commit_works_is_committed_with_it(
+    agent, services, store, monkeypatch
+):
+    # Staged after the commit read the turn's writes, before it ended the turn: the commit
+    # starts again and applies it too.
+    s = session(agent)
+    t = Turn(agent, s)
+    first = t.add("Releases ship on Tuesdays", scope="agent")
+    read = type(store).staged_effects
+    late, pending = [], [True]
+
+    def a_write_lands_meanwhile(self, *args):
+        effects = read(self, *args)
+        if pending and pending.pop():  # the commit's first read
+            late.append(t.add("Tags are vX.Y.Z", scope="agent"))
+        return effects
+
+    monkeypatch.setattr(type(store), "staged_effects", a_write_lands_meanwhile)
+    t.commit()
+    monkeypatch.setattr(type(store), "staged_effects", read)
+    assert sorted(r["id"] for r in stored(agent)) == sorted([first["id"], late[0]["id"]])

@@ -84,6 +84,9 @@ class TurnWrites:
     files: Sequence[FileWrite] = ()
     max_files: int = 10_000
     index_docs: Sequence[IndexDoc] = ()
+    # How many effects the turn had staged when the commit read them: the turn ends only while
+    # it holds exactly these (PreconditionFailed when a tool call staged another meanwhile).
+    effects: int | None = None
 
 
 NO_WRITES = TurnWrites()

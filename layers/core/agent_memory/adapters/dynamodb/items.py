@@ -192,6 +192,9 @@ class TurnItem(Item):
     extraction = UnicodeAttribute(null=True)
     extraction_status = UnicodeAttribute(null=True)
     reviewed = BooleanAttribute(null=True)
+    # How many effects the turn staged (stage_effect adds one; a commit ends the turn only at
+    # the count it read). Absent on turns begun before it was kept: not checked for those.
+    staged = NumberAttribute(null=True)
 
     @classmethod
     def of(cls, turn: Turn) -> TurnItem:

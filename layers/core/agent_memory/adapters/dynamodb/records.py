@@ -15,6 +15,7 @@ from typing import TypeVar
 from pynamodb.connection import Connection
 from pynamodb.expressions.condition import Condition
 
+from ...domain.models import TurnStatus
 from ...domain.ports import PreconditionFailed
 from ...domain.records import Effect, Execution, Record, RecordQuery, RecordVersion, RecordWrite
 from . import keys
@@ -71,14 +72,18 @@ class DynamoRecords:
         model, marker = self._items.effect, self._items.effect_id
         try:
             with Transaction(self.connection) as tx:
-                self._check_turn(tx, tenant, agent_id, session_id, effect.turn_id)
+                self._check_agent(tx, tenant, agent_id)
+                turn = self._items.turn
+                open_turn = turn.pk.exists() & (turn.status == TurnStatus.OPEN.value)
+                key = keys.session_pk(tenant, agent_id, session_id), keys.turn_sk(effect.turn_id)
+                tx.update(TURN, turn.key(*key), [turn.staged.add(1)], open_turn)
                 item = model.of(tenant, agent_id, session_id, effect)
                 tx.put("sequence", item, model.pk.does_not_exist())
                 held = marker.of(tenant, agent_id, session_id, effect)
                 tx.put("effect_id", held, marker.pk.does_not_exist())
         except ConditionsFailed as exc:
             if exc.failed.keys() & {AGENT, TURN}:
-                raise PreconditionFailed(f"turn {effect.turn_id!r} does not exist") from exc
+                raise PreconditionFailed(f"turn {effect.turn_id!r} is gone or ended") from exc
             raise PreconditionFailed("the turn already staged this effect or sequence") from exc
 
     def staged_effects(

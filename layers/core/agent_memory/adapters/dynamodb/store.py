@@ -294,6 +294,9 @@ class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, Dynamo
                 item.extraction_status.set(turn.extraction.status.value),
             ]
         is_open = item.status == TurnStatus.OPEN.value
+        if writes.effects is not None:
+            # Only while the turn holds the effects the commit read (see stage_effect).
+            is_open = is_open & (item.staged.does_not_exist() | (item.staged == writes.effects))
         if not records and not files:
             try:
                 key.update(actions, condition=is_open)

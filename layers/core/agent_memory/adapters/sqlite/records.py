@@ -67,6 +67,14 @@ class SqliteRecords:
     def stage_effect(self, tenant: str, agent_id: str, session_id: str, effect: Effect) -> None:
         try:
             with self.db.write() as conn:
+                # In the write's own transaction: an ended turn stages nothing more.
+                row = conn.execute(
+                    "SELECT status FROM turns WHERE tenant = ? AND agent_id = ? AND session_id = ?"
+                    " AND turn_id = ?",
+                    (tenant, agent_id, session_id, effect.turn_id),
+                ).fetchone()
+                if row is not None and row[0] != TurnStatus.OPEN.value:
+                    raise PreconditionFailed(f"turn {effect.turn_id!r} is not open")
                 conn.execute(
                     "INSERT INTO effects (tenant, agent_id, session_id, turn_id, sequence,"
                     " effect_id, doc) VALUES (?, ?, ?, ?, ?, ?, ?)",

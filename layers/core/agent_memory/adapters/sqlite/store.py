@@ -261,6 +261,14 @@ class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, Sqlite
         writes: TurnWrites = NO_WRITES,
     ) -> Turn:
         with self.db.write() as conn:
+            if writes.effects is not None:
+                (held,) = conn.execute(
+                    "SELECT COUNT(*) FROM effects WHERE tenant = ? AND agent_id = ?"
+                    " AND session_id = ? AND turn_id = ?",
+                    (turn.tenant, turn.agent_id, turn.session_id, turn.id),
+                ).fetchone()
+                if held != writes.effects:
+                    raise PreconditionFailed(f"turn {turn.id!r} staged another write meanwhile")
             self._end_turn_with(conn, turn, status, ended_at.isoformat(), writes.records)
             if self.index is not None and writes.index_docs:
                 self.index.upsert_in(conn, writes.index_docs)

@@ -20,7 +20,7 @@ from ..records import Effect
 from ..search.index import IndexFilter
 from ..search.service import SearchService, UsageEntry
 from ..usage import usage_rows
-from .records import check_turn_budget
+from .records import check_turn_budget, staging_refused
 from .turn_context import TurnContext, replayed_effects
 
 _ATTEMPTS = 10
@@ -199,9 +199,7 @@ class FileService:
         try:
             self._store.stage_effect(ctx.tenant, ctx.agent_id, ctx.session_id, effect)
         except PreconditionFailed as exc:
-            raise Conflict(
-                "another write of this turn was staged at the same moment; retry", code="turn_busy"
-            ) from exc
+            raise staging_refused(self._store, ctx) from exc
         return {"result": result.output}
 
     # -- the turn's commit --------------------------------------------------------------------

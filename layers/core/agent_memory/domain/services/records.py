@@ -13,7 +13,7 @@ from ..errors import Conflict, DomainError, NotFound, problems_text
 from ..events import Change, Event
 from ..ids import new_id
 from ..manifest import MemoryConfig
-from ..models import Page, Turn, utcnow
+from ..models import Page, Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, int_field, page, str_field
 from ..ports import EventPublisher, PreconditionFailed, Store
 from ..records import (
@@ -657,9 +657,7 @@ class RecordService:
         try:
             self._store.stage_effect(ctx.tenant, ctx.agent_id, ctx.session_id, effect)
         except PreconditionFailed as exc:
-            raise Conflict(
-                "another write of this turn was staged at the same moment; retry", code="turn_busy"
-            ) from exc
+            raise staging_refused(self._store, ctx) from exc
 
 
 def check_turn_budget(
@@ -737,3 +735,19 @@ def _dump(model: BaseModel) -> dict[str, Any]:
 
 
 __all__ = ["ALL_STATUSES", "MEMORY_RULES", "RecordService", "rank_lexical"]
+
+
+def staging_refused(store: Store, ctx: TurnContext) -> Conflict:
+    """Why a write could not be staged: the turn ended meanwhile (its commit or rollback won),
+    or another write of the turn took the same place."""
+    turn = store.get_turn(ctx.tenant, ctx.agent_id, ctx.session_id, ctx.turn.id)
+    if turn is None or turn.status is not TurnStatus.OPEN:
+        status = turn.status.value if turn else "gone"
+        return Conflict(
+            f"turn {ctx.turn.id!r} is {status}: this write was not kept",
+            code="turn_closed",
+            status=status,
+        )
+    return Conflict(
+        "another write of this turn was staged at the same moment; retry", code="turn_busy"
+    )

@@ -168,6 +168,8 @@ class SessionService:
         """
         for _ in range(_BEGIN_ATTEMPTS):
             turn = self.open_turn(tenant, agent_id, session_id, turn_id)
+            # Read before the writes are worked out: one staged after is caught at the end.
+            effects = len(self._store.staged_effects(tenant, agent_id, session_id, turn_id))
             writes, changes, usage = self._records.writes_for_commit(turn)
             file_writes, file_changes = self._files.writes_for_commit(turn)
             history_docs, history_usage = self._history.docs_for_commit(turn)
@@ -178,7 +180,11 @@ class SessionService:
                     TurnStatus.COMMITTED,
                     utcnow(),
                     TurnWrites(
-                        writes, file_writes, self._files.limits.memories_per_agent, history_docs
+                        writes,
+                        file_writes,
+                        self._files.limits.memories_per_agent,
+                        history_docs,
+                        effects,
                     ),
                 )
             except PreconditionFailed:
