@@ -485,3 +485,17 @@ def test_file_memories_are_searchable_by_path_description_and_meaning(agent, sto
     assert agent.ok("GET", M, query="pager rotation")["memories"][0]["path"] == (
         "/memories/oncall.md"
     )
+
+
+def test_a_memory_made_and_deleted_in_one_turn_is_announced_by_no_event(agent, services):
+    s = session(agent)
+    t = Turn(agent, s)
+    t.ok(command="create", path="/memories/scratch.md", file_text="tmp\n")
+    t.ok(command="delete", path="/memories/scratch.md")
+    t.ok(command="create", path="/memories/kept.md", file_text="kept\n")
+    stream = services.events.subscribe("acme", "teams/web/releases", s)
+    assert t.commit()[0] == 200
+    announced = [stream.queue.get_nowait()[1] for _ in range(stream.queue.qsize())]
+    assert [(c.path, c.operation) for e in announced for c in e.changes] == [
+        ("/memories/kept.md", "create")
+    ]

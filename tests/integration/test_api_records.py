@@ -604,3 +604,34 @@ def test_a_write_staged_while_the_commit_works_is_committed_with_it(
     t.commit()
     monkeypatch.setattr(type(store), "staged_effects", read)
     assert sorted(r["id"] for r in stored(agent)) == sorted([first["id"], late[0]["id"]])
+
+
+def test_a_commit_whose_usage_is_not_recorded_still_answers_committed(
+    agent, services, store, monkeypatch
+):
+    from agent_memory.domain.ports import PreconditionFailed
+
+    t = Turn(agent, session(agent))
+    record = t.add("Releases ship on Tuesdays", scope="agent")
+    stream = services.events.subscribe("acme", "teams/web/releases", None)
+
+    def conflict(self, *args):
+        raise PreconditionFailed("a concurrent change touched the same item; try again")
+
+    monkeypatch.setattr(type(store), "add_usage", conflict)
+    assert t.commit()["status"] == "committed"  # was a 409 for a committed turn
+    assert stream.queue.qsize() == 1  # and its event was published
+    assert agent.ok("GET", f"{A}/-/records/{record['id']}")["status"] == "ACTIVE"
+
+
+def test_a_recall_not_recorded_leaves_no_usage_naming_a_missing_execution(agent):
+    t = Turn(agent, session(agent))
+    t.add("Releases ship on Tuesdays", scope="agent")
+    t.commit()
+    reader = Turn(agent, session(agent))
+    for context in ("when do releases ship?", "when do releases ship?", "zzzz qqqq"):
+        agent.ok("POST", f"{reader.path}/recall", {"context": context})
+    detail = reader.detail()
+    executions = {e["id"] for e in detail["executions"]}
+    named = [u["executionId"] for u in detail["usage"] if u.get("executionId")]
+    assert set(named) <= executions  # (no embedding, so no usage, without an index)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -53,7 +54,7 @@ class EventStreams:
         except DomainError as exc:
             return error(start_response, exc.status, exc.code, exc.message)
         last = environ.get("HTTP_LAST_EVENT_ID")
-        last_id = int(last) if last and last.isdigit() else None
+        last_id = int(last) if last and re.fullmatch(r"[0-9]{1,19}", last) else None
         if not self._slots.acquire(blocking=False):
             return error(
                 start_response,

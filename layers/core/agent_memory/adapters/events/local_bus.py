@@ -7,6 +7,7 @@ import json
 import logging
 import queue
 import threading
+import time
 import urllib.request
 from collections import deque
 from collections.abc import Sequence
@@ -39,7 +40,9 @@ class InProcessBus(EventPublisher):
 
     def __init__(self, webhook_url: str | None = None, history: int = 1000) -> None:
         self._lock = threading.Lock()
-        self._ids = itertools.count(1)
+        # Ids go on from the time this process started (microseconds), so a client resuming
+        # with an id from before a restart gets every event kept since, not none.
+        self._ids = itertools.count(time.time_ns() // 1_000)
         self._recent: deque[tuple[int, Event]] = deque(maxlen=history)
         self._subscribers: list[Subscription] = []
         self._webhook_url = webhook_url
@@ -80,7 +83,10 @@ class InProcessBus(EventPublisher):
 
     def _post(self, events: list[Event]) -> None:
         assert self._webhook_url
-        body = json.dumps([{"type": e.type, **e.body()} for e in events]).encode()
+        # The tenant too: one server may serve several, each with an agent of the same id.
+        body = json.dumps(
+            [{"type": e.type, "tenant": e.tenant, **e.body()} for e in events]
+        ).encode()
         request = urllib.request.Request(
             self._webhook_url,
             data=body,

@@ -279,10 +279,11 @@ class FileService:
                     count_delta=delta,
                 )
             )
+        # Only what is stored: a memory made and deleted within the turn was never there.
         changes = [
             Change(path=v.path, operation=v.operation, version=v.version)
-            for vs in versions.values()
-            for v in vs
+            for write in writes
+            for v in write.versions
         ]
         indexed, usage = self._search.file_docs(turn.tenant, turn.agent_id, writes)
         self._record_usage(turn.tenant, turn.agent_id, usage, turn)

@@ -194,10 +194,14 @@ class SessionService:
                     f"the turn's memory changes would pass the limit: {exc.message}",
                     code="limit_exceeded",
                 ) from exc
-            self._record_usage(ended, usage + history_usage)
+            # Committed: what follows must not turn the answer into an error.
             self._publish(ended, changes + file_changes)
             if review is not None:
                 self._start_extraction(ended)
+            try:
+                self._record_usage(ended, usage + history_usage)
+            except Exception:  # the turn is committed whatever its bookkeeping meets
+                logger.exception("a committed turn's usage was not recorded")
             return ended
         raise Conflict(
             "the turn's writes kept conflicting with other turns; commit again", code="turn_busy"

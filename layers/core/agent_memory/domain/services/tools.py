@@ -115,7 +115,7 @@ class ToolService:
         self.record_usage(turn, execution.id, ctx)
         return output
 
-    def record_usage(self, turn: Turn, execution_id: str, ctx: TurnContext) -> None:
+    def record_usage(self, turn: Turn, execution_id: str | None, ctx: TurnContext) -> None:
         if not ctx.usage:
             return
         self._store.add_usage(
@@ -225,7 +225,8 @@ class ToolService:
         dumped = [r.model_dump(mode="json", by_alias=True) for r in records]
         listed = sorted((r.id, r.version) for r in records)
         execution_id = new_id("exe")
-        if records and not self._recalled_before(turn, ctx.caller, listed):
+        recorded = bool(records) and not self._recalled_before(turn, ctx.caller, listed)
+        if recorded:
             self._store.add_execution(
                 tenant,
                 agent_id,
@@ -244,7 +245,8 @@ class ToolService:
                     )
                 ),
             )
-        self.record_usage(turn, execution_id, ctx)
+        # A recall not recorded has no execution for its embedding's usage to name.
+        self.record_usage(turn, execution_id if recorded else None, ctx)
         return {"type": "memory", "records": dumped, "text": memory_block(records)}
 
     def _recalled_before(self, turn: Turn, caller: Caller, listed: list[tuple[str, int]]) -> bool:

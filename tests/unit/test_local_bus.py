@@ -1,0 +1,53 @@
+"""The embedded server's event bus: resuming after a restart, and what a webhook is told."""
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from agent_memory.adapters.events.local_bus import InProcessBus
+from agent_memory.domain.events import Change, Event
+
+pytestmark = pytest.mark.unit
+
+
+def event(tenant: str, n: int) -> Event:
+    change = Change(id=f"rec_{n}", operation="create", version=1)
+    return Event(
+        type="agent.memory_updated",
+        tenant=tenant,
+        agent_id="a",
+        changes=[change],
+        at=datetime.now(UTC),
+    )
+
+
+def test_a_client_resuming_after_a_restart_gets_what_was_kept_since():
+    # Ids once started at 1 in every process: a client that had seen id 50 before a restart
+    # resumed with 50 and was sent nothing of the new process's first 50 events.
+    before = InProcessBus()
+    seen = before.subscribe("t", "a", None)
+    for n in range(50):
+        before.publish([event("t", n)])
+    last_seen = max(seen.queue.get_nowait()[0] for _ in range(50))
+    after = InProcessBus()
+    for n in range(10):
+        after.publish([event("t", 100 + n)])
+    assert after.subscribe("t", "a", None, last_id=last_seen).queue.qsize() == 10
+
+
+def test_a_webhook_is_told_the_tenant(monkeypatch):
+    sent = []
+
+    class Response:
+        def close(self):
+            pass
+
+    def capture(request, timeout):
+        sent.append(json.loads(request.data))
+        return Response()
+
+    monkeypatch.setattr("urllib.request.urlopen", capture)
+    bus = InProcessBus(webhook_url="http://127.0.0.1:9/hook")
+    bus._post([event("globex", 1)])
+    assert sent[0][0]["tenant"] == "globex" and sent[0][0]["type"] == "agent.memory_updated"
