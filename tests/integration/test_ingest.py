@@ -3,14 +3,9 @@
 import json
 
 import pytest
-from aws_lambda_powertools.utilities.batch import (
-    BatchProcessor,
-    EventType,
-    process_partial_response,
-)
 
 from agent_memory.domain.errors import Conflict, InvalidRequest
-from agent_memory.ingestion import apply_record
+from agent_memory.ingestion import process_batch
 
 pytestmark = pytest.mark.integration
 
@@ -43,8 +38,8 @@ def agent(api):
     return api
 
 
-def history(api):
-    return api.ok("GET", f"/v1/agents/{A}/-/sessions/chat-1/history")["events"]
+def history(api, session="chat-1"):
+    return api.ok("GET", f"/v1/agents/{A}/-/sessions/{session}/history")["events"]
 
 
 def test_messages_apply_once_however_often_they_arrive(agent, services, store):
@@ -81,34 +76,42 @@ def test_a_malformed_message_is_refused(services, message):
     assert caught.value.code == "invalid_message"
 
 
-def test_an_sqs_batch_reports_only_the_failed_messages(agent, services, store):
-    if type(store).__name__ == "DynamoStore":
-        pytest.skip("history on DynamoDB is covered by the contract suite")
-    bodies = [json.dumps({"tenant": "acme", **m}) for m in MESSAGES[:3]]
-    bodies.insert(1, "not json")
-    event = {
+def sqs_event(*messages: tuple[str, str]) -> dict:
+    """A FIFO queue's batch: (message group, body) each."""
+    return {
         "Records": [
             {
                 "messageId": f"m{i}",
                 "receiptHandle": "r",
                 "body": body,
-                "attributes": {},
+                "attributes": {"MessageGroupId": group, "SequenceNumber": str(i)},
                 "messageAttributes": {},
                 "md5OfBody": "",
                 "eventSource": "aws:sqs",
-                "eventSourceARN": "arn:aws:sqs:us-east-1:123456789012:ingest",
+                "eventSourceARN": "arn:aws:sqs:us-east-1:123456789012:ingest.fifo",
                 "awsRegion": "us-east-1",
             }
-            for i, body in enumerate(bodies)
+            for i, (group, body) in enumerate(messages)
         ]
     }
-    result = process_partial_response(
-        event=event,
-        record_handler=lambda record: apply_record(services.ingest, record),
-        processor=BatchProcessor(event_type=EventType.SQS),
-        context=None,
-    )
-    assert result == {"batchItemFailures": [{"itemIdentifier": "m1"}]}
+
+
+def test_a_failed_message_holds_back_its_session_and_no_other(agent, services, store):
+    if type(store).__name__ == "DynamoStore":
+        pytest.skip("history on DynamoDB is covered by the contract suite")
+    one = [("chat-1", json.dumps({"tenant": "acme", **m})) for m in MESSAGES[:3]]
+    two = [
+        ("chat-2", json.dumps({"tenant": "acme", **m, "session": "chat-2"})) for m in MESSAGES[:3]
+    ]
+    batch = [one[0], ("chat-1", "not json"), one[1], two[0], one[2], two[1], two[2]]
+    result = process_batch(services.ingest, sqs_event(*batch))
+    # The bad message fails, and so does what its session sent after it (m2, m4): applied
+    # before it, the commit would end the turn without its events. chat-2 goes on.
+    assert result == {"batchItemFailures": [{"itemIdentifier": f"m{i}"} for i in (1, 2, 4)]}
+    assert [e["text"] for e in history(agent, "chat-2")] == ["ship friday"]
+    assert history(agent) == []
+    # Delivered again (the bad one gone to the dead-letter queue), in order: applied.
+    assert process_batch(services.ingest, sqs_event(one[1], one[2])) == {"batchItemFailures": []}
     assert [e["text"] for e in history(agent)] == ["ship friday"]
 
 

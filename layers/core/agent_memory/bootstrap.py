@@ -158,6 +158,7 @@ def build_search(settings: Settings, store: Store, embedder: Embedder | None) ->
             settings.opensearch_index,
             embedder.dimensions if embedder else 0,
             model_id=embedder.model_id if embedder else None,
+            timeout=5.0,  # three tries inside the API's 29 s
         )
         return SearchService(index, embedder, inline=False)
     return SearchService(None, embedder, inline=False)

@@ -1,10 +1,16 @@
-"""The SQS side of ingestion: one message body is one ingestion message, with its tenant."""
+"""The SQS side of ingestion: one message body is one ingestion message, with its tenant.
+
+The queue is FIFO, a message group a session: a session's begin, events and commit are applied
+in the order they were sent. A failed message fails the rest of its group in the batch (they
+come back after it, in order); other sessions' messages go on."""
 
 from __future__ import annotations
 
 import json
 import logging
 from typing import Any
+
+from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
 
 from .domain.errors import InvalidRequest
 from .domain.services.ingest import IngestService
@@ -27,3 +33,17 @@ def apply_record(ingest: IngestService, record: Any) -> str:
     outcome = ingest.apply(tenant, message)
     logger.info("ingested", extra={"op": message.get("op"), "outcome": outcome})
     return outcome
+
+
+def process_batch(
+    ingest: IngestService, event: dict[str, Any], context: Any = None
+) -> dict[str, Any]:
+    """A batch of the FIFO queue: `batchItemFailures` names what failed and what it held back."""
+    processor = SqsFifoPartialProcessor(skip_group_on_error=True)
+    response = process_partial_response(
+        event=event,
+        record_handler=lambda record: apply_record(ingest, record),
+        processor=processor,
+        context=context,
+    )
+    return dict(response)

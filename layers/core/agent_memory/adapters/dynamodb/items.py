@@ -654,6 +654,11 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         "host": host,
         "billing_mode": PAY_PER_REQUEST_BILLING_MODE,
         "stream_view_type": STREAM_NEW_AND_OLD_IMAGE,
+        # Inside the API's 29 s: a request that hangs is given up and answered 503, not cut off
+        # by API Gateway (pynamodb's defaults: 15 s to connect, 30 s to read, 3 retries).
+        "connect_timeout_seconds": 2,
+        "read_timeout_seconds": 5,
+        "max_retry_attempts": 2,
     }
 
     def bound(template: type[M]) -> type[M]:

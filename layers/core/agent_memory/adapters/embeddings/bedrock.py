@@ -56,7 +56,11 @@ class BedrockEmbedder(Embedder):
             "bedrock-runtime",
             region,
             client,
-            retries={"mode": "standard"},
+            retries={"mode": "standard", "max_attempts": 2},
+            # One text's embedding takes well under a second: fail fast inside the API's 29 s
+            # (botocore's default read timeout is 60 s).
+            connect_timeout=2,
+            read_timeout=8,
             max_pool_connections=max(10, max_concurrency),
         )
 
