@@ -51,3 +51,17 @@ def test_a_webhook_is_told_the_tenant(monkeypatch):
     bus = InProcessBus(webhook_url="http://127.0.0.1:9/hook")
     bus._post([event("globex", 1)])
     assert sent[0][0]["tenant"] == "globex" and sent[0][0]["type"] == "agent.memory_updated"
+
+
+def test_a_subscriber_too_slow_to_keep_up_is_told_to_reconnect():
+    # Past 1,000 waiting events one is dropped: the subscription says so, and its stream ends
+    # once what it holds is sent, so the client resumes from its last id (replayed from the
+    # kept events) instead of silently missing one.
+    bus = InProcessBus()
+    slow = bus.subscribe("t", "a", None)
+    for n in range(1001):
+        bus.publish([event("t", n)])
+    assert slow.overflowed and slow.queue.qsize() == 1000
+    got = [slow.queue.get_nowait()[0] for _ in range(1000)]
+    resumed = bus.subscribe("t", "a", None, last_id=got[-1])
+    assert resumed.queue.qsize() == 1 and not resumed.overflowed

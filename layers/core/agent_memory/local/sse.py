@@ -22,7 +22,8 @@ from ..domain.ids import validate_agent_id
 from ..domain.services.agents import AgentService
 
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
-KEEPALIVE_SECONDS = 15.0
+# A client gone is seen when a write to it fails: often enough to free its slot soon.
+KEEPALIVE_SECONDS = 5.0
 
 
 class EventStreams:
@@ -78,6 +79,8 @@ class EventStreams:
             yield b": connected\n\n"
             idle = 0.0
             while not self.closing.is_set():
+                if subscription.overflowed and subscription.queue.empty():
+                    return  # the client reconnects and resumes from the last id it got
                 try:
                     event_id, event = subscription.queue.get(timeout=0.5)
                 except queue.Empty:

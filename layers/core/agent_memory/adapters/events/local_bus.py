@@ -25,6 +25,9 @@ class Subscription:
     agent_id: str
     session_id: str | None
     queue: queue.Queue[tuple[int, Event]] = field(default_factory=lambda: queue.Queue(1000))
+    # Set when an event could not be queued (the client reads too slowly): its stream ends, so
+    # the client reconnects with Last-Event-ID and is sent what it missed, rather than a gap.
+    overflowed: bool = False
 
     def wants(self, event: Event) -> bool:
         if (event.tenant, event.agent_id) != (self.tenant, self.agent_id):
@@ -57,6 +60,7 @@ class InProcessBus(EventPublisher):
                         try:
                             subscription.queue.put_nowait(item)
                         except queue.Full:
+                            subscription.overflowed = True
                             logger.warning(
                                 "slow event subscriber dropped an event",
                                 extra={"agent_id": subscription.agent_id},
