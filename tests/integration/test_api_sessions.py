@@ -99,6 +99,9 @@ def test_bad_turn_requests_are_400_and_take_no_sequence(api, session, body, code
 def test_a_turn_in_a_missing_session_is_404(api, session):
     status, payload = api.call("POST", turns("ses_missing"))
     assert (status, payload["error"]["code"]) == (404, "session_not_found")
+    # A replay in a missing session: the session is what is missing, not the turn replayed.
+    status, payload = api.call("POST", turns("ses_missing"), {"replay_of": "trn_1"})
+    assert (status, payload["error"]["code"]) == (404, "session_not_found")
     status, payload = api.call("GET", f"{turns(session)}/trn_missing")
     assert (status, payload["error"]["code"]) == (404, "turn_not_found")
 

@@ -115,6 +115,7 @@ class SessionService:
         if turn_id is not None:
             validate_opaque_id(turn_id, "turn")
         if replay_of is not None:
+            self.get(tenant, agent_id, session_id)  # a missing session is a 404 first
             original = self._store.get_turn(tenant, agent_id, session_id, replay_of)
             if original is None:
                 raise InvalidRequest(
