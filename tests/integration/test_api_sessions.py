@@ -126,3 +126,15 @@ def test_concurrent_begins_get_gap_free_sequences(api, session, store):
     assert {status for status, _ in results} == {201}
     assert sorted(body["sequence"] for _, body in results) == list(range(1, 41))
     assert api.ok("GET", f"{A}/-/sessions/{session}")["turns"] == 40
+
+
+def test_a_sessions_turns_are_listed_in_order_a_page_at_a_time(api, session):
+    ids = [api.ok("POST", turns(session), expect=201)["id"] for _ in range(5)]
+    api.ok("POST", f"{turns(session)}/{ids[1]}/rollback")
+    first = api.ok("GET", turns(session), limit=3)
+    second = api.ok("GET", turns(session), limit=3, cursor=first["next"])
+    listed = first["turns"] + second["turns"]
+    assert [t["id"] for t in listed] == ids and second["next"] is None
+    assert [t["status"] for t in listed][:2] == ["open", "rolled_back"]
+    status, payload = api.call("GET", turns("ses_missing"))
+    assert (status, payload["error"]["code"]) == (404, "session_not_found")

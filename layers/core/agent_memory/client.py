@@ -105,6 +105,10 @@ class Client:
     def begin_turn(self, agent_id: str, session_id: str, **body: Any) -> dict[str, Any]:
         return self.request("POST", f"/v1/agents/{agent_id}/-/sessions/{session_id}/turns", body)
 
+    def list_turns(self, agent_id: str, session_id: str, **query: Any) -> dict[str, Any]:
+        path = f"/v1/agents/{agent_id}/-/sessions/{session_id}/turns"
+        return self.request("GET", path, query=query)
+
     def get_turn(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
         return self.request("GET", _turn(agent_id, session_id, turn_id))
 

@@ -50,6 +50,11 @@ class SessionList(BaseModel):
     next: str | None
 
 
+class TurnList(BaseModel):
+    turns: list[Turn]
+    next: str | None
+
+
 class RecordList(BaseModel):
     records: list[Record]
     next: str | None

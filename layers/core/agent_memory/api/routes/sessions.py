@@ -11,7 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from ...bootstrap import Services
 from ...domain.models import Session, Turn
 from ..paths import agent_id_from
-from ..schemas import BeginTurnIn, CreateSessionIn, SessionList
+from ..schemas import BeginTurnIn, CreateSessionIn, SessionList, TurnList
 from .agents import AgentId, Cursor, Limit
 from .common import ERRORS, caller_of, created, created_responses
 
@@ -56,6 +56,20 @@ def sessions_router(services: Services) -> Router:
         who = caller()
         who.can_read()
         return sessions.get(who.tenant, agent_id_from(agent_id), session_id)
+
+    @router.get(
+        SESSIONS + "/<session_id>/turns",
+        summary="List the session's turns, in order",
+        responses=ERRORS,
+        tags=["turns"],
+    )
+    def list_turns(
+        agent_id: AgentId, session_id: SessionId, limit: Limit = None, cursor: Cursor = None
+    ) -> TurnList:
+        who = caller()
+        who.can_read()
+        page = sessions.list_turns(who.tenant, agent_id_from(agent_id), session_id, limit, cursor)
+        return TurnList(turns=page.items, next=page.next)
 
     @router.post(
         SESSIONS + "/<session_id>/turns",

@@ -9,7 +9,7 @@ from ..events import Change, memory_updated
 from ..extraction.job import ExtractionJob
 from ..ids import new_id, validate_opaque_id
 from ..models import Extraction, Page, Session, StartedBy, Turn, TurnStatus, utcnow
-from ..paging import check_limit, decode_cursor, page, str_field
+from ..paging import check_limit, decode_cursor, int_field, page, str_field
 from ..ports import (
     EventPublisher,
     ExtractionStarter,
@@ -93,6 +93,20 @@ class SessionService:
         after = str_field(decode_cursor(cursor), "after")
         sessions = self._store.list_sessions(tenant, agent_id, size + 1, after)
         return page(sessions, size, lambda last: {"after": last.id})
+
+    def list_turns(
+        self, tenant: str, agent_id: str, session_id: str, limit: int | None, cursor: str | None
+    ) -> Page[Turn]:
+        """The session's turns in order, a page at a time (any status: committed, rolled back,
+        open, preview)."""
+        self.get(tenant, agent_id, session_id)
+        size = check_limit(limit)
+        after = int_field(decode_cursor(cursor), "after") or 0
+        turns = sorted(
+            (t for t in self._store.list_turns(tenant, agent_id, session_id) if t.sequence > after),
+            key=lambda t: t.sequence,
+        )
+        return page(turns[: size + 1], size, lambda last: {"after": last.sequence})
 
     def begin_turn(
         self,
