@@ -231,3 +231,21 @@ def test_a_step_failing_past_its_retries_is_caught_recorded_and_sent_to_the_dlq(
     assert body["turnId"] == committed["id"]
     assert body["job"]["sessionId"] == s
     assert body["error"]["Error"] == "ModelUnavailable"
+
+
+def test_a_window_that_keeps_moving_ends_the_review_after_five_tries(cloud, monkeypatch):
+    # ReviewWindowMoved sends the review back to Begin; a review that kept losing its window to
+    # others once looped without end. After five it is recorded as failed, as the embedded
+    # runner's bound has it.
+    from agent_memory.domain.services.extraction import ReviewWindowMoved
+
+    def always_moved(job, proposal, decision):
+        raise ReviewWindowMoved("another review read some of these messages first")
+
+    monkeypatch.setattr(cloud.module.services.extraction, "apply", always_moved)
+    s, committed = commit_a_turn(cloud, "I live in Lisbon.")
+    described = finished(cloud)
+    assert described["status"] == "FAILED"
+    assert steps(cloud).count("begin") == 5 and steps(cloud)[-1] == "fail"
+    review = cloud.api.ok("GET", f"{A}/-/sessions/{s}/turns/{committed['id']}")["extraction"]
+    assert review["status"] == "failed" and review["error"].startswith("ReviewWindowMoved")
