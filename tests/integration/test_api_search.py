@@ -208,6 +208,33 @@ def test_reindex_embeds_what_another_model_or_none_left(embedded, tmp_path, embe
     assert reindex(smart).records == 0
 
 
+def test_reindex_embeds_memories_too_and_leaves_nothing_stale(embedded, tmp_path, embedder):
+    from agent_memory.api.app import Api
+    from agent_memory.bootstrap import build_services
+    from agent_memory.local.reindex import reindex, stale_count
+    from agent_memory.settings import Settings
+    from apiclient import ApiClient
+
+    # A memory's document carries its last change's time as its version: a re-index of it
+    # (once version 0) was refused as older, so memories stayed without vectors; and deleted or
+    # superseded documents, never found by meaning, counted as stale for ever.
+    plain = build_services(Settings(data_dir=tmp_path), store=embedded, embedder=None)
+    api = ApiClient(Api(plain).handle)
+    api.ok("PUT", A, manifest(mode="vector"), expect=201)
+    api.ok(
+        "PUT", f"{A}/-/memories/deploy.md", {"content": "Releases ship on Tuesdays\n"}, expect=201
+    )
+    api.ok("PUT", f"{A}/-/memories/gone.md", {"content": "old\n"}, expect=201)
+    api.ok("DELETE", f"{A}/-/memories/gone.md", expect=204)
+    first, _, _ = seed(api, *FACTS)
+    api.ok("DELETE", f"{A}/-/records/{first}")
+    smart = build_services(Settings(data_dir=tmp_path), store=embedded, embedder=embedder)
+    done = reindex(smart)
+    assert (done.files, done.records) == (1, 3)
+    assert stale_count(embedded, embedder.model_id) == 0
+    assert reindex(smart).records == 0
+
+
 @pytest.mark.parametrize("query", ["Zürich", "zurich", "ZÜRICH", "東京"])
 def test_words_outside_ascii_are_words(api, query):
     # "Zürich" was once split into "z" and "rich", and "東京" into nothing at all.

@@ -453,3 +453,14 @@ def test_a_memory_deleted_and_created_again_is_indexed_anew(indexer, index, one_
     for each in [(removed, created)] if one_batch else [(removed,), (created,)]:
         indexer.process(batch(*each))
     assert "tuesdays" in index.get("/memories/deploy.md", kind="file").text
+
+
+def test_a_memory_whose_path_outgrows_its_key_is_removed_by_its_path(indexer, index):
+    # 500 three-byte characters: the item's sort key keeps a cut path and a digest; the
+    # document is named by the whole path, which the removal must name too.
+    path = "/memories/" + "文" * 490 + ".md"
+    image = file_image(path, "notes")
+    indexer.process(batch(change("INSERT", new=image)))
+    assert index.get(path, kind="file") is not None
+    indexer.process(batch(change("REMOVE", old=image)))
+    assert index.get(path, kind="file") is None

@@ -204,7 +204,10 @@ class StreamIndexer:
         if key is None:
             return
         if record.event_name is DynamoDBRecordEventName.REMOVE:
-            self._index.delete(key.tenant, key.agent_id, key.kind, [key.id])
+            # A file's document is named by its path, which a long path's key holds cut.
+            old = stream.old_image or {}
+            doc_id = str(old["path"]) if key.kind == "file" and old.get("path") else key.id
+            self._index.delete(key.tenant, key.agent_id, key.kind, [doc_id])
             return
         image = stream.new_image
         doc = record_head_doc(image) if key.kind == "record" else file_doc(key, image)

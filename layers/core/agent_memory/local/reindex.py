@@ -25,11 +25,13 @@ class Reindexed:
 
 
 def stale_count(store: SqliteStore, model_id: str | None) -> int:
-    """Documents whose vector another model made, or that have none."""
+    """Active documents whose vector another model made, or that have none (a deleted or
+    superseded one is never found by meaning: its old vector does not count)."""
     row = (
         store.db.read()
         .execute(
-            "SELECT count(*) FROM search_docs WHERE model_id IS NOT ? OR vector IS NULL",
+            "SELECT count(*) FROM search_docs WHERE status = 'ACTIVE'"
+            " AND (model_id IS NOT ? OR vector IS NULL)",
             (model_id,),
         )
         .fetchone()

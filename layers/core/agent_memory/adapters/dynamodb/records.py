@@ -98,7 +98,8 @@ class DynamoRecords:
     # -- records -------------------------------------------------------------------------------
 
     def get_records(self, tenant: str, agent_id: str, ids: Iterable[str]) -> list[Record]:
-        wanted = list(dict.fromkeys(ids))
+        # An id with `#` cannot be a key part (keys.py), so it names no record (as in SQLite).
+        wanted = [record_id for record_id in dict.fromkeys(ids) if "#" not in record_id]
         if not wanted:
             return []
         model = self._items.record

@@ -6,6 +6,7 @@ import hashlib
 import logging
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,7 +38,7 @@ class Database:
                 self.path, isolation_level=None, check_same_thread=False, timeout=30.0
             )
             conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA journal_mode=WAL")
+            _wal(conn)
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA busy_timeout=30000")
@@ -110,3 +111,17 @@ def lost_race(message: str) -> Iterator[None]:
         from ...domain.ports import PreconditionFailed
 
         raise PreconditionFailed(message) from exc
+
+
+def _wal(conn: sqlite3.Connection, within: float = 30.0) -> None:
+    """Switch the file to WAL. The switch waits for no busy timeout: processes opening a new
+    file at once are refused it ("database is locked") until one has made it, so try again."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)

@@ -125,7 +125,11 @@ class SearchService:
             usage.append(UsageEntry("embed", embedding.model_id, embedding.input_tokens))
         out = []
         for write in writes:
+            # The time of the memory's last change (its head's, when no version comes with it:
+            # a re-index), so a newer document always replaces an older one.
             last = write.versions[-1].at if write.versions else None
+            if last is None and write.head is not None:
+                last = write.head.updated_at
             stamp = int(last.timestamp() * 1_000_000) if last else 0
             doc = IndexDoc(
                 tenant=tenant,
