@@ -635,3 +635,13 @@ def test_a_recall_not_recorded_leaves_no_usage_naming_a_missing_execution(agent)
     executions = {e["id"] for e in detail["executions"]}
     named = [u["executionId"] for u in detail["usage"] if u.get("executionId")]
     assert set(named) <= executions  # (no embedding, so no usage, without an index)
+
+
+def test_an_id_no_record_can_have_names_none_on_either_store(agent):
+    # `#` cannot be part of a DynamoDB key here: such an id was a 500 there, a 404 on SQLite.
+    t = Turn(agent, session(agent))
+    for tool in ("read_memory", "delete_memory"):
+        status, payload = t.call(tool, id="rec_x#y")
+        assert (status, payload["error"]["code"]) == (404, "memory.not_found")
+    assert agent.ok("GET", f"{A}/-/records", ids="rec_x#y")["records"] == []
+    assert agent.call("GET", f"{A}/-/records/rec_x%23y")[0] == 404
