@@ -464,3 +464,31 @@ def test_a_memory_whose_path_outgrows_its_key_is_removed_by_its_path(indexer, in
     assert index.get(path, kind="file") is not None
     indexer.process(batch(change("REMOVE", old=image)))
     assert index.get(path, kind="file") is None
+
+
+def test_a_history_event_kept_in_s3_leaves_no_part_when_removed(index, embedder):
+    import json as _json
+
+    from agent_memory.domain.history import HistoryEvent
+
+    long_text = " ".join(f"word{i}" for i in range(400))  # several parts
+    held = HistoryEvent(
+        tenant="t1",
+        agent_id="teams/web",
+        session_id="ses_1",
+        turn_id="trn_1",
+        turn_sequence=3,
+        id="evt_1",
+        sequence=1,
+        role="user",
+        text=long_text,
+        time=T0,
+    )
+    indexer = StreamIndexer(index, embedder, fetch=lambda b, k: _json.dumps(held.to_doc()))
+    image = event_image(long_text, blob=True)
+    indexer.process(batch(change("INSERT", new=image)))
+    parts = len(held.parts)
+    assert parts > 1 and index.get(f"evt_1.{parts}", kind="event") is not None
+    # Removed (its agent deleted): the item holds no text, its S3 object may be gone.
+    indexer.process(batch(change("REMOVE", old=image)))
+    assert all(index.get(f"evt_1.{n}", kind="event") is None for n in range(1, parts + 1))

@@ -217,11 +217,17 @@ class StreamIndexer:
         stream = record.dynamodb
         assert stream is not None
         if record.event_name is DynamoDBRecordEventName.REMOVE:
-            old = history_event(stream.old_image, None)
-            if old is not None:  # an S3-held event's parts stay until its agent goes
-                self._index.delete(
-                    old.tenant, old.agent_id, "event", [d.id for d in event_docs(old)]
-                )
+            image = stream.old_image or {}
+            old = history_event(image, None)
+            if old is not None:
+                ids = [d.id for d in event_docs(old)]
+                self._index.delete(old.tenant, old.agent_id, "event", ids)
+            elif image.get("parts") and image.get("event_id"):
+                # Held in S3: its parts are named by the count the item keeps. (An item
+                # written before the count was kept leaves its parts until a re-index.)
+                count = int(image["parts"])
+                ids = [part_id(str(image["event_id"]), n) for n in range(1, count + 1)]
+                self._index.delete(str(image["tenant"]), str(image["agent_id"]), "event", ids)
             return
         event = history_event(stream.new_image, self._fetch)
         if event is None:

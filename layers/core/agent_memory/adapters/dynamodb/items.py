@@ -573,6 +573,9 @@ class EventItem(Item):
     doc = UnicodeAttribute(null=True)
     blob_bucket = UnicodeAttribute(null=True)
     blob_key = UnicodeAttribute(null=True)
+    # How many search documents (parts) the event has: its removal names them all, even when
+    # its text is in S3 (and perhaps gone already).
+    parts = NumberAttribute(null=True)
 
     @classmethod
     def of(cls, tenant: str, agent_id: str, session_id: str, event: HistoryEvent) -> EventItem:
@@ -589,6 +592,7 @@ class EventItem(Item):
             sequence=event.sequence,
             role=event.role,
             doc=event_doc(event),
+            parts=len(event.parts),
         )
 
 
