@@ -340,11 +340,10 @@ def test_the_handler_fails_at_cold_start_without_an_endpoint(monkeypatch):
         load_handler("indexer_app_no_endpoint")
 
 
-def event_image(text: str, blob: bool = False, searchable: bool = True) -> dict:
-    from agent_memory.adapters.dynamodb.items import EventItem
+def history_event(text: str, searchable: bool = True):
     from agent_memory.domain.history import HistoryEvent
 
-    event = HistoryEvent(
+    return HistoryEvent(
         tenant="t1",
         agent_id="teams/web",
         session_id="ses_1",
@@ -357,6 +356,12 @@ def event_image(text: str, blob: bool = False, searchable: bool = True) -> dict:
         time=T0,
         searchable=searchable,
     )
+
+
+def event_image(text: str, blob: bool = False, searchable: bool = True) -> dict:
+    from agent_memory.adapters.dynamodb.items import EventItem
+
+    event = history_event(text, searchable)
     image = EventItem.of("t1", "teams/web", "ses_1", event).serialize()
     if blob:
         image.pop("doc", None)
@@ -416,20 +421,7 @@ def test_without_an_embedder_an_event_still_gets_the_words_said_before_it(index)
 def test_a_history_event_kept_in_s3_is_read_from_there(index, embedder):
     import json as _json
 
-    from agent_memory.domain.history import HistoryEvent
-
-    held = HistoryEvent(
-        tenant="t1",
-        agent_id="teams/web",
-        session_id="ses_1",
-        turn_id="trn_1",
-        turn_sequence=3,
-        id="evt_1",
-        sequence=1,
-        role="user",
-        text="from the bucket",
-        time=T0,
-    )
+    held = history_event("from the bucket")
     reads = []
 
     def fetch(bucket: str, key: str) -> str:
@@ -469,21 +461,8 @@ def test_a_memory_whose_path_outgrows_its_key_is_removed_by_its_path(indexer, in
 def test_a_history_event_kept_in_s3_leaves_no_part_when_removed(index, embedder):
     import json as _json
 
-    from agent_memory.domain.history import HistoryEvent
-
     long_text = " ".join(f"word{i}" for i in range(400))  # several parts
-    held = HistoryEvent(
-        tenant="t1",
-        agent_id="teams/web",
-        session_id="ses_1",
-        turn_id="trn_1",
-        turn_sequence=3,
-        id="evt_1",
-        sequence=1,
-        role="user",
-        text=long_text,
-        time=T0,
-    )
+    held = history_event(long_text)
     indexer = StreamIndexer(index, embedder, fetch=lambda b, k: _json.dumps(held.to_doc()))
     image = event_image(long_text, blob=True)
     indexer.process(batch(change("INSERT", new=image)))
