@@ -385,3 +385,28 @@ def test_events_kept_only_for_extraction_are_not_read_by_id_once_history_is_inde
     t.commit()
     api.ok("PUT", A, {"harness": {"history": {"index": "messages"}}})
     assert Turn(api, s).search(ids=[hidden]) == []
+
+
+def test_an_append_landing_while_the_commit_indexes_is_indexed_with_it(
+    api, embedded, services, monkeypatch
+):
+    # The commit read the turn's events to index them; an append lands before it ends the turn.
+    # The commit starts again, so the late event is found by search, not only listed.
+    s = setup(api)
+    t = Turn(api, s)
+    t.say(user("first message alpha"))
+    history = services.history
+    docs_for_commit = history.docs_for_commit
+    pending = [True]
+
+    def an_append_lands_meanwhile(turn):
+        docs = docs_for_commit(turn)
+        if pending and pending.pop():
+            t.say(user("late message zebra"))
+        return docs
+
+    monkeypatch.setattr(history, "docs_for_commit", an_append_lands_meanwhile)
+    t.commit()
+    monkeypatch.setattr(history, "docs_for_commit", docs_for_commit)
+    found = Turn(api, s).search(query="late message zebra")
+    assert found and "zebra" in found[0]["text"]

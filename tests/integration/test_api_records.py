@@ -645,3 +645,19 @@ def test_an_id_no_record_can_have_names_none_on_either_store(agent):
         assert (status, payload["error"]["code"]) == (404, "memory.not_found")
     assert agent.ok("GET", f"{A}/-/records", ids="rec_x#y")["records"] == []
     assert agent.call("GET", f"{A}/-/records/rec_x%23y")[0] == 404
+
+
+def test_a_dynamodb_turn_that_staged_before_the_counter_was_kept_still_commits(agent, store):
+    if type(store).__name__ != "DynamoStore":
+        pytest.skip("the staged counter lives on DynamoDB's turn item")
+    s = session(agent)
+    t = Turn(agent, s)
+    first = t.add("Releases ship on Tuesdays", scope="agent")
+    # As a turn begun before the deploy that added the counter: none on its item.
+    item = store._items.turn.get(
+        f"T#acme#A#teams/web/releases#S#{s}", f"TURN#{t.id}", consistent_read=True
+    )
+    item.update(actions=[store._items.turn.staged.remove()])
+    second = t.add("Tags are vX.Y.Z", scope="agent")
+    assert t.commit()["status"] == "committed"
+    assert sorted(r["id"] for r in stored(agent)) == sorted([first["id"], second["id"]])

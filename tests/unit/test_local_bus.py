@@ -63,5 +63,8 @@ def test_a_subscriber_too_slow_to_keep_up_is_told_to_reconnect():
         bus.publish([event("t", n)])
     assert slow.overflowed and slow.queue.qsize() == 1000
     got = [slow.queue.get_nowait()[0] for _ in range(1000)]
+    # Nothing after the gap reaches it (its last id would pass the dropped one).
+    bus.publish([event("t", 2000)])
+    assert slow.queue.empty()
     resumed = bus.subscribe("t", "a", None, last_id=got[-1])
-    assert resumed.queue.qsize() == 1 and not resumed.overflowed
+    assert resumed.queue.qsize() == 2 and not resumed.overflowed

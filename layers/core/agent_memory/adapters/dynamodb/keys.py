@@ -51,7 +51,7 @@ VERSION_DIGITS = 10
 RECORD_VERSION_DIGITS = 8
 SEQUENCE_DIGITS = 6
 FILE = "F#"
-FILE_KEY_BYTES = 1_000
+FILE_KEY_BYTES = 1_024  # DynamoDB's sort key limit: every key that fits is the path itself
 FILE_VERSION = "V#"
 # In the agent partition, sorting before its MV# and S# items (readers stop at another kind).
 FILE_COUNT = "FCOUNT"

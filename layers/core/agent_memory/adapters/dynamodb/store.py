@@ -295,8 +295,10 @@ class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, Dynamo
             ]
         is_open = item.status == TurnStatus.OPEN.value
         if writes.effects is not None:
-            # Only while the turn holds the effects the commit read (see stage_effect).
-            is_open = is_open & (item.staged.does_not_exist() | (item.staged == writes.effects))
+            # Only while the turn holds no effect staged after the commit read them (see
+            # stage_effect). `<=`, not `==`: a turn that staged before the counter was kept
+            # counts only its later writes (for it, the check is as weak as it was before).
+            is_open = is_open & (item.staged.does_not_exist() | (item.staged <= writes.effects))
         if not records and not files:
             try:
                 key.update(actions, condition=is_open)

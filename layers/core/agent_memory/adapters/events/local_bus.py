@@ -55,6 +55,8 @@ class InProcessBus(EventPublisher):
             numbered = [(next(self._ids), event) for event in events]
             self._recent.extend(numbered)
             for subscription in self._subscribers:
+                if subscription.overflowed:
+                    continue  # it ends at the gap; what follows is replayed when it resumes
                 for item in numbered:
                     if subscription.wants(item[1]):
                         try:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
 from ...domain.errors import NotFound
 from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import NO_WRITES, PreconditionFailed, Store, TurnWrites
+from ...domain.search.index import IndexDoc
 from .database import Database
 from .database import lost_race as _lost_race
 from .extraction import SqliteExtraction
@@ -253,6 +255,15 @@ class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, Sqlite
         )
         return [_turn(row) for row in rows]
 
+    @staticmethod
+    def _check_events_indexed(
+        conn: sqlite3.Connection, turn: Turn, docs: Sequence[IndexDoc]
+    ) -> None:
+        """In the commit's own transaction: every event the turn keeps is in its documents, or
+        the commit starts again (an append landed after it read them, and would never be found)."""
+        if _unindexed_events(conn, turn, docs):
+            raise PreconditionFailed(f"turn {turn.id!r} kept another event meanwhile")
+
     def end_turn(
         self,
         turn: Turn,
@@ -269,11 +280,25 @@ class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, Sqlite
                 ).fetchone()
                 if held != writes.effects:
                     raise PreconditionFailed(f"turn {turn.id!r} staged another write meanwhile")
+            if self.index is not None and status is TurnStatus.COMMITTED:
+                self._check_events_indexed(conn, turn, writes.index_docs)
             self._end_turn_with(conn, turn, status, ended_at.isoformat(), writes.records)
             if self.index is not None and writes.index_docs:
                 self.index.upsert_in(conn, writes.index_docs)
             self._apply_files(conn, turn.tenant, turn.agent_id, writes.files, writes.max_files)
         return turn.model_copy(update={"status": status, "ended_at": ended_at})
+
+
+def _unindexed_events(conn: sqlite3.Connection, turn: Turn, docs: Sequence[IndexDoc]) -> list[str]:
+    """Searchable events of the turn the commit's documents leave out: ones appended after the
+    commit read the turn's events."""
+    indexed = {d.id.rpartition(".")[0] for d in docs if d.kind == "event"}
+    rows = conn.execute(
+        "SELECT event_id FROM history_events WHERE tenant = ? AND agent_id = ? AND session_id = ?"
+        " AND turn_id = ? AND json_extract(doc, '$.searchable') = 1",
+        (turn.tenant, turn.agent_id, turn.session_id, turn.id),
+    ).fetchall()
+    return [row[0] for row in rows if row[0] not in indexed]
 
 
 def _agent(row: sqlite3.Row) -> Agent:

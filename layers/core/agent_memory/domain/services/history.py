@@ -22,6 +22,8 @@ from .turn_context import ManifestCache, ToolRefused, TurnContext
 MAX_EVENTS_PER_APPEND = 500
 # How deep search_history looks for candidates it may return, at most.
 MAX_DEPTH = 800
+# Candidates past the best ones whose events are read at once.
+READ_AHEAD = 50
 # Appends racing for the same sequences: each loser counts again.
 _APPEND_ATTEMPTS = 5
 
@@ -300,13 +302,24 @@ class HistoryService:
             )
 
         results: list[dict[str, Any]] = []
-        for candidate in [*sorted(head, key=weighed, reverse=True), *ranked[len(head) :]]:
+        ordered = [*sorted(head, key=weighed, reverse=True), *ranked[len(head) :]]
+        committed: dict[str, bool] = {}
+        for at, candidate in enumerate(ordered):
             eid, _, number = candidate.id.rpartition(".")
             if eid not in by_event:
-                found = self._store.get_events(ctx.tenant, ctx.agent_id, ctx.session_id, [eid])
-                by_event[eid] = found[0] if found else None
+                # Past the head: the next candidates' events in one read, not one by one.
+                unread = list(
+                    dict.fromkeys(
+                        e
+                        for e in (c.id.rpartition(".")[0] for c in ordered[at:])
+                        if e not in by_event
+                    )
+                )[:READ_AHEAD]
+                by_event.update(dict.fromkeys(unread))
+                found = self._store.get_events(ctx.tenant, ctx.agent_id, ctx.session_id, unread)
+                by_event.update((e.id, e) for e in found)
             event = by_event[eid]
-            if event is None or not self._visible(ctx, event, horizon):
+            if event is None or not self._visible(ctx, event, horizon, committed):
                 continue
             parts = event.parts
             part = int(number)
@@ -317,7 +330,13 @@ class HistoryService:
                 break
         return results
 
-    def _visible(self, ctx: TurnContext, event: HistoryEvent, horizon: int) -> bool:
+    def _visible(
+        self,
+        ctx: TurnContext,
+        event: HistoryEvent,
+        horizon: int,
+        committed: dict[str, bool] | None = None,
+    ) -> bool:
         """Kept, as searchable, by a committed turn before the horizon; a preview turn's
         events only for preview turns. (Events kept only for post-turn extraction, before the
         manifest indexed history, are never searchable, not even by id.)"""
@@ -325,8 +344,13 @@ class HistoryService:
             return False
         if not event.searchable:
             return False
+        if committed is not None and event.turn_id in committed:
+            return committed[event.turn_id]
         turn = self._store.get_turn(ctx.tenant, ctx.agent_id, ctx.session_id, event.turn_id)
-        return turn is not None and turn.status is TurnStatus.COMMITTED
+        done = turn is not None and turn.status is TurnStatus.COMMITTED
+        if committed is not None:
+            committed[event.turn_id] = done
+        return done
 
     # -- management ---------------------------------------------------------------------------
 
