@@ -68,6 +68,7 @@ def build_indexer(settings: IndexerSettings) -> StreamIndexer:
         model_id=settings.embedding_model,
     )
     before = None
+    add_usage = None
     if settings.table_name:
         from agent_memory.adapters.dynamodb import DynamoStore
         from agent_memory.domain.services.history import said_before
@@ -77,7 +78,11 @@ def build_indexer(settings: IndexerSettings) -> StreamIndexer:
         def before(event):  # noqa: ANN001, ANN202 - a closure over the store
             return said_before(store, event)
 
-    return StreamIndexer(index, embedder, fetch=s3_reader(settings.region), before=before)
+        add_usage = store.add_usage  # each embedding, kept as usage of purpose embed
+
+    return StreamIndexer(
+        index, embedder, fetch=s3_reader(settings.region), before=before, add_usage=add_usage
+    )
 
 
 def s3_reader(region: str):  # noqa: ANN201 - a small closure over a lazily made client

@@ -471,3 +471,37 @@ def test_a_history_event_kept_in_s3_leaves_no_part_when_removed(index, embedder)
     # Removed (its agent deleted): the item holds no text, its S3 object may be gone.
     indexer.process(batch(change("REMOVE", old=image)))
     assert all(index.get(f"evt_1.{n}", kind="event") is None for n in range(1, parts + 1))
+
+
+def test_each_embedding_is_kept_as_usage_on_its_agent_and_turn(index, embedder):
+    # In the cloud most embeddings are the indexer's: each is usage of purpose embed, on the
+    # turn that wrote a record or an event, on the agent alone for a memory; one write an agent.
+    kept = []
+    indexer = StreamIndexer(index, embedder, add_usage=lambda t, a, rows: kept.append((t, a, rows)))
+    indexer.process(
+        batch(
+            change("INSERT", new=record_image(make_record())),
+            change("INSERT", new=file_image("/memories/deploy.md", "ship on fridays")),
+            change("INSERT", new=event_image("we ship on fridays")),
+        )
+    )
+    [(tenant, agent_id, rows)] = kept
+    assert (tenant, agent_id) == ("t1", "teams/web")
+    assert [(r.purpose, r.model_id, r.input_tokens) for r in rows] == [
+        ("embed", "fake-embed-v1", 1)
+    ] * 3
+    assert [(r.session_id, r.turn_id) for r in rows] == [
+        ("ses_1", "turn_1"),
+        (None, None),
+        ("ses_1", "trn_1"),
+    ]
+
+
+def test_usage_that_cannot_be_kept_fails_no_document(index, embedder):
+    def refuse(tenant, agent_id, rows):
+        raise RuntimeError("the agent was deleted meanwhile")
+
+    indexer = StreamIndexer(index, embedder, add_usage=refuse)
+    response = indexer.process(batch(change("INSERT", new=record_image(make_record()))))
+    assert response == {"batchItemFailures": []}
+    assert index.get("rec_1", kind="record") is not None

@@ -46,10 +46,13 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 
 from ..domain.embeddings import Embedder
 from ..domain.history import HistoryEvent, part_id
+from ..domain.ids import new_id
+from ..domain.models import utcnow
 from ..domain.records import from_doc
 from ..domain.search.index import DocKind, IndexDoc, SearchIndex
 from ..domain.search.service import record_doc
 from ..domain.services.history import context_words, with_context
+from ..domain.usage import Usage
 
 logger = logging.getLogger(__name__)
 
@@ -83,10 +86,6 @@ def head_key(pk: str, sk: str) -> HeadKey | None:
     if not sk.startswith(prefix):
         return None
     return HeadKey(match["tenant"], match["agent"], kind, sk[len(prefix) :])
-
-
-def record_head_doc(image: dict[str, Any]) -> IndexDoc:
-    return record_doc(from_doc(json.loads(image["doc"])))
 
 
 def file_doc(key: HeadKey, image: dict[str, Any]) -> IndexDoc:
@@ -165,10 +164,15 @@ class StreamIndexer:
         embedder: Embedder | None,
         fetch: Callable[[str, str], str] | None = None,
         before: Callable[[HistoryEvent], list[str]] | None = None,
+        add_usage: Callable[[str, str, list[Usage]], None] | None = None,
     ) -> None:
         self._index = index
         self._embedder = embedder
         self._fetch = fetch
+        # Where each embedding's usage is kept (purpose embed, on the agent and, for a history
+        # event or a record, on the turn that wrote it): Store.add_usage; None keeps none.
+        self._add_usage = add_usage
+        self._usage: dict[tuple[str, str], list[Usage]] = {}
         # The messages said before a history event, which find it too (as in the embedded
         # shape: agent_memory.domain.services.history.said_before); None: the event alone.
         self._before = before
@@ -185,10 +189,25 @@ class StreamIndexer:
                 return
             self.apply(record)
 
-        response = process_partial_response(
-            event=event, record_handler=handle, processor=processor, context=context
-        )
+        try:
+            response = process_partial_response(
+                event=event, record_handler=handle, processor=processor, context=context
+            )
+        finally:
+            self._keep_usage()
         return dict(response)
+
+    def _keep_usage(self) -> None:
+        """The batch's embeddings as usage, one write an agent. Bookkeeping: a failure is
+        logged, never the batch's (its documents are indexed; a retry would embed again)."""
+        gathered, self._usage = self._usage, {}
+        if self._add_usage is None:
+            return
+        for (tenant, agent_id), rows in gathered.items():
+            try:
+                self._add_usage(tenant, agent_id, rows)
+            except Exception:  # an agent deleted meanwhile, a throttled write
+                logger.exception("embedding usage not kept", extra={"agent_id": agent_id})
 
     def apply(self, record: DynamoDBRecord) -> None:
         """Apply one change of one item to the index."""
@@ -210,8 +229,12 @@ class StreamIndexer:
             self._index.delete(key.tenant, key.agent_id, key.kind, [doc_id])
             return
         image = stream.new_image
-        doc = record_head_doc(image) if key.kind == "record" else file_doc(key, image)
-        self._index.upsert([self._embedded(doc)])
+        if key.kind == "record":
+            head = from_doc(json.loads(image["doc"]))
+            on = (head.provenance.session_id, head.provenance.turn_id)
+            self._index.upsert([self._embedded(record_doc(head), on=on)])
+        else:
+            self._index.upsert([self._embedded(file_doc(key, image))])
 
     def _apply_event(self, record: DynamoDBRecord) -> None:
         stream = record.dynamodb
@@ -238,15 +261,37 @@ class StreamIndexer:
         docs = event_docs(event, before)
         self._index.upsert(
             [
-                self._embedded(doc, with_context(event.meaning(part), before))
+                self._embedded(
+                    doc,
+                    with_context(event.meaning(part), before),
+                    on=(event.session_id, event.turn_id),
+                )
                 for doc, part in zip(docs, event.parts, strict=True)
             ]
         )
 
-    def _embedded(self, doc: IndexDoc, meaning: str | None = None) -> IndexDoc:
-        """The document with the vector of `meaning` (default: its own text)."""
+    def _embedded(
+        self,
+        doc: IndexDoc,
+        meaning: str | None = None,
+        on: tuple[str | None, str | None] = (None, None),
+    ) -> IndexDoc:
+        """The document with the vector of `meaning` (default: its own text); its usage is
+        kept on the agent and, `on`, the session and turn that wrote it."""
         if self._embedder is None:
             return doc
         embedding = self._embedder.embed([(meaning or doc.text)[:EMBED_MAX_CHARS]])
+        self._usage.setdefault((doc.tenant, doc.agent_id), []).append(
+            Usage(
+                id=new_id("use"),
+                agent_id=doc.agent_id,
+                session_id=on[0],
+                turn_id=on[1],
+                purpose="embed",
+                model_id=embedding.model_id,
+                input_tokens=embedding.input_tokens,
+                at=utcnow(),
+            )
+        )
         vector = [float(x) for x in embedding.vectors[0]]
         return dataclasses.replace(doc, vector=vector, model_id=embedding.model_id)
