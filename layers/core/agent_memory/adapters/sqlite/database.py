@@ -125,3 +125,20 @@ def _wal(conn: sqlite3.Connection, within: float = 30.0) -> None:
             if "locked" not in str(exc) or time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
+
+
+def require_open_turn(
+    conn: sqlite3.Connection, tenant: str, agent_id: str, session_id: str, turn_id: str
+) -> None:
+    """In the caller's write transaction: the turn exists and is still open, or nothing is
+    written (a turn that ended meanwhile keeps nothing more)."""
+    from ...domain.models import TurnStatus
+    from ...domain.ports import PreconditionFailed
+
+    row = conn.execute(
+        "SELECT status FROM turns WHERE tenant = ? AND agent_id = ? AND session_id = ?"
+        " AND turn_id = ?",
+        (tenant, agent_id, session_id, turn_id),
+    ).fetchone()
+    if row is None or row[0] != TurnStatus.OPEN.value:
+        raise PreconditionFailed(f"turn {turn_id!r} is gone or not open")

@@ -6,9 +6,7 @@ import json
 from collections.abc import Sequence
 
 from ...domain.history import HistoryEvent
-from ...domain.models import TurnStatus
-from ...domain.ports import PreconditionFailed
-from .database import Database, lost_race
+from .database import Database, lost_race, require_open_turn
 
 
 def _event(doc: str) -> HistoryEvent:
@@ -22,15 +20,8 @@ class SqliteHistory:
         self, tenant: str, agent_id: str, session_id: str, events: Sequence[HistoryEvent]
     ) -> None:
         with lost_race("no such turn"), self.db.write() as conn:
-            # In the write's own transaction: a turn that ended meanwhile keeps nothing more.
             for turn_id in sorted({e.turn_id for e in events}):
-                row = conn.execute(
-                    "SELECT status FROM turns WHERE tenant = ? AND agent_id = ? AND session_id = ?"
-                    " AND turn_id = ?",
-                    (tenant, agent_id, session_id, turn_id),
-                ).fetchone()
-                if row is None or row[0] != TurnStatus.OPEN.value:
-                    raise PreconditionFailed(f"turn {turn_id!r} is not open")
+                require_open_turn(conn, tenant, agent_id, session_id, turn_id)
             conn.executemany(
                 "INSERT INTO history_events (tenant, agent_id, session_id, event_id, turn_id,"
                 " turn_sequence, sequence, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"

@@ -21,7 +21,7 @@ from ...domain.records import (
     version_from_doc,
     version_to_doc,
 )
-from .database import Database
+from .database import Database, require_open_turn
 from .database import lost_race as _lost_race
 from .extraction import set_extraction
 from .search import EmbeddedIndex
@@ -67,14 +67,7 @@ class SqliteRecords:
     def stage_effect(self, tenant: str, agent_id: str, session_id: str, effect: Effect) -> None:
         try:
             with self.db.write() as conn:
-                # In the write's own transaction: an ended turn stages nothing more.
-                row = conn.execute(
-                    "SELECT status FROM turns WHERE tenant = ? AND agent_id = ? AND session_id = ?"
-                    " AND turn_id = ?",
-                    (tenant, agent_id, session_id, effect.turn_id),
-                ).fetchone()
-                if row is not None and row[0] != TurnStatus.OPEN.value:
-                    raise PreconditionFailed(f"turn {effect.turn_id!r} is not open")
+                require_open_turn(conn, tenant, agent_id, session_id, effect.turn_id)
                 conn.execute(
                     "INSERT INTO effects (tenant, agent_id, session_id, turn_id, sequence,"
                     " effect_id, doc) VALUES (?, ?, ?, ?, ?, ?, ?)",

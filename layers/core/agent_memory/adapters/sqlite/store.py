@@ -259,9 +259,16 @@ class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, Sqlite
     def _check_events_indexed(
         conn: sqlite3.Connection, turn: Turn, docs: Sequence[IndexDoc]
     ) -> None:
-        """In the commit's own transaction: every event the turn keeps is in its documents, or
-        the commit starts again (an append landed after it read them, and would never be found)."""
-        if _unindexed_events(conn, turn, docs):
+        """In the commit's own transaction: every event the turn keeps searchable is in its
+        documents, or the commit starts again (an append landed after it read the turn's events,
+        and would never be found)."""
+        indexed = {d.id.rpartition(".")[0] for d in docs if d.kind == "event"}
+        rows = conn.execute(
+            "SELECT event_id FROM history_events WHERE tenant = ? AND agent_id = ?"
+            " AND session_id = ? AND turn_id = ? AND json_extract(doc, '$.searchable') = 1",
+            (turn.tenant, turn.agent_id, turn.session_id, turn.id),
+        ).fetchall()
+        if any(row[0] not in indexed for row in rows):
             raise PreconditionFailed(f"turn {turn.id!r} kept another event meanwhile")
 
     def end_turn(
@@ -287,18 +294,6 @@ class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, Sqlite
                 self.index.upsert_in(conn, writes.index_docs)
             self._apply_files(conn, turn.tenant, turn.agent_id, writes.files, writes.max_files)
         return turn.model_copy(update={"status": status, "ended_at": ended_at})
-
-
-def _unindexed_events(conn: sqlite3.Connection, turn: Turn, docs: Sequence[IndexDoc]) -> list[str]:
-    """Searchable events of the turn the commit's documents leave out: ones appended after the
-    commit read the turn's events."""
-    indexed = {d.id.rpartition(".")[0] for d in docs if d.kind == "event"}
-    rows = conn.execute(
-        "SELECT event_id FROM history_events WHERE tenant = ? AND agent_id = ? AND session_id = ?"
-        " AND turn_id = ? AND json_extract(doc, '$.searchable') = 1",
-        (turn.tenant, turn.agent_id, turn.session_id, turn.id),
-    ).fetchall()
-    return [row[0] for row in rows if row[0] not in indexed]
 
 
 def _agent(row: sqlite3.Row) -> Agent:

@@ -45,7 +45,7 @@ from ..models import (
 from ..ports import EventPublisher, PreconditionFailed, Store
 from ..records import Effect, Provenance, Record, RecordQuery, to_doc
 from ..usage import ModelCall, usage_rows
-from .records import RecordService, rank_lexical
+from .records import RecordService, rank_lexical, stored_bytes
 from .turn_context import Caller, ManifestCache, TurnContext
 
 logger = logging.getLogger(__name__)
@@ -511,7 +511,7 @@ class ExtractionService:
         the review's `dropped`) rather than the whole review failing on every try."""
         targets = [v.decision.target for v in valid if v.decision.target]
         stored = {
-            r.id: len(json.dumps(to_doc(r)))
+            r.id: stored_bytes(r)
             for r in self._store.get_records(turn.tenant, turn.agent_id, targets)
         }
         kept: list[ValidDecision] = []

@@ -204,19 +204,16 @@ class FileService:
 
     # -- the turn's commit --------------------------------------------------------------------
 
-    def writes_for_commit(self, turn: Turn) -> tuple[list[FileWrite], list[Change]]:
-        """The turn's staged file changes as writes against the versions it read.
+    def writes_for_commit(
+        self, turn: Turn, staged: Sequence[Effect]
+    ) -> tuple[list[FileWrite], list[Change]]:
+        """The turn's staged file changes (of `staged`, every effect as the commit read them)
+        as writes against the versions it read.
 
         A memory another turn or an app changed since this turn read it is a 409
         memory_conflict: the commit applies nothing, and the turn may be rolled back and rerun.
         """
-        effects = [
-            e
-            for e in self._store.staged_effects(
-                turn.tenant, turn.agent_id, turn.session_id, turn.id
-            )
-            if e.kind == "file.change"
-        ]
+        effects = [e for e in staged if e.kind == "file.change"]
         if not effects:
             return [], []
         actor = f"agent:{turn.agent_id}@{turn.manifest_version}"

@@ -17,7 +17,7 @@ from ..ports import PreconditionFailed, Store
 from ..search.index import IndexDoc, IndexFilter
 from ..search.ranking import Ranked
 from ..search.service import CANDIDATES, SearchService, UsageEntry
-from .turn_context import ManifestCache, ToolRefused, TurnContext
+from .turn_context import ManifestCache, ToolRefused, TurnContext, turn_closed
 
 MAX_EVENTS_PER_APPEND = 500
 # How deep search_history looks for candidates it may return, at most.
@@ -163,11 +163,7 @@ class HistoryService:
         if turn is None:
             raise NotFound(f"turn {turn_id!r} does not exist", code="turn_not_found")
         if turn.status is not TurnStatus.OPEN:
-            raise Conflict(
-                f"turn {turn_id!r} is {turn.status.value} and cannot change",
-                code="turn_closed",
-                status=turn.status.value,
-            )
+            raise turn_closed(turn)
         return turn
 
     # -- the turn's commit --------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -35,7 +36,14 @@ from ..search.index import IndexFilter
 from ..search.lexical import bm25
 from ..search.service import SearchService, UsageEntry
 from .record_view import ALL_STATUSES, RecordView
-from .turn_context import Caller, ManifestCache, ToolRefused, TurnContext, replayed_effects
+from .turn_context import (
+    Caller,
+    ManifestCache,
+    ToolRefused,
+    TurnContext,
+    replayed_effects,
+    turn_closed,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -206,7 +214,7 @@ class RecordService:
         )
         payload: dict[str, Any] = {"record": to_doc(record)}
         if target is not None and not ctx.preview:
-            payload["target_bytes"] = _stored_bytes(target)  # superseded: written again
+            payload["target_bytes"] = stored_bytes(target)  # superseded: written again
         self._stage(ctx, effect_id, "record.add", payload)
         return {"memories": [_dump(record)]}
 
@@ -249,7 +257,7 @@ class RecordService:
             )
             self._stage(ctx, effect_id, "record.add", {"record": to_doc(record)})
             return {"memories": [_dump(record)]}
-        payload = {"id": target.id, "target_bytes": _stored_bytes(target)}
+        payload = {"id": target.id, "target_bytes": stored_bytes(target)}
         self._stage(ctx, effect_id, "record.delete", payload)
         deleted = target.model_copy(update={"status": RecordStatus.DELETED})
         return {"memories": [_dump(deleted)]}
@@ -348,16 +356,11 @@ class RecordService:
     # -- commit -------------------------------------------------------------------------------
 
     def writes_for_commit(
-        self, turn: Turn
+        self, turn: Turn, staged: Sequence[Effect]
     ) -> tuple[list[RecordWrite], list[Change], list[UsageEntry]]:
-        """Turn the staged effects into record writes against the current heads."""
-        effects = [
-            e
-            for e in self._store.staged_effects(
-                turn.tenant, turn.agent_id, turn.session_id, turn.id
-            )
-            if e.kind.startswith("record.")
-        ]
+        """Turn the staged effects (every kind, as the commit read them) into record writes
+        against the current heads."""
+        effects = [e for e in staged if e.kind.startswith("record.")]
         if any(e.kind == "record.add" and e.payload["record"].get("pinned") for e in effects):
             self._check_pins_at_commit(turn)
         return self.writes_for_effects(turn.tenant, turn.agent_id, effects)
@@ -689,7 +692,8 @@ def check_turn_budget(
         )
 
 
-def _stored_bytes(record: Record) -> int:
+def stored_bytes(record: Record) -> int:
+    """About what a record's head (or one of its versions) takes in the store, as JSON."""
     return len(json.dumps(to_doc(record)))
 
 
@@ -741,12 +745,13 @@ def staging_refused(store: Store, ctx: TurnContext) -> Conflict:
     """Why a write could not be staged: the turn ended meanwhile (its commit or rollback won),
     or another write of the turn took the same place."""
     turn = store.get_turn(ctx.tenant, ctx.agent_id, ctx.session_id, ctx.turn.id)
-    if turn is None or turn.status is not TurnStatus.OPEN:
-        status = turn.status.value if turn else "gone"
+    if turn is not None and turn.status is not TurnStatus.OPEN:
+        return turn_closed(turn)
+    if turn is None:
         return Conflict(
-            f"turn {ctx.turn.id!r} is {status}: this write was not kept",
+            f"turn {ctx.turn.id!r} is gone: this write was not kept",
             code="turn_closed",
-            status=status,
+            status="gone",
         )
     return Conflict(
         "another write of this turn was staged at the same moment; retry", code="turn_busy"

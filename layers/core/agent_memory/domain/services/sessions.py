@@ -25,6 +25,7 @@ from .extraction import ExtractionService
 from .files import FileService
 from .history import HistoryService
 from .records import RecordService
+from .turn_context import turn_closed
 
 logger = logging.getLogger(__name__)
 
@@ -183,10 +184,10 @@ class SessionService:
         """
         for _ in range(_BEGIN_ATTEMPTS):
             turn = self.open_turn(tenant, agent_id, session_id, turn_id)
-            # Read before the writes are worked out: one staged after is caught at the end.
-            effects = len(self._store.staged_effects(tenant, agent_id, session_id, turn_id))
-            writes, changes, usage = self._records.writes_for_commit(turn)
-            file_writes, file_changes = self._files.writes_for_commit(turn)
+            # Read once, before the writes are worked out: one staged after is caught at the end.
+            staged = self._store.staged_effects(tenant, agent_id, session_id, turn_id)
+            writes, changes, usage = self._records.writes_for_commit(turn, staged)
+            file_writes, file_changes = self._files.writes_for_commit(turn, staged)
             history_docs, history_usage = self._history.docs_for_commit(turn)
             review = self._plan_review(turn)
             try:
@@ -199,7 +200,7 @@ class SessionService:
                         file_writes,
                         self._files.limits.memories_per_agent,
                         history_docs,
-                        effects,
+                        len(staged),
                     ),
                 )
             except PreconditionFailed:
@@ -228,7 +229,7 @@ class SessionService:
         try:
             return self._store.end_turn(turn, TurnStatus.ROLLED_BACK, utcnow())
         except PreconditionFailed as exc:
-            raise _closed(self.get_turn(tenant, agent_id, session_id, turn_id)) from exc
+            raise turn_closed(self.get_turn(tenant, agent_id, session_id, turn_id)) from exc
 
     def _record_usage(self, turn: Turn, usage: list[UsageEntry]) -> None:
         if usage:
@@ -281,13 +282,5 @@ class SessionService:
         """The turn, which must still be open: a committed or rolled-back turn cannot change."""
         turn = self.get_turn(tenant, agent_id, session_id, turn_id)
         if turn.status is not TurnStatus.OPEN:
-            raise _closed(turn)
+            raise turn_closed(turn)
         return turn
-
-
-def _closed(turn: Turn) -> Conflict:
-    return Conflict(
-        f"turn {turn.id!r} is {turn.status.value.replace('_', ' ')} and cannot change",
-        code="turn_closed",
-        status=turn.status.value,
-    )

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import DomainError, InvalidRequest
+from ..errors import Conflict, DomainError, InvalidRequest
 from ..manifest import Manifest, MemoryConfig
 from ..models import Turn, TurnStatus
 from ..ports import Store
@@ -26,6 +26,15 @@ class ToolRefused(DomainError):
 
     status = 403
     code = "memory.forbidden"
+
+
+def turn_closed(turn: Turn) -> Conflict:
+    """A committed or rolled-back turn changes no more: what every write to one answers."""
+    return Conflict(
+        f"turn {turn.id!r} is {turn.status.value.replace('_', ' ')} and cannot change",
+        code="turn_closed",
+        status=turn.status.value,
+    )
 
 
 class Caller(BaseModel):
