@@ -31,7 +31,9 @@ def test_fifty_writers_one_winner_per_precondition(store: Store) -> None:
         ManifestVersion(agent_id="teams/web", version=1, manifest={}, created_at=now),
     )
     files = FileService(store, InProcessBus(), FileLimits(), SearchService(None, None, False))
-    files.put("acme", "teams/web", "counter.md", "0\n", "", actor="test")
+    # The seed's content is none of the writers' (writer 0 writes "0\n"): a winner writing the
+    # seed's bytes again would leave the seed's sha current, and a second writer holding it win too.
+    files.put("acme", "teams/web", "counter.md", "seed\n", "", actor="test")
     barrier = threading.Barrier(50)
     outcomes: list[tuple[bool, str]] = []
     lock = threading.Lock()
