@@ -48,6 +48,20 @@ def http_event(
     }
 
 
+def drained(handler: Any, services: Any) -> Any:
+    """The handler, with the background embedder's queue emptied after each request: what the
+    server's embedder thread does in the background, done before the next request, so a test
+    reads a settled index (tests of the queue itself use the handler as it is)."""
+
+    def handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        try:
+            return handler(event, context)  # type: ignore[no-any-return]
+        finally:
+            services.drain_vectors()
+
+    return handle
+
+
 class ApiClient:
     """Calls `handler(event, context)` and returns (status, parsed body)."""
 

@@ -3,7 +3,7 @@ import pytest
 from agent_memory.api.app import Api
 from agent_memory.bootstrap import build_services
 from agent_memory.settings import Settings
-from apiclient import ApiClient
+from apiclient import ApiClient, drained
 
 
 @pytest.fixture
@@ -58,4 +58,4 @@ def services(store, tmp_path, embedder):
 
 @pytest.fixture
 def api(services) -> ApiClient:
-    return ApiClient(Api(services).handle)
+    return ApiClient(drained(Api(services).handle, services))

@@ -25,7 +25,7 @@ from agent_memory.domain.extraction.model import (
     ModelUsage,
 )
 from agent_memory.settings import Settings
-from apiclient import ApiClient
+from apiclient import ApiClient, drained
 
 A = "/v1/agents/teams/web/releases"
 AGENT = {"role": "agent"}
@@ -255,7 +255,7 @@ class Scripted(MemoryModel):
 def _handler(services):
     from agent_memory.api.app import Api
 
-    return Api(services).handle
+    return drained(Api(services).handle, services)
 
 
 def scripted_api(store, tmp_path, model, **settings):

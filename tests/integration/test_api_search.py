@@ -182,11 +182,11 @@ def test_reindex_embeds_what_another_model_or_none_left(embedded, tmp_path, embe
     from agent_memory.bootstrap import build_services
     from agent_memory.local.reindex import reindex, stale_count
     from agent_memory.settings import Settings
-    from apiclient import ApiClient
+    from apiclient import ApiClient, drained
 
     # Given records written while no embedding model was configured
     plain = build_services(Settings(data_dir=tmp_path), store=embedded, embedder=None)
-    api = ApiClient(Api(plain).handle)
+    api = ApiClient(drained(Api(plain).handle, plain))
     api.ok("PUT", A, manifest(mode="vector"), expect=201)
     ship, _, _ = seed(api, *FACTS)
     assert stale_count(embedded, embedder.model_id) == 3
@@ -198,7 +198,7 @@ def test_reindex_embeds_what_another_model_or_none_left(embedded, tmp_path, embe
     assert stale_count(embedded, embedder.model_id) == 0
     # Then search by meaning finds them, and a second run has nothing to do
     found = tool(
-        ApiClient(Api(smart).handle),
+        ApiClient(drained(Api(smart).handle, smart)),
         begin(api),
         "search_memory",
         query="which weekday do we deploy",
@@ -213,13 +213,13 @@ def test_reindex_embeds_memories_too_and_leaves_nothing_stale(embedded, tmp_path
     from agent_memory.bootstrap import build_services
     from agent_memory.local.reindex import reindex, stale_count
     from agent_memory.settings import Settings
-    from apiclient import ApiClient
+    from apiclient import ApiClient, drained
 
     # A memory's document carries its last change's time as its version: a re-index of it
     # (once version 0) was refused as older, so memories stayed without vectors; and deleted or
     # superseded documents, never found by meaning, counted as stale for ever.
     plain = build_services(Settings(data_dir=tmp_path), store=embedded, embedder=None)
-    api = ApiClient(Api(plain).handle)
+    api = ApiClient(drained(Api(plain).handle, plain))
     api.ok("PUT", A, manifest(mode="vector"), expect=201)
     api.ok(
         "PUT", f"{A}/-/memories/deploy.md", {"content": "Releases ship on Tuesdays\n"}, expect=201

@@ -20,7 +20,7 @@ import pytest
 import moto_sfn
 from agent_memory.api.app import Api
 from agent_memory.domain.extraction.model import ModelUnavailable
-from apiclient import ApiClient
+from apiclient import ApiClient, drained
 
 pytestmark = pytest.mark.integration
 
@@ -89,7 +89,7 @@ def cloud(aws_env, monkeypatch, tmp_path):
         spec.loader.exec_module(module)
         handlers = {FUNCTION: lambda payload: module.lambda_handler(payload, Context())}
         with moto_sfn.lambda_in_process(handlers) as calls, moto_sfn.no_sleep() as slept:
-            api = ApiClient(Api(module.services).handle)
+            api = ApiClient(drained(Api(module.services).handle, module.services))
             yield Cloud(api, module, sfn, sqs, dlq, machine, calls, slept)
 
 

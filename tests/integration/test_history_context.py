@@ -11,7 +11,7 @@ import pytest
 from agent_memory.api.app import Api
 from agent_memory.bootstrap import build_services
 from agent_memory.settings import Settings
-from apiclient import ApiClient
+from apiclient import ApiClient, drained
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_indexer import FakeEmbedder  # noqa: E402
@@ -23,7 +23,7 @@ A = "/v1/agents/teams/web/releases"
 def setup(store, tmp_path):
     embedder = FakeEmbedder()
     services = build_services(Settings(data_dir=tmp_path), store=store, embedder=embedder)
-    api = ApiClient(Api(services).handle)
+    api = ApiClient(drained(Api(services).handle, services))
     api.ok("PUT", A, {"harness": {"history": {"index": "messages"}}}, expect=201)
     session = api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
     return api, session, embedder

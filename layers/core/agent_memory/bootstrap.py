@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .domain.embeddings import Embedder
 from .domain.extraction.model import MemoryModel
@@ -19,6 +20,9 @@ from .domain.services.sessions import SessionService
 from .domain.services.tools import ToolService
 from .domain.services.turn_context import ManifestCache
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from .adapters.sqlite.vectors import BackgroundEmbedder
 
 logger = logging.getLogger(__name__)
 
@@ -37,16 +41,24 @@ class Services:
     ingest: IngestService
     extraction: ExtractionService | None = None
     starter: ExtractionStarter | None = None
+    # Embedded shape: adds the vectors of what writes queued (the server runs it in background).
+    vectors: BackgroundEmbedder | None = None
 
     def drain_extractions(self) -> int:
         """Run the queued post-turn reviews now, in this thread (embedded worker only)."""
         drain = getattr(self.starter, "drain", None)
         return drain() if drain is not None else 0
 
+    def drain_vectors(self) -> int:
+        """Embed every queued document now, in this thread (embedded shape only)."""
+        return self.vectors.drain() if self.vectors is not None else 0
+
     def close(self) -> None:
         stop = getattr(self.starter, "stop", None)
         if stop is not None:
             stop()
+        if self.vectors is not None:
+            self.vectors.stop()
         self.store.close()
 
 
@@ -139,6 +151,17 @@ def build_starter(
     )
 
 
+def build_vectors(store: Store, search: SearchService) -> BackgroundEmbedder | None:
+    """Embedded shape with a model: the thread that adds queued vectors."""
+    if not search.inline or search.embedder is None:
+        return None
+    from .adapters.sqlite import SqliteStore
+    from .adapters.sqlite.vectors import BackgroundEmbedder
+
+    assert isinstance(store, SqliteStore) and store.index is not None
+    return BackgroundEmbedder(store.index, search.embedder, store)
+
+
 def build_search(settings: Settings, store: Store, embedder: Embedder | None) -> SearchService:
     """Embedded: the index lives in the SQLite file and is written with each commit. Cloud:
     OpenSearch Serverless, fed by the stream indexer; without an endpoint, lexical in-process."""
@@ -199,10 +222,11 @@ def build_services(
     )
     starter = build_starter(settings, store, extraction) if extraction is not None else None
     sessions = SessionService(store, agents, records, files, events, history, extraction, starter)
-    tools = ToolService(store, sessions, records, manifests)
+    tools = ToolService(store, sessions, records, manifests, search)
     tools.register("memory", files.memory_tool)
     tools.register("search_history", history.search_history)
     ingest = IngestService(sessions, history)
+    vectors = build_vectors(store, search)
     return Services(
         settings=settings,
         store=store,
@@ -216,4 +240,5 @@ def build_services(
         ingest=ingest,
         extraction=extraction,
         starter=starter,
+        vectors=vectors,
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -63,6 +63,33 @@ class RecordList(BaseModel):
 class RecordVersionList(BaseModel):
     versions: list[RecordVersion]
     next: str | None
+
+
+class IngestIn(_In):
+    messages: list[dict[str, Any]] = Field(min_length=1, max_length=500)
+
+
+class IngestOut(BaseModel):
+    STATUSES: ClassVar[tuple[str, ...]] = ("applied", "already applied", "failed")
+
+    results: list[dict[str, Any]]
+    applied: int
+    already_applied: int = Field(serialization_alias="alreadyApplied")
+    failed: int
+
+
+class IndexStatus(BaseModel):
+    """How far the agent's search index has caught up with what was written."""
+
+    pending_vectors: int | None = Field(
+        serialization_alias="pendingVectors",
+        description="Documents found by words but not yet by meaning: the background embedder "
+        "adds their vectors (embedded shape). null where the index cannot tell (the cloud's "
+        "stream indexer embeds as it indexes).",
+    )
+    embedding_model: str | None = Field(
+        serialization_alias="embeddingModel", description="The model vectors are made with."
+    )
 
 
 class ErrorBody(BaseModel):

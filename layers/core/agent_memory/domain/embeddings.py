@@ -15,6 +15,15 @@ class Embedding:
     vectors: Any  # numpy.ndarray of shape (len(texts), dimensions), float32
     model_id: str
     input_tokens: int
+    # Each text's share of input_tokens, where the model says (to bill each text's owner).
+    tokens: Sequence[int] | None = None
+
+    def tokens_of(self, texts: Sequence[str]) -> list[int]:
+        """Each text's tokens: the model's own counts, else input_tokens shared by length."""
+        if self.tokens is not None:
+            return list(self.tokens)
+        total = sum(len(t) for t in texts) or 1
+        return [round(self.input_tokens * len(t) / total) for t in texts]
 
 
 class Embedder(ABC):

@@ -14,6 +14,7 @@ import queue
 import threading
 from collections.abc import Callable
 
+from ..adapters.background import BackgroundLoop
 from ..domain.extraction.job import ExtractionJob
 from ..domain.models import Turn
 from ..domain.ports import ExtractionStarter
@@ -24,7 +25,9 @@ logger = logging.getLogger(__name__)
 PendingReader = Callable[[int], list[Turn]]
 
 
-class ExtractionWorker(ExtractionStarter):
+class ExtractionWorker(BackgroundLoop, ExtractionStarter):
+    thread_name = "agent-memory-extraction"
+
     def __init__(
         self,
         service: ExtractionService,
@@ -43,8 +46,7 @@ class ExtractionWorker(ExtractionStarter):
         self._attempts = attempts
         self._backoff = backoff_seconds
         self._poll = poll_seconds
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        super().__init__()
 
     # -- the starter port: called by a commit -----------------------------------------------------
 
@@ -65,23 +67,6 @@ class ExtractionWorker(ExtractionStarter):
             self._queued.add(job)
 
     # -- running ------------------------------------------------------------------------------
-
-    def run_in_background(self) -> None:
-        """Start the worker thread (the embedded server does, at start)."""
-        if self._thread is not None:
-            return
-        self._stop.clear()
-        self._thread = threading.Thread(
-            target=self._loop, name="agent-memory-extraction", daemon=True
-        )
-        self._thread.start()
-
-    def stop(self, timeout: float = 30.0) -> None:
-        """Stop after the job in hand; what is still queued stays queued in the store."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
 
     def drain(self) -> int:
         """Run every queued job (and every pending one in the store) in this thread, until

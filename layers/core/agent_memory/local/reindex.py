@@ -22,6 +22,7 @@ class Reindexed:
     records: int = 0
     files: int = 0
     events: int = 0
+    vectors: int = 0  # documents given a vector (queued by this run or before it)
 
 
 def stale_count(store: SqliteStore, model_id: str | None) -> int:
@@ -30,8 +31,10 @@ def stale_count(store: SqliteStore, model_id: str | None) -> int:
     row = (
         store.db.read()
         .execute(
-            "SELECT count(*) FROM search_docs WHERE status = 'ACTIVE'"
-            " AND (model_id IS NOT ? OR vector IS NULL)",
+            "SELECT count(*) FROM search_docs d WHERE status = 'ACTIVE'"
+            " AND (model_id IS NOT ? OR vector IS NULL) AND NOT EXISTS (SELECT 1 FROM"
+            " embed_queue q WHERE q.tenant = d.tenant AND q.agent_id = d.agent_id"
+            " AND q.kind = d.kind AND q.doc_id = d.doc_id)",
             (model_id,),
         )
         .fetchone()
@@ -48,8 +51,14 @@ def reindex(services: Services, everything: bool = False) -> Reindexed:
         raise SystemExit("reindex works on the embedded shape (SQLite store with its index)")
     model_id = search.embedder.model_id if search.embedder else None
     done = Reindexed()
-    if not everything and stale_count(store, model_id) == 0:
-        return done
+    if everything or stale_count(store, model_id) > 0:
+        _every_agent(services, store, done)
+    # What this run queued, and what a stopped server left queued, is embedded before it ends.
+    done.vectors = services.drain_vectors()
+    return done
+
+
+def _every_agent(services: Services, store: SqliteStore, done: Reindexed) -> None:
     tenants = [r[0] for r in store.db.read().execute("SELECT DISTINCT tenant FROM agents")]
     for tenant in tenants:
         after = None
@@ -60,7 +69,6 @@ def reindex(services: Services, everything: bool = False) -> Reindexed:
             if len(agents) < 100:
                 break
             after = agents[-1].id
-    return done
 
 
 def _agent(
@@ -78,7 +86,7 @@ def _agent(
         if not records:
             break
         active = [r for r in records if r.status is RecordStatus.ACTIVE]
-        docs, _ = search.docs_for(active)
+        docs = search.docs_for(active)
         docs += [search.doc_without_vector(r) for r in records if r not in active]
         store.index.upsert(docs)
         done.records += len(records)
@@ -94,7 +102,7 @@ def _agent(
             for f in full
             if f is not None
         ]
-        indexed, _ = search.file_docs(tenant, agent_id, writes)
+        indexed = search.file_docs(tenant, agent_id, writes)
         store.index.upsert([w.index for w in indexed if w.index is not None])
         done.files += len(writes)
         after = files[-1].path
@@ -104,7 +112,7 @@ def _agent(
         for session in sessions:
             for turn in store.list_turns(tenant, agent_id, session.id):
                 if turn.status is TurnStatus.COMMITTED:
-                    docs, _ = services.history.docs_for_commit(turn)
+                    docs = services.history.docs_for_commit(turn)
                     store.index.upsert(docs)
                     done.events += len(docs)
         if len(sessions) < 100:

@@ -37,6 +37,10 @@ def serve(settings: Settings) -> None:
     worker = services.starter if isinstance(services.starter, ExtractionWorker) else None
     if worker is not None:
         worker.run_in_background()
+    # Vectors of what was written are added beside the requests, those queued before a restart
+    # first; until then a document is found by words.
+    if services.vectors is not None:
+        services.vectors.run_in_background()
     server = create_server(
         gateway,
         host=settings.host,

@@ -134,8 +134,10 @@ class LocalEmbedder(Embedder):
         for start in range(0, len(order), self._batch_size):
             rows = order[start : start + self._batch_size]
             vectors[rows] = self._run(runtime, [encodings[i].ids for i in rows])
-        tokens = sum(len(e.ids) for e in encodings)
-        return Embedding(vectors=vectors, model_id=MODEL_ID, input_tokens=tokens)
+        tokens = [len(e.ids) for e in encodings]
+        return Embedding(
+            vectors=vectors, model_id=MODEL_ID, input_tokens=sum(tokens), tokens=tokens
+        )
 
     def _run(self, runtime: _Runtime, token_ids: list[list[int]]) -> Any:
         np = runtime.np

@@ -224,4 +224,22 @@ MIGRATIONS: list[list[str]] = [
         "DROP TABLE search_fts",
         "ALTER TABLE search_words RENAME TO search_fts",
     ],
+    # 11: vectors are added after the write that indexed a document's words, by the background
+    # embedder: each document waiting for one, with the text to embed and whom to bill for it.
+    # A newer version of a document takes its older one's place in the queue.
+    [
+        """CREATE TABLE embed_queue (
+            qseq INTEGER PRIMARY KEY AUTOINCREMENT,
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            session_id TEXT,
+            turn_id TEXT,
+            UNIQUE (tenant, agent_id, kind, doc_id)
+        )""",
+        "CREATE INDEX embed_queue_by_turn ON embed_queue (tenant, agent_id, turn_id)",
+    ],
 ]

@@ -1,9 +1,11 @@
 """EmbeddedIndex: the SearchIndex port in the store's own SQLite file.
 
-Words: an FTS5 table ranked by BM25. Meaning: exact cosine over a float32 matrix per agent held
-in memory, filtered by agent, scope, kind and labels before scoring. The matrix follows the
-table by sequence number (every upsert takes a new one), so any thread's query sees every
-committed write without a full reload.
+Words: an FTS5 table ranked by BM25, written in the store's own transactions. Meaning: exact
+cosine over a float32 matrix per agent held in memory, filtered by agent, scope, kind and labels
+before scoring. A write queues its documents' vectors (`embed_queue`); the background embedder
+(vectors.py) adds them later. The matrix follows the table by sequence number (every upsert, and
+every vector added, takes a new one), so any thread's query sees every committed write without
+a full reload.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -121,11 +123,16 @@ class _Matrix:
             grown[:n] = column[:n]
         return grown
 
-    def append(self, row: sqlite3.Row) -> None:
-        doc_id = row["doc_id"]
-        old = self.rows.get(doc_id)
+    def drop(self, doc_id: str) -> None:
+        """The document's newest row has no vector of this model (yet): its older one no longer
+        stands for it."""
+        old = self.rows.pop(doc_id, None)
         if old is not None:
             self.alive[old] = False
+
+    def append(self, row: sqlite3.Row) -> None:
+        doc_id = row["doc_id"]
+        self.drop(doc_id)
         n = len(self.ids)
         if self.vectors is None or n >= len(self.vectors):
             self._grow(n)
@@ -177,6 +184,36 @@ class _Matrix:
                 continue  # no row has the label, so every row's value is None
             keep &= column[:n] == self.label_values[name].code_of(value)
         return keep
+
+
+# search_docs' columns but its sequence number and vector, in order.
+_DOC_COLUMNS = (
+    "tenant",
+    "agent_id",
+    "kind",
+    "doc_id",
+    "version",
+    "scope",
+    "session_id",
+    "status",
+    "preview",
+    "record_kind",
+    "labels",
+    "created_at",
+)
+
+
+class Queued(NamedTuple):
+    """A document waiting for its vector: the text to embed and whom the embedding is for."""
+
+    qseq: int
+    tenant: str
+    agent_id: str
+    kind: str
+    doc_id: str
+    text: str
+    session_id: str | None
+    turn_id: str | None
 
 
 _MAX_BATCH = 2048  # search_docs rows checked against the filters at a time (lexical)
@@ -245,36 +282,136 @@ class EmbeddedIndex(SearchIndex):
             if found is not None:
                 if found["version"] > doc.version:
                     continue  # an older version never overwrites a newer one
-                if vector is None:
+                if vector is None and doc.embed is None:
                     # A status change keeps the text, so it keeps the vector too.
                     vector, model_id = found["vector"], found["model_id"]
                 conn.execute("DELETE FROM search_fts WHERE rowid = ?", (found["seq"],))
                 conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
-            seq = conn.execute(
-                "INSERT INTO search_docs (tenant, agent_id, kind, doc_id, version, scope,"
-                " session_id, status, preview, record_kind, labels, created_at, model_id, vector)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    doc.tenant,
-                    doc.agent_id,
-                    doc.kind,
-                    doc.id,
-                    doc.version,
-                    doc.scope,
-                    doc.session_id,
-                    doc.status,
-                    int(doc.preview),
-                    doc.record_kind,
-                    json.dumps(doc.labels),
-                    doc.created_at.isoformat(),
-                    model_id,
-                    vector,
-                ),
-            ).lastrowid
-            conn.execute(
-                "INSERT INTO search_fts (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
-                (seq, doc.text, owner_key(doc.tenant, doc.agent_id, doc.kind), doc.context),
+            self._insert(conn, doc, model_id, vector, doc.text, doc.context)
+            if doc.embed is not None and vector is None and self._model_id is not None:
+                self._queue(conn, doc)
+
+    def _insert(
+        self,
+        conn: sqlite3.Connection,
+        doc: IndexDoc | sqlite3.Row,
+        model_id: str | None,
+        vector: bytes | None,
+        text: str,
+        context: str,
+    ) -> None:
+        """The document's row at the next sequence number (where the vector matrices pick it
+        up), with its words."""
+        if isinstance(doc, sqlite3.Row):
+            values = tuple(doc[c] for c in _DOC_COLUMNS)
+            owner = owner_key(doc["tenant"], doc["agent_id"], doc["kind"])
+        else:
+            values = (
+                doc.tenant,
+                doc.agent_id,
+                doc.kind,
+                doc.id,
+                doc.version,
+                doc.scope,
+                doc.session_id,
+                doc.status,
+                int(doc.preview),
+                doc.record_kind,
+                json.dumps(doc.labels),
+                doc.created_at.isoformat(),
             )
+            owner = owner_key(doc.tenant, doc.agent_id, doc.kind)
+        seq = conn.execute(
+            f"INSERT INTO search_docs ({', '.join(_DOC_COLUMNS)}, model_id, vector)"
+            f" VALUES ({', '.join('?' * (len(_DOC_COLUMNS) + 2))})",
+            (*values, model_id, vector),
+        ).lastrowid
+        conn.execute(
+            "INSERT INTO search_fts (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
+            (seq, text, owner, context),
+        )
+
+    @staticmethod
+    def _queue(conn: sqlite3.Connection, doc: IndexDoc) -> None:
+        """Queue the document for the background embedder, in place of an older version."""
+        assert doc.embed is not None
+        key = (doc.tenant, doc.agent_id, doc.kind, doc.id)
+        conn.execute(
+            "DELETE FROM embed_queue WHERE tenant = ? AND agent_id = ? AND kind = ? AND doc_id = ?",
+            key,
+        )
+        conn.execute(
+            "INSERT INTO embed_queue (tenant, agent_id, kind, doc_id, version, text, session_id,"
+            " turn_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (*key, doc.version, doc.embed.text, doc.embed.session_id, doc.embed.turn_id),
+        )
+
+    # -- the background embedder's queue -------------------------------------------------------
+
+    def queued(self, limit: int) -> list[Queued]:
+        """The documents waiting longest for a vector, oldest first."""
+        rows = (
+            self._db.read()
+            .execute(
+                "SELECT qseq, tenant, agent_id, kind, doc_id, text, session_id, turn_id"
+                " FROM embed_queue ORDER BY qseq LIMIT ?",
+                (limit,),
+            )
+            .fetchall()
+        )
+        return [Queued(*row) for row in rows]
+
+    def pending_vectors(self, tenant: str, agent_id: str, turn_id: str | None = None) -> int | None:
+        return self.queued_count(tenant, agent_id, turn_id)
+
+    def queued_count(
+        self, tenant: str | None = None, agent_id: str | None = None, turn_id: str | None = None
+    ) -> int:
+        """How many documents wait for a vector: the whole file's, an agent's, or a turn's."""
+        sql, args = "SELECT count(*) FROM embed_queue", []
+        if tenant is not None and agent_id is not None:
+            sql += " WHERE tenant = ? AND agent_id = ?"
+            args = [tenant, agent_id]
+            if turn_id is not None:
+                sql += " AND turn_id = ?"
+                args.append(turn_id)
+        return int(self._db.read().execute(sql, args).fetchone()[0])
+
+    def unqueue(self, items: Sequence[Queued]) -> None:
+        """Take documents off the queue without a vector (the model failed on them)."""
+        if items:
+            with self._db.write() as conn:
+                conn.executemany(
+                    "DELETE FROM embed_queue WHERE qseq = ?", [(i.qseq,) for i in items]
+                )
+
+    def add_vectors(self, done: Sequence[Queued], vectors: Any, model_id: str) -> list[Queued]:
+        """Give each queued document its vector, in one transaction; those whose queue entry
+        is gone meanwhile (a newer version queued in its place, the document or its agent
+        deleted) are skipped. The ones given a vector are returned."""
+        added: list[Queued] = []
+        with self._db.write() as conn:
+            for item, vector in zip(done, vectors, strict=True):
+                if not conn.execute(
+                    "DELETE FROM embed_queue WHERE qseq = ?", (item.qseq,)
+                ).rowcount:
+                    continue
+                row = conn.execute(
+                    "SELECT * FROM search_docs WHERE tenant = ? AND agent_id = ? AND kind = ?"
+                    " AND doc_id = ?",
+                    (item.tenant, item.agent_id, item.kind, item.doc_id),
+                ).fetchone()
+                if row is None:
+                    continue
+                words = conn.execute(
+                    "SELECT text, context FROM search_fts WHERE rowid = ?", (row["seq"],)
+                ).fetchone()
+                conn.execute("DELETE FROM search_fts WHERE rowid = ?", (row["seq"],))
+                conn.execute("DELETE FROM search_docs WHERE seq = ?", (row["seq"],))
+                blob = np.asarray(vector, dtype=np.float32).tobytes()
+                self._insert(conn, row, model_id, blob, words["text"], words["context"])
+                added.append(item)
+        return added
 
     def delete(self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]) -> None:
         with self._db.write() as conn:
@@ -287,6 +424,11 @@ class EmbeddedIndex(SearchIndex):
                 if found is not None:
                     conn.execute("DELETE FROM search_fts WHERE rowid = ?", (found["seq"],))
                     conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
+                conn.execute(
+                    "DELETE FROM embed_queue WHERE tenant = ? AND agent_id = ? AND kind = ?"
+                    " AND doc_id = ?",
+                    (tenant, agent_id, kind, doc_id),
+                )
         self.forget(tenant, agent_id)
 
     def delete_agent(self, tenant: str, agent_id: str) -> None:
@@ -307,6 +449,9 @@ class EmbeddedIndex(SearchIndex):
         )
         conn.execute(
             "DELETE FROM search_docs WHERE tenant = ? AND agent_id = ?", (tenant, agent_id)
+        )
+        conn.execute(
+            "DELETE FROM embed_queue WHERE tenant = ? AND agent_id = ?", (tenant, agent_id)
         )
 
     def forget(self, tenant: str, agent_id: str) -> None:
@@ -409,12 +554,15 @@ class EmbeddedIndex(SearchIndex):
                 self._db.read()
                 .execute(
                     "SELECT * FROM search_docs WHERE tenant = ? AND agent_id = ? AND kind = ?"
-                    " AND seq > ? AND model_id = ? AND vector IS NOT NULL ORDER BY seq",
-                    (tenant, agent_id, kind, matrix.last_seq, self._model_id),
+                    " AND seq > ? ORDER BY seq",
+                    (tenant, agent_id, kind, matrix.last_seq),
                 )
                 .fetchall()
             )
             for row in rows:
-                matrix.append(row)
+                if row["vector"] is not None and row["model_id"] == self._model_id:
+                    matrix.append(row)
+                else:
+                    matrix.drop(row["doc_id"])  # its vector is queued, or another model's
                 matrix.last_seq = row["seq"]
         return matrix

@@ -12,7 +12,7 @@ from ...bootstrap import Services
 from ...domain.manifest import Manifest
 from ...domain.models import Agent, ManifestVersion
 from ..paths import agent_id_from
-from ..schemas import AgentList, ForkIn, ManifestVersionList
+from ..schemas import AgentList, ForkIn, IndexStatus, ManifestVersionList
 from .common import ERRORS, NO_CONTENT, caller_of, created, created_responses, no_content
 
 Limit = Annotated[int | None, Query(ge=1, le=200, description="Page size, 1-200 (default 50).")]
@@ -90,6 +90,23 @@ def agents_router(services: Services) -> Router:
         who = caller()
         who.can_read()
         return agents.manifest_version(who.tenant, agent_id_from(agent_id), version)
+
+    @router.get(
+        "/v1/agents/<agent_id>/index",
+        summary="How far the agent's search index has caught up",
+        description="`pendingVectors`: what is findable by words but not yet by meaning.",
+        responses=ERRORS,
+        tags=["agents"],
+    )
+    def index_status(agent_id: AgentId) -> IndexStatus:
+        who = caller()
+        who.can_read()
+        agent = agents.get(who.tenant, agent_id_from(agent_id))
+        search = services.records.search
+        return IndexStatus(
+            pending_vectors=search.pending_vectors(who.tenant, agent.id),
+            embedding_model=search.embedder.model_id if search.embedder else None,
+        )
 
     @router.post(
         "/v1/agents/<agent_id>/fork",

@@ -22,6 +22,17 @@ CONTEXT_WEIGHT = 0.25
 
 
 @dataclass(frozen=True)
+class EmbedRequest:
+    """What a document is to be found by in meaning, embedded after it is written (embedded
+    shape: by the background embedder, never inside the write), and whom the embedding is
+    billed to: the turn that wrote the document, or its agent when no turn did."""
+
+    text: str
+    session_id: str | None = None
+    turn_id: str | None = None
+
+
+@dataclass(frozen=True)
 class IndexDoc:
     """One searchable document: a record, a file memory, or a part of a history event."""
 
@@ -40,6 +51,9 @@ class IndexDoc:
     labels: dict[str, str] = field(default_factory=dict)
     vector: Sequence[float] | None = None  # unit length; None keeps a stored vector, if any
     model_id: str | None = None
+    # Embedded shape: the text to embed once the document is written (its stored vector, now
+    # stale, is dropped). None with no vector: the text did not change, the vector stays.
+    embed: EmbedRequest | None = None
     turn_sequence: int | None = None  # history: the turn the event belongs to
     # History: the words of the messages said just before the event. They find it too, at
     # CONTEXT_WEIGHT of the weight of its own words; never returned as its text.
@@ -82,6 +96,11 @@ class SearchIndex(ABC):
     @abstractmethod
     def delete_agent(self, tenant: str, agent_id: str) -> None:
         """Remove every document of an agent."""
+
+    def pending_vectors(self, tenant: str, agent_id: str, turn_id: str | None = None) -> int | None:
+        """How many of the agent's (or the turn's) documents still wait for their vector; None
+        where the index cannot tell (the cloud's stream indexer embeds as it indexes)."""
+        return None
 
     @abstractmethod
     def lexical(

@@ -9,8 +9,9 @@ from datetime import UTC, datetime
 
 from ..embeddings import Embedder
 from ..files.models import FileMemory, FileWrite
-from ..records import Record
-from .index import Hit, IndexDoc, IndexFilter, SearchIndex
+from ..models import Turn
+from ..records import Provenance, Record
+from .index import EmbedRequest, Hit, IndexDoc, IndexFilter, SearchIndex
 from .lexical import tokenize
 from .ranking import Ranked, fuse
 
@@ -79,8 +80,10 @@ def meaning_text(record: Record) -> str:
 class SearchService:
     """Ranks records by words, meaning and recency.
 
-    `inline` is true for the embedded shape, where the index lives in the store's own database
-    and is written in the same transaction; in the cloud the stream indexer embeds and indexes.
+    `inline` is true for the embedded shape, where the index lives in the store's own database:
+    a write indexes its words in its own transaction and queues its vectors, which the
+    background embedder adds (no request waits for an embedding); until then the document is
+    found by words. In the cloud the stream indexer embeds and indexes.
     """
 
     def __init__(self, index: SearchIndex | None, embedder: Embedder | None, inline: bool) -> None:
@@ -88,41 +91,23 @@ class SearchService:
         self.embedder = embedder
         self.inline = inline and index is not None
 
-    def docs_for(self, records: Sequence[Record]) -> tuple[list[IndexDoc], list[UsageEntry]]:
-        """Index documents for records about to be written (inline indexing only)."""
-        if not self.inline or not records:
-            return [], []
-        vectors: list[Sequence[float] | None] = [None] * len(records)
-        usage: list[UsageEntry] = []
-        model_id = None
-        if self.embedder is not None:
-            embedding = self.embedder.embed([meaning_text(r) for r in records])
-            vectors = [row for row in embedding.vectors]
-            model_id = embedding.model_id
-            usage.append(UsageEntry("embed", embedding.model_id, embedding.input_tokens))
-        docs = [
-            replace(record_doc(r), vector=vector, model_id=model_id if vector is not None else None)
-            for r, vector in zip(records, vectors, strict=True)
+    def docs_for(self, records: Sequence[Record]) -> list[IndexDoc]:
+        """Index documents for records about to be written (inline indexing only), each with
+        the text the background embedder will embed for it."""
+        if not self.inline:
+            return []
+        return [
+            replace(record_doc(r), embed=self._embed_request(meaning_text(r), r.provenance))
+            for r in records
         ]
-        return docs, usage
 
     def file_docs(
-        self, tenant: str, agent_id: str, writes: Sequence[FileWrite]
-    ) -> tuple[list[FileWrite], list[UsageEntry]]:
+        self, tenant: str, agent_id: str, writes: Sequence[FileWrite], turn: Turn | None = None
+    ) -> list[FileWrite]:
         """File writes with their search documents attached (inline indexing only): a memory
         is found by its path, description and content; a deleted path is marked DELETED."""
         if not self.inline or not writes:
-            return list(writes), []
-        live = [w for w in writes if w.head is not None]
-        texts = {w.path: file_text(w.head) for w in live if w.head is not None}
-        vectors: dict[str, Sequence[float]] = {}
-        usage: list[UsageEntry] = []
-        model_id = None
-        if self.embedder is not None and texts:
-            embedding = self.embedder.embed([t[:FILE_EMBED_CHARS] for t in texts.values()])
-            vectors = dict(zip(texts, embedding.vectors, strict=True))
-            model_id = embedding.model_id
-            usage.append(UsageEntry("embed", embedding.model_id, embedding.input_tokens))
+            return list(writes)
         out = []
         for write in writes:
             # The time of the memory's last change (its head's, when no version comes with it:
@@ -131,20 +116,39 @@ class SearchService:
             if last is None and write.head is not None:
                 last = write.head.updated_at
             stamp = int(last.timestamp() * 1_000_000) if last else 0
+            text = file_text(write.head) if write.head is not None else write.path
+            embed = None
+            if write.head is not None and self.embedder is not None:
+                embed = EmbedRequest(
+                    text[:FILE_EMBED_CHARS],
+                    session_id=turn.session_id if turn else None,
+                    turn_id=turn.id if turn else None,
+                )
             doc = IndexDoc(
                 tenant=tenant,
                 agent_id=agent_id,
                 kind="file",
                 id=write.path,
                 version=stamp,
-                text=texts.get(write.path, write.path),
+                text=text,
                 created_at=last or _EPOCH_UTC,
                 status="ACTIVE" if write.head is not None else "DELETED",
-                vector=vectors.get(write.path),
-                model_id=model_id if write.path in vectors else None,
+                embed=embed,
             )
             out.append(write.model_copy(update={"index": doc}))
-        return out, usage
+        return out
+
+    def _embed_request(self, text: str, provenance: Provenance) -> EmbedRequest | None:
+        if self.embedder is None:
+            return None
+        return EmbedRequest(text, session_id=provenance.session_id, turn_id=provenance.turn_id)
+
+    def pending_vectors(self, tenant: str, agent_id: str, turn_id: str | None = None) -> int | None:
+        """Documents the agent (or the turn) wrote that are found by words but not yet by
+        meaning; None where that cannot be told (no index, or the cloud's)."""
+        if self.index is None or self.embedder is None:
+            return None
+        return self.index.pending_vectors(tenant, agent_id, turn_id)
 
     def doc_without_vector(self, record: Record) -> IndexDoc:
         """The document of a record whose text did not change (the index keeps its vector)."""

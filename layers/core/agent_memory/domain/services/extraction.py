@@ -310,9 +310,7 @@ class ExtractionService:
         effects = self._effects(turn, [(v.decision, v.candidate, v.scope) for v in valid])
         read = [str(t) for t in proposal.get("read", [])]
         for _ in range(_APPLY_ATTEMPTS):
-            writes, changes, embed_usage = self._records.writes_for_effects(
-                turn.tenant, turn.agent_id, effects
-            )
+            writes, changes = self._records.writes_for_effects(turn.tenant, turn.agent_id, effects)
             try:
                 self._store.finish_extraction(turn, done, writes, read)
             except PreconditionFailed:
@@ -324,7 +322,6 @@ class ExtractionService:
                         "another review read some of these messages first; read the window again"
                     ) from None
                 continue  # a record changed meanwhile: work the writes out again
-            self._record_usage(turn, embed_usage)
             self._publish(turn, changes)
             return _dump(done)
         raise DomainError("the review's records kept changing under it; it will be retried")

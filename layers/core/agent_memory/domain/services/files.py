@@ -100,9 +100,8 @@ class FileService:
 
     def _write(self, tenant: str, agent_id: str, writes: list[FileWrite]) -> None:
         """An app's write (outside any turn), with its search documents."""
-        indexed, usage = self._search.file_docs(tenant, agent_id, writes)
+        indexed = self._search.file_docs(tenant, agent_id, writes)
         self._store.write_files(tenant, agent_id, indexed, self.limits.memories_per_agent)
-        self._record_usage(tenant, agent_id, usage)
 
     def _record_usage(
         self, tenant: str, agent_id: str, usage: list[UsageEntry], turn: Turn | None = None
@@ -282,9 +281,7 @@ class FileService:
             for write in writes
             for v in write.versions
         ]
-        indexed, usage = self._search.file_docs(turn.tenant, turn.agent_id, writes)
-        self._record_usage(turn.tenant, turn.agent_id, usage, turn)
-        return indexed, changes
+        return self._search.file_docs(turn.tenant, turn.agent_id, writes, turn), changes
 
     @staticmethod
     def _check_base(effects: list[Effect], base: dict[str, FileMemory | None]) -> None:

@@ -14,9 +14,9 @@ from ..history import EventIn, HistoryEvent, event_id, kept, part_id
 from ..models import Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, encode_cursor, int_pair_field
 from ..ports import PreconditionFailed, Store
-from ..search.index import IndexDoc, IndexFilter
+from ..search.index import EmbedRequest, IndexDoc, IndexFilter
 from ..search.ranking import Ranked
-from ..search.service import CANDIDATES, SearchService, UsageEntry
+from ..search.service import CANDIDATES, SearchService
 from .turn_context import ManifestCache, ToolRefused, TurnContext, turn_closed
 
 MAX_EVENTS_PER_APPEND = 500
@@ -168,11 +168,12 @@ class HistoryService:
 
     # -- the turn's commit --------------------------------------------------------------------
 
-    def docs_for_commit(self, turn: Turn) -> tuple[list[IndexDoc], list[UsageEntry]]:
-        """The turn's events as search documents, one a part (embedded shape: indexed in the
-        commit's own transaction, so only what a committed turn holds is ever searchable)."""
+    def docs_for_commit(self, turn: Turn) -> list[IndexDoc]:
+        """The turn's events as search documents, one a part (embedded shape: indexed by words
+        in the commit's own transaction, so only what a committed turn holds is ever
+        searchable; their vectors follow from the background embedder)."""
         if not self._search.inline:
-            return [], []
+            return []
         events = [
             e
             for e in self._store.turn_events(turn.tenant, turn.agent_id, turn.session_id, turn.id)
@@ -180,7 +181,7 @@ class HistoryService:
         ]
         parts = [(e, n, text) for e in events for n, text in enumerate(e.parts, start=1)]
         if not parts:
-            return [], []
+            return []
         texts = [f"{e.heading()}: {text}" for e, _, text in parts]
         # Each part is found with the messages said before its event (with_context, above).
         before = said_before(self._store, events[0])
@@ -189,19 +190,8 @@ class HistoryService:
             said += [before] * len(event.parts)
             if event.text.strip():
                 before = [*before, event.text][-CONTEXT_MESSAGES:]
-        vectors: list[Any] = [None] * len(parts)
-        usage: list[UsageEntry] = []
-        model_id = None
-        if self._search.embedder is not None:
-            meant = [
-                with_context(e.meaning(text), b)
-                for (e, _, text), b in zip(parts, said, strict=True)
-            ]
-            embedding = self._search.embedder.embed(meant)
-            vectors = list(embedding.vectors)
-            model_id = embedding.model_id
-            usage.append(UsageEntry("embed", embedding.model_id, embedding.input_tokens))
-        docs = [
+        embedded = self._search.embedder is not None
+        return [
             IndexDoc(
                 tenant=turn.tenant,
                 agent_id=turn.agent_id,
@@ -214,13 +204,15 @@ class HistoryService:
                 scope="session",
                 session_id=turn.session_id,
                 preview=turn.preview,
-                vector=vector,
-                model_id=model_id if vector is not None else None,
                 turn_sequence=turn.sequence,
+                embed=EmbedRequest(
+                    with_context(e.meaning(part), b), session_id=turn.session_id, turn_id=turn.id
+                )
+                if embedded
+                else None,
             )
-            for (e, n, _), text, b, vector in zip(parts, texts, said, vectors, strict=True)
+            for (e, n, part), text, b in zip(parts, texts, said, strict=True)
         ]
-        return docs, usage
 
     # -- the search_history tool ----------------------------------------------------------------
 

@@ -34,7 +34,7 @@ from ..records import (
 )
 from ..search.index import IndexFilter
 from ..search.lexical import bm25
-from ..search.service import SearchService, UsageEntry
+from ..search.service import SearchService
 from .record_view import ALL_STATUSES, RecordView
 from .turn_context import (
     Caller,
@@ -357,7 +357,7 @@ class RecordService:
 
     def writes_for_commit(
         self, turn: Turn, staged: Sequence[Effect]
-    ) -> tuple[list[RecordWrite], list[Change], list[UsageEntry]]:
+    ) -> tuple[list[RecordWrite], list[Change]]:
         """Turn the staged effects (every kind, as the commit read them) into record writes
         against the current heads."""
         effects = [e for e in staged if e.kind.startswith("record.")]
@@ -383,11 +383,11 @@ class RecordService:
 
     def writes_for_effects(
         self, tenant: str, agent_id: str, effects: list[Effect]
-    ) -> tuple[list[RecordWrite], list[Change], list[UsageEntry]]:
+    ) -> tuple[list[RecordWrite], list[Change]]:
         """Record writes that apply `effects` (adds, replaces and deletes) in order against
         the current heads: a turn's staged writes, or a post-turn review's decisions."""
         if not effects:
-            return [], [], []
+            return [], []
         touched: set[str] = set()
         for effect in effects:
             if effect.kind == "record.add":
@@ -455,8 +455,7 @@ class RecordService:
                         by,
                     )
         created = [heads[rid] for rid in versions if rid not in stored]
-        docs, usage = self._search.docs_for(created)
-        by_id = {d.id: d for d in docs}
+        by_id = {d.id: d for d in self._search.docs_for(created)}
         if self._search.inline:
             # Status changes keep their text: indexed without a new embedding.
             for rid in versions:
@@ -476,7 +475,11 @@ class RecordService:
             for rid in versions
             for v in versions[rid]
         ]
-        return writes, changes, usage
+        return writes, changes
+
+    @property
+    def search(self) -> SearchService:
+        return self._search
 
     def turn_memories(self, ctx: TurnContext) -> list[dict[str, Any]]:
         """The records a turn wrote or deleted, live and preview alike, as they stand now."""

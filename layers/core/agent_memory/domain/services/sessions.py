@@ -18,8 +18,6 @@ from ..ports import (
     Store,
     TurnWrites,
 )
-from ..search.service import UsageEntry
-from ..usage import usage_rows
 from .agents import AgentService
 from .extraction import ExtractionService
 from .files import FileService
@@ -186,9 +184,9 @@ class SessionService:
             turn = self.open_turn(tenant, agent_id, session_id, turn_id)
             # Read once, before the writes are worked out: one staged after is caught at the end.
             staged = self._store.staged_effects(tenant, agent_id, session_id, turn_id)
-            writes, changes, usage = self._records.writes_for_commit(turn, staged)
+            writes, changes = self._records.writes_for_commit(turn, staged)
             file_writes, file_changes = self._files.writes_for_commit(turn, staged)
-            history_docs, history_usage = self._history.docs_for_commit(turn)
+            history_docs = self._history.docs_for_commit(turn)
             review = self._plan_review(turn)
             try:
                 ended = self._store.end_turn(
@@ -214,10 +212,6 @@ class SessionService:
             self._publish(ended, changes + file_changes)
             if review is not None:
                 self._start_extraction(ended)
-            try:
-                self._record_usage(ended, usage + history_usage)
-            except Exception:  # the turn is committed whatever its bookkeeping meets
-                logger.exception("a committed turn's usage was not recorded")
             return ended
         raise Conflict(
             "the turn's writes kept conflicting with other turns; commit again", code="turn_busy"
@@ -230,11 +224,6 @@ class SessionService:
             return self._store.end_turn(turn, TurnStatus.ROLLED_BACK, utcnow())
         except PreconditionFailed as exc:
             raise turn_closed(self.get_turn(tenant, agent_id, session_id, turn_id)) from exc
-
-    def _record_usage(self, turn: Turn, usage: list[UsageEntry]) -> None:
-        if usage:
-            rows = usage_rows(turn.agent_id, None, usage, turn=turn)
-            self._store.add_usage(turn.tenant, turn.agent_id, rows)
 
     def _publish(self, turn: Turn, changes: list[Change]) -> None:
         if changes:

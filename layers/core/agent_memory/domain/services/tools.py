@@ -13,6 +13,7 @@ from ..models import Turn, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
 from ..ports import Store
 from ..records import Execution
+from ..search.service import SearchService
 from ..usage import usage_rows
 from .records import RecordService
 from .sessions import SessionService
@@ -41,8 +42,10 @@ class ToolService:
         sessions: SessionService,
         records: RecordService,
         manifests: ManifestCache,
+        search: SearchService | None = None,
     ) -> None:
         self._store = store
+        self._search = search
         self._sessions = sessions
         self._records = records
         self._manifests = manifests
@@ -192,6 +195,11 @@ class ToolService:
                 u.model_dump(mode="json", by_alias=True)
                 for u in self._store.list_usage(tenant, agent_id, turn_id, 200, None)
             ],
+            # What the turn wrote that is found by words but not yet by meaning (embedded:
+            # the background embedder adds the vectors; null where that cannot be told).
+            "pendingVectors": self._search.pending_vectors(tenant, agent_id, turn_id)
+            if self._search is not None
+            else None,
         }
 
     def recall(

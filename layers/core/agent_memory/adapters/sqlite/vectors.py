@@ -1,0 +1,148 @@
+"""The embedded shape's background embedder: one thread adding the vectors writes queued.
+
+A write (a commit, an app's file write, a review's records) indexes its documents' words in its
+own transaction and queues their vectors in the same SQLite file (`embed_queue`), so nothing a
+request does waits for the model, and a restart resumes where the queue stands. This thread
+takes the oldest queued documents a batch at a time (texts of several turns and agents in one
+call to the model), stores their vectors, and records the embedding as usage of purpose
+`embed` on the turn (or agent) that wrote each document. Until its vector is there a document
+is found by words alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import defaultdict
+from collections.abc import Sequence
+
+from ...domain.embeddings import Embedder, Embedding
+from ...domain.ids import new_id
+from ...domain.models import utcnow
+from ...domain.usage import Usage
+from ..background import BackgroundLoop
+from .search import EmbeddedIndex, Queued
+from .usage import SqliteUsage
+
+logger = logging.getLogger(__name__)
+
+BATCH = 32  # texts per call to the model (LocalEmbedder sorts each call's texts by length)
+
+
+class BackgroundEmbedder(BackgroundLoop):
+    thread_name = "agent-memory-embed"
+
+    def __init__(
+        self,
+        index: EmbeddedIndex,
+        embedder: Embedder,
+        usage: SqliteUsage,
+        *,
+        batch: int = BATCH,
+        idle_seconds: float = 0.1,
+        backoff_seconds: float = 5.0,
+    ) -> None:
+        self._index = index
+        self._embedder = embedder
+        self._usage = usage
+        self._batch = batch
+        self._idle = idle_seconds
+        self._backoff = backoff_seconds
+        super().__init__()
+        # One batch at a time, whether the thread or a drain runs it.
+        self._running = threading.Lock()
+
+    @property
+    def backlog(self) -> int:
+        """Documents still waiting for a vector."""
+        return self._index.queued_count()
+
+    def drain(self) -> int:
+        """Embed everything queued, in this thread, until the queue is empty; how many
+        documents got a vector. For the CLI (reindex), tests and benchmarks."""
+        total = 0
+        while True:
+            done, left = self.step()
+            total += done
+            if not left:
+                return total
+
+    def step(self) -> tuple[int, bool]:
+        """One batch: (documents given a vector, whether any were queued)."""
+        with self._running:
+            queued = self._index.queued(self._batch)
+            if not queued:
+                return 0, False
+            added = self._embed(queued)
+            return added, True
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                done, left = self.step()
+            except Exception:  # noqa: BLE001 - a busy database or the model must not end it
+                logger.exception("background embedder failed a batch; trying again")
+                self._stop.wait(self._backoff)
+                continue
+            if not left:
+                self._stop.wait(self._idle)
+
+    def _embed(self, queued: list[Queued]) -> int:
+        texts = [q.text for q in queued]
+        try:
+            embedding = self._embedder.embed(texts)
+        except Exception:
+            if len(queued) == 1:
+                raise
+            # One text the model fails on must not hold the queue: embed them one by one.
+            return self._one_by_one(queued)
+        return self._store(queued, texts, embedding)
+
+    def _one_by_one(self, queued: list[Queued]) -> int:
+        added, failed = 0, []
+        for item in queued:
+            try:
+                embedding = self._embedder.embed([item.text])
+            except Exception:  # noqa: BLE001 - judged below, with the others
+                failed.append(item)
+                continue
+            added += self._store([item], [item.text], embedding)
+        if failed and len(failed) == len(queued):
+            raise RuntimeError("the embedding model failed on every text of a batch")
+        for item in failed:
+            # Found by words alone; `agent-memory reindex` tries it again.
+            logger.warning(
+                "a document could not be embedded; it is found by words only",
+                extra={"agent_id": item.agent_id, "kind": item.kind, "doc_id": item.doc_id},
+            )
+        self._index.unqueue(failed)
+        return added
+
+    def _store(self, queued: Sequence[Queued], texts: list[str], embedding: Embedding) -> int:
+        added = self._index.add_vectors(queued, embedding.vectors, embedding.model_id)
+        kept = {q.qseq for q in added}
+        billed: dict[tuple[str, str, str | None, str | None], int] = defaultdict(int)
+        for item, tokens in zip(queued, embedding.tokens_of(texts), strict=True):
+            if item.qseq in kept:
+                billed[(item.tenant, item.agent_id, item.session_id, item.turn_id)] += tokens
+        now = utcnow()
+        by_agent: dict[tuple[str, str], list[Usage]] = defaultdict(list)
+        for (tenant, agent_id, session_id, turn_id), tokens in billed.items():
+            by_agent[(tenant, agent_id)].append(
+                Usage(
+                    id=new_id("use"),
+                    agent_id=agent_id,
+                    session_id=session_id,
+                    turn_id=turn_id,
+                    purpose="embed",
+                    model_id=embedding.model_id,
+                    input_tokens=tokens,
+                    at=now,
+                )
+            )
+        for (tenant, agent_id), rows in by_agent.items():
+            try:
+                self._usage.add_usage(tenant, agent_id, rows)
+            except Exception:  # noqa: BLE001 - the vectors are stored; usage is bookkeeping
+                logger.exception("embedding usage not recorded", extra={"agent_id": agent_id})
+        return len(added)
