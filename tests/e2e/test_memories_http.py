@@ -134,11 +134,22 @@ def test_ingest_a_jsonl_file_twice_through_the_cli(server, tmp_path):
     ]
     feed = tmp_path / "feed.jsonl"
     feed.write_text("\n".join(_json.dumps(line) for line in lines) + "\n")
+
+    def counts(result) -> dict:
+        out = _json.loads(result.stdout)
+        return {k: out[k] for k in ("applied", "already applied", "failed", "events")}
+
     first = run_cli(server, "ingest", str(feed))
     assert first.returncode == 0, first.stderr
-    assert _json.loads(first.stdout) == {"applied": 3, "already applied": 0, "failed": 0}
-    second = run_cli(server, "ingest", str(feed))
-    assert _json.loads(second.stdout) == {"applied": 0, "already applied": 3, "failed": 0}
+    assert counts(first) == {"applied": 3, "already applied": 0, "failed": 0, "events": 1}
+    # Sent again whole: nothing changes.
+    second = run_cli(server, "ingest", "--no-resume", str(feed))
+    assert counts(second) == {"applied": 0, "already applied": 3, "failed": 0, "events": 1}
+    # Run again as it is: its state file says every line was answered, so none is sent.
+    third = run_cli(server, "ingest", str(feed))
+    assert third.returncode == 0
+    assert _json.loads(third.stdout)["resumed_after_line"] == 3
+    assert counts(third) == {"applied": 0, "already applied": 0, "failed": 0, "events": 0}
     events = server.client().request("GET", f"/v1/agents/{AGENT}/-/sessions/s-1/history")
     assert [e["text"] for e in events["events"]] == ["tag releases vX.Y.Z"]
     bad = tmp_path / "bad.jsonl"

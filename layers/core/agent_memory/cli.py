@@ -6,6 +6,7 @@ import argparse
 import json
 import logging
 import sys
+import time
 import urllib.error
 from pathlib import Path
 from typing import Any
@@ -121,82 +122,68 @@ def _memories(args: argparse.Namespace) -> int:
 
 
 def _ingest(args: argparse.Namespace) -> int:
-    """Apply a JSON Lines file of ingestion messages through a running server, idempotently."""
-    from .client import ApiError, Client
-    from .domain.errors import InvalidRequest
-    from .domain.services.ingest import Append, Begin, Commit, OpenSession, parse_message
+    """Load a JSON Lines file of ingestion messages through a running server: in batches,
+    several at once, each session's messages in order; resumable and idempotent."""
+    from .bulk import load, read_lines
+    from .client import Client
 
-    client = Client(args.url, args.token)
-    counts = {"applied": 0, "already applied": 0, "failed": 0}
-    stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
-    with stream:
-        for number, line in enumerate(stream, start=1):
-            if not line.strip():
-                continue
-            try:
-                message = parse_message(json.loads(line))
-            except (ValueError, InvalidRequest) as exc:
-                print(f"line {number}: {exc}", file=sys.stderr)
-                counts["failed"] += 1
-                continue
-            base = f"/v1/agents/{message.agent}/-/sessions"
-            try:
-                if isinstance(message, OpenSession):
-                    client.request("POST", base, {"id": message.session})
-                elif isinstance(message, Begin):
-                    _ensure_session(client, base, message.session)
-                    client.request(
-                        "POST",
-                        f"{base}/{message.session}/turns",
-                        {
-                            "id": message.turn,
-                            "preview": message.preview,
-                            "started_by": message.started_by,
-                            "trigger_run_id": message.trigger_run_id,
-                        },
-                    )
-                else:
-                    turn = f"{base}/{message.session}/turns/{message.turn}"
-                    if isinstance(message, Append):
-                        events = [
-                            e.model_dump(mode="json", exclude_none=True) for e in message.events
-                        ]
-                        client.request("POST", f"{turn}/events", {"events": events})
-                    else:
-                        end = "commit" if isinstance(message, Commit) else "rollback"
-                        client.request("POST", f"{turn}/{end}")
-                counts["applied"] += 1
-            except ApiError as exc:
-                if _redelivered(message, exc):
-                    counts["already applied"] += 1
-                else:
-                    print(f"line {number}: {exc}", file=sys.stderr)
-                    counts["failed"] += 1
-    print(json.dumps(counts))
-    return 1 if counts["failed"] else 0
+    if not 1 <= args.batch <= 500 or not 1 <= args.senders <= 64:
+        print("agent-memory: --batch is 1-500 and --senders 1-64", file=sys.stderr)
+        return 2
+    source = None if args.file == "-" else Path(args.file)
+    if source is None:
+        lines = read_lines(sys.stdin)
+    else:
+        with source.open(encoding="utf-8") as stream:
+            lines = read_lines(stream)
+    state = None
+    if source is not None and not args.no_resume:
+        state = Path(args.state) if args.state else source.with_name(source.name + ".ingest-state")
+        if args.restart and state.exists():
+            state.unlink()
+    bar = _ProgressBar() if sys.stderr.isatty() else None
+    done = load(
+        Client(args.url, args.token),
+        lines,
+        source=source,
+        state=state,
+        batch=args.batch,
+        senders=args.senders,
+        on_progress=bar.show if bar else None,
+        on_failure=lambda number, problem: print(f"line {number}: {problem}", file=sys.stderr),
+    )
+    if bar is not None:
+        bar.show(done, final=True)
+    summary: dict[str, Any] = {**done.counts, "events": done.done_events}
+    summary["events_per_second"] = round(done.rate)
+    if done.resumed_after:
+        summary["resumed_after_line"] = done.resumed_after
+    print(json.dumps(summary))
+    return 1 if done.counts["failed"] else 0
 
 
-def _ensure_session(client: Any, base: str, session: str) -> None:
-    from .client import ApiError
+class _ProgressBar:
+    """One line on the terminal, redrawn at most five times a second."""
 
-    try:
-        client.request("POST", base, {"id": session})
-    except ApiError as exc:
-        if exc.code != "session_exists":
-            raise
+    def __init__(self) -> None:
+        self._shown = 0.0
 
-
-def _redelivered(message: Any, exc: Any) -> bool:
-    from .domain.services.ingest import Append, Begin, Commit, OpenSession
-
-    if isinstance(message, OpenSession):
-        return bool(exc.code == "session_exists")
-    if isinstance(message, Begin):
-        return bool(exc.code == "turn_exists")
-    if isinstance(message, Append):
-        return bool(exc.code == "turn_closed")
-    done = "committed" if isinstance(message, Commit) else "rolled_back"
-    return bool(exc.code == "turn_closed" and exc.body["error"].get("status") == done)
+    def show(self, progress: Any, final: bool = False) -> None:
+        now = time.monotonic()
+        if not final and now - self._shown < 0.2:
+            return
+        self._shown = now
+        total = max(progress.events, 1)
+        filled = int(30 * progress.done_events / total)
+        eta = progress.eta
+        left = f"ETA {int(eta) // 60}:{int(eta) % 60:02d}" if eta is not None else "ETA -"
+        print(
+            f"\r[{'#' * filled}{'.' * (30 - filled)}] {progress.done_events}/{progress.events}"
+            f" events  {progress.rate:,.0f} events/s  {left}  failed {progress.counts['failed']}",
+            end="\n" if final else "",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _all_pages(fetch: Any, key: str) -> Any:
@@ -283,6 +270,21 @@ def build_parser() -> argparse.ArgumentParser:
         "file",
         help='JSON Lines: {"op": "session"|"begin"|"events"|"commit"|'
         '"rollback", "agent", "session", "turn", ...}; - for stdin',
+    )
+    ingest.add_argument(
+        "--batch", type=int, default=200, help="messages a request, 1-500 (default 200)"
+    )
+    ingest.add_argument(
+        "--senders", type=int, default=4, help="requests in flight at once (default 4)"
+    )
+    ingest.add_argument(
+        "--state",
+        help="where the load notes how far it got, to resume after an interruption"
+        " (default FILE.ingest-state)",
+    )
+    ingest.add_argument("--restart", action="store_true", help="forget how far an earlier load got")
+    ingest.add_argument(
+        "--no-resume", action="store_true", help="keep no state file (every line is sent)"
     )
     ingest.set_defaults(run=_ingest)
     return parser

@@ -7,7 +7,9 @@ import binascii
 import json
 import logging
 import re
-from functools import cache
+import threading
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
@@ -19,6 +21,7 @@ from ..domain.errors import DomainError, field_problems, problems_text
 from .paths import external, normalize_event
 from .routes.agents import agents_router
 from .routes.history import history_router
+from .routes.ingest import ingest_router
 from .routes.memories import memories_router
 from .routes.records import records_router
 from .routes.sessions import sessions_router
@@ -81,18 +84,94 @@ def json_body(event: dict[str, Any]) -> dict[str, Any]:
     return {**event, "headers": headers}
 
 
+@dataclass
+class _RequestState:
+    event: Any = None
+    lambda_context: Any = None
+    context: dict[str, Any] = field(default_factory=dict)
+    processed_stack_frames: list[str] = field(default_factory=list)
+
+
+class ConcurrentHttpResolver(APIGatewayHttpResolver):
+    """Powertools' HTTP API resolver, safe for requests in flight together (the embedded
+    server's threads). Made for Lambda's one event at a time, the resolver keeps the request it
+    handles in process-wide state (`BaseRouter.current_event`, `lambda_context`, `context`):
+    two requests at once would read each other's caller, body or route. Here each request's
+    state lives in a context variable set for the length of `resolve`, so each thread (each
+    request) reads its own; routers read it through their resolver. Powertools' own ASGI
+    resolver (`HttpResolverLocal`) keeps its per-request state the same way."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._startup = _RequestState()  # before any request: route registration's context
+        self._request: ContextVar[_RequestState | None] = ContextVar("request", default=None)
+        super().__init__(**kwargs)
+
+    @property
+    def _state(self) -> _RequestState:
+        return self._request.get() or self._startup
+
+    @property  # type: ignore[override]
+    def current_event(self) -> Any:
+        return self._state.event
+
+    @current_event.setter
+    def current_event(self, value: Any) -> None:
+        self._state.event = value
+
+    @property  # type: ignore[override]
+    def lambda_context(self) -> Any:
+        return self._state.lambda_context
+
+    @lambda_context.setter
+    def lambda_context(self, value: Any) -> None:
+        self._state.lambda_context = value
+
+    @property  # type: ignore[override]
+    def context(self) -> dict[str, Any]:
+        return self._state.context
+
+    @context.setter
+    def context(self, value: dict[str, Any]) -> None:
+        self._state.context = value
+
+    @property  # type: ignore[override]
+    def processed_stack_frames(self) -> list[str]:
+        return self._state.processed_stack_frames
+
+    @processed_stack_frames.setter
+    def processed_stack_frames(self, value: list[str]) -> None:
+        self._state.processed_stack_frames = value
+
+    def resolve(self, event: Any, context: Any) -> dict[str, Any]:
+        token = self._request.set(_RequestState(lambda_context=context))
+        try:
+            return super().resolve(event, context)
+        finally:
+            self._request.reset(token)
+
+    def _to_proxy_event(self, event: dict[str, Any]) -> Any:
+        # The base class puts the event in BaseRouter's class attribute; this request's own
+        # state gets it too, and is what every read here sees.
+        proxy = super()._to_proxy_event(event)
+        self.current_event = proxy
+        return proxy
+
+
 class Api:
     """The resolver, plus the path normalisation API Gateway's decoded paths need."""
 
     def __init__(self, services: Services) -> None:
         self.services = services
-        self.resolver = APIGatewayHttpResolver(enable_validation=True)
+        self.resolver = ConcurrentHttpResolver(enable_validation=True)
         self.resolver.include_router(agents_router(services))
         self.resolver.include_router(sessions_router(services))
         self.resolver.include_router(tools_router(services))
         self.resolver.include_router(records_router(services))
         self.resolver.include_router(memories_router(services))
         self.resolver.include_router(history_router(services))
+        self.resolver.include_router(ingest_router(services))
+        self._openapi: dict[str, Any] | None = None
+        self._openapi_lock = threading.Lock()
         self._register_handlers()
 
     def handle(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
@@ -106,8 +185,15 @@ class Api:
             }
         return self.resolver.resolve(json_body(normalize_event(event)), context)
 
-    @cache  # noqa: B019 - one Api per process; the document never changes once built
     def openapi(self) -> dict[str, Any]:
+        # Built once, by one request: Powertools' schema generation shares state, and two
+        # requests building it at once (a client retrying a slow first call) break each other.
+        with self._openapi_lock:
+            if self._openapi is None:
+                self._openapi = self._build_openapi()
+            return self._openapi
+
+    def _build_openapi(self) -> dict[str, Any]:
         schema = self.resolver.get_openapi_schema(
             title="agent-memory",
             version=__version__,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
@@ -26,11 +25,11 @@ PUBLIC_PATHS = frozenset({OPENAPI_PATH})
 
 
 class LocalGateway:
-    """Requests are read and answered on waitress's threads, but the resolver handles one at a
-    time: Powertools' resolver, made for Lambda's one event at a time, keeps the event it is
-    handling in process-wide state (`BaseRouter.current_event`, the resolver's `context`), so
-    two requests in it at once could read each other's caller, body or route. Event streams
-    (which hold a request open) never enter it."""
+    """Requests are read, resolved and answered on waitress's threads, several at once: the
+    resolver keeps each request's state apart (api.app.ConcurrentHttpResolver), the store gives
+    each thread its own SQLite connection (reads never wait for a write under WAL; writes
+    take the file's one write lock in turn), and embeddings are made by the background embedder,
+    not in requests. Event streams (which hold a request open) never enter the resolver."""
 
     def __init__(
         self, api: Api, tokens: TokenBook, tenant_claim: str, streams: EventStreams | None = None
@@ -39,7 +38,6 @@ class LocalGateway:
         self.tokens = tokens
         self.tenant_claim = tenant_claim
         self.streams = streams
-        self._resolving = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         try:
@@ -80,9 +78,7 @@ class LocalGateway:
             else None
         )
         event = to_event(environ, path, body, claims)
-        with self._resolving:
-            result = self.api.handle(event, None)
-        return respond(start_response, result)
+        return respond(start_response, self.api.handle(event, None))
 
 
 def to_event(

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from ..errors import Conflict, InvalidRequest, NotFound, problems_text
+from ..errors import Conflict, DomainError, InvalidRequest, NotFound, problems_text
 from ..history import EventIn
 from ..models import StartedBy
 from .history import HistoryService
@@ -105,6 +105,20 @@ class IngestService:
                 return "already applied"
             raise
         return "applied"
+
+    def apply_batch(self, tenant: str, messages: list[Any]) -> list[dict[str, Any]]:
+        """Apply messages in order, each on its own: one failing (a 4xx it would have been
+        alone) is reported in its place and the others go on. Each result is `{"status":
+        "applied" | "already applied" | "failed", "error"?: {"code", "message"}}`."""
+        results: list[dict[str, Any]] = []
+        for raw in messages:
+            try:
+                results.append({"status": self.apply(tenant, raw)})
+            except DomainError as exc:
+                if exc.status >= 500:
+                    raise  # the service failing is no message's fault: the batch is retried
+                results.append({"status": "failed", "error": exc.to_body()["error"]})
+        return results
 
     def _begin(self, tenant: str, message: Begin) -> None:
         try:
