@@ -13,10 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.bootstrap import ModelOnFirstCall, build_model
-from agent_memory.domain.extraction.model import Message
-from agent_memory.settings import Settings
-
 pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).parents[2]
@@ -33,8 +29,6 @@ HEAVY = {
     "sqlite3": "the embedded shape's store",
     "waitress": "the embedded server",
     "aws_xray_sdk": "a tracer the function does not use",
-    "agent_memory.adapters.models": "the review model: the extraction function calls it",
-    "agent_memory.domain.extraction.prompts": "the review model's prompts",
     "agent_memory.adapters.sqlite": "the embedded shape",
     "agent_memory.local": "the embedded server and worker",
     "agent_memory.cli": "the command line",
@@ -48,8 +42,7 @@ services = app.api.services
 print(json.dumps({
     "modules": sorted(sys.modules),
     "built": [type(o).__name__ for o in (
-        services.store, services.events, services.starter, services.extraction.model,
-        services.history._search.index, services.history._search.embedder)],
+        services.store, services.events, services.starter, services.extraction.model)],
 }))
 """
 
@@ -86,53 +79,18 @@ def test_the_api_function_imports_no_heavy_module_at_cold_start():
         "DynamoStore",
         "EventBridgePublisher",
         "StepFunctionsStarter",
-        "ModelOnFirstCall",
-        "OpenSearchIndex",
-        "BedrockEmbedder",
+        "BedrockModel",
     ]
+    search = {"agent_memory.adapters.opensearch.index", "agent_memory.adapters.embeddings.bedrock"}
+    assert search <= set(result["modules"])  # the search routes' adapters, their clients unbuilt
     assert "pynamodb.models" in result["modules"]  # every route reads the store
     # ...and nothing only some routes or other functions need was imported for it.
     assert heavy(result["modules"]) == {}
 
 
 def test_the_heavy_list_catches_a_module_and_its_submodules():
-    assert heavy(["json", "boto3", "agent_memory.adapters.models.bedrock"]) == {
+    assert heavy(["json", "boto3", "agent_memory.local.server"]) == {
         "boto3": HEAVY["boto3"],
-        "agent_memory.adapters.models": HEAVY["agent_memory.adapters.models"],
+        "agent_memory.local": HEAVY["agent_memory.local"],
     }
-    assert heavy(["boto3x", "agent_memory.adapters.modelsx"]) == {}
-
-
-def test_the_cloud_review_model_is_bedrock_built_on_its_first_call(monkeypatch):
-    monkeypatch.setenv("AWS_REGION", "eu-west-1")
-    settings = Settings(store="dynamodb", table_name="t", bedrock_model="m-1")
-
-    model = build_model(settings)
-
-    assert isinstance(model, ModelOnFirstCall) and model.model_id == "m-1"
-    built = model.built
-    assert type(built).__name__ == "BedrockModel"
-    assert (built.model_id, built._client._region) == ("m-1", "eu-west-1")
-    assert model.built is built  # built once
-
-
-def test_a_model_built_on_first_call_answers_as_the_model_itself():
-    from agent_memory.adapters.models.rule_based import RuleBasedModel
-
-    builds = []
-
-    def build() -> RuleBasedModel:
-        builds.append(1)
-        return RuleBasedModel()
-
-    lazy, direct = ModelOnFirstCall("rule-based", build), RuleBasedModel()
-    messages = [Message(role="user", text="I moved to Lisbon last year.", id="m1")]
-    assert builds == []
-
-    proposed = lazy.propose(messages, "", ["fact"], {})
-
-    assert proposed == direct.propose(messages, "", ["fact"], {})
-    assert proposed.value  # the rules found the move: the comparison compared something
-    decided = lazy.decide(proposed.value, {0: []})
-    assert decided == direct.decide(proposed.value, {0: []})
-    assert builds == [1]
+    assert heavy(["boto3x", "agent_memory.localx"]) == {}

@@ -3,19 +3,10 @@
 from __future__ import annotations
 
 import logging
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from .domain.embeddings import Embedder
-from .domain.extraction.model import (
-    Candidate,
-    Decision,
-    Existing,
-    MemoryModel,
-    Message,
-    ModelResult,
-)
+from .domain.extraction.model import MemoryModel
 from .domain.ports import EventPublisher, ExtractionStarter, Store
 from .domain.search.service import SearchService
 from .domain.services.agents import AgentService
@@ -122,49 +113,10 @@ def build_model(settings: Settings) -> MemoryModel | None:
             api_key=key.get_secret_value() if key else None,
         )
     if kind == "bedrock":
-        region = settings.region
+        from .adapters.models.bedrock import BedrockModel
 
-        def bedrock() -> MemoryModel:
-            from .adapters.models.bedrock import BedrockModel
-
-            return BedrockModel(model_id=settings.bedrock_model, region=region)
-
-        return ModelOnFirstCall(settings.bedrock_model, bedrock)
+        return BedrockModel(model_id=settings.bedrock_model, region=settings.region)
     return None
-
-
-class ModelOnFirstCall(MemoryModel):
-    """A model built on its first call. The API function starts reviews but never runs one, so
-    its cold start need not import the Bedrock adapter and its prompts (~25 ms); the extraction
-    function builds it on its first propose or decide."""
-
-    def __init__(self, model_id: str, build: Callable[[], MemoryModel]) -> None:
-        self.model_id = model_id
-        self._build = build
-        self._built: MemoryModel | None = None
-        self._lock = threading.Lock()
-
-    @property
-    def built(self) -> MemoryModel:
-        if self._built is None:
-            with self._lock:
-                if self._built is None:
-                    self._built = self._build()
-        return self._built
-
-    def propose(
-        self,
-        messages: list[Message],
-        instructions: str,
-        existing_kinds: list[str],
-        labels: dict[str, str],
-    ) -> ModelResult[list[Candidate]]:
-        return self.built.propose(messages, instructions, existing_kinds, labels)
-
-    def decide(
-        self, candidates: list[Candidate], neighbours: dict[int, list[Existing]]
-    ) -> ModelResult[list[Decision]]:
-        return self.built.decide(candidates, neighbours)
 
 
 def build_starter(
