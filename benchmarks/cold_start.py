@@ -2,10 +2,13 @@
 
     .venv/bin/python benchmarks/cold_start.py [--runs 15]
 
-Each run is a new Python process configured as the Lambda function is (DynamoDB store), timing
-`import app` — settings parsed, adapters and resolver built — with time.perf_counter inside the
-process, so interpreter start-up itself is reported apart. No network is touched: building the
-store makes no AWS call.
+Each run is a new Python process given the environment template.yaml gives ApiFunction (the
+Globals' variables and the function's own, each CloudFormation reference replaced by a stand-in
+value of the same shape) plus what the Lambda runtime sets, and nothing of the caller's
+environment. It times `import app` inside the process with time.perf_counter (and the CPU it
+used, with time.process_time, which another process on the machine inflates less): settings
+parsed, adapters and resolver built, as the handler does at module level. Interpreter start-up
+is reported apart. No network is touched: building the services makes no AWS call.
 """
 
 from __future__ import annotations
@@ -18,48 +21,118 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = """
-import sys, time
-t0 = time.perf_counter()
+import time
+t0, c0 = time.perf_counter(), time.process_time()
 import app
-t1 = time.perf_counter()
-print((t1 - t0) * 1000)
+print((time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000)
 """
+REGION = "us-east-1"
+# Values for the variables template.yaml sets from a reference (!Ref, !GetAtt): what the stack
+# would resolve them to, in shape. A variable missing here fails the benchmark, so a variable
+# added to the template cannot go unmeasured.
+STAND_INS = {
+    "AGENT_MEMORY_TABLE_NAME": "agent-memory-Table-BENCH",
+    "AGENT_MEMORY_TENANT_CLAIM": "tenant",
+    "AGENT_MEMORY_EVENT_BUS_NAME": "agent-memory-MemoryEventBus-BENCH",
+    "AGENT_MEMORY_OPENSEARCH_ENDPOINT": "https://bench0123456789.us-east-1.aoss.amazonaws.com",
+    "AGENT_MEMORY_OPENSEARCH_INDEX": "agent-memory",
+    "AGENT_MEMORY_HISTORY_BUCKET": "agent-memory-historybucket-bench",
+    "AGENT_MEMORY_BEDROCK_EMBEDDING_MODEL": "amazon.titan-embed-text-v2:0",
+    "AGENT_MEMORY_BEDROCK_EMBEDDING_DIMENSIONS": "1024",
+    "AGENT_MEMORY_EXTRACTION_STATE_MACHINE_ARN": (
+        "arn:aws:states:us-east-1:123456789012:stateMachine:ExtractionStateMachine-BENCH"
+    ),
+}
+# What the Lambda runtime adds (credentials are the role's, from the environment).
+RUNTIME = {
+    "AWS_REGION": REGION,
+    "AWS_DEFAULT_REGION": REGION,
+    "AWS_ACCESS_KEY_ID": "ASIABENCH",
+    "AWS_SECRET_ACCESS_KEY": "bench",
+    "AWS_SESSION_TOKEN": "bench",
+    "AWS_EXECUTION_ENV": "AWS_Lambda_python3.12",
+    "AWS_LAMBDA_FUNCTION_NAME": "agent-memory-ApiFunction-BENCH",
+    "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "1024",
+}
 
 
-def run_once() -> tuple[float, float]:
-    env = {
-        **os.environ,
-        "PYTHONPATH": f"{ROOT / 'functions/api'}{os.pathsep}{ROOT / 'layers/core'}",
-        "AGENT_MEMORY_STORE": "dynamodb",
-        "AGENT_MEMORY_TABLE_NAME": "agent-memory-bench",
-        "AWS_REGION": "us-east-1",
-        "AWS_ACCESS_KEY_ID": "bench",
-        "AWS_SECRET_ACCESS_KEY": "bench",
-        "POWERTOOLS_SERVICE_NAME": "agent-memory",
-        "PYTHONDONTWRITEBYTECODE": "0",
+class _Intrinsic:
+    """A CloudFormation reference (`!Ref Table`): resolved only when the stack is deployed."""
+
+
+def _template_loader() -> type[yaml.SafeLoader]:
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: _Intrinsic())
+    return Loader
+
+
+def function_environment(function: str = "ApiFunction") -> dict[str, str]:
+    """The variables template.yaml gives `function` (Globals first, its own over them), with
+    stand-ins for references, plus the runtime's: the environment the handler is imported in."""
+    template: dict[str, Any] = yaml.load(  # noqa: S506 - SafeLoader with one constructor added
+        (ROOT / "template.yaml").read_text(), Loader=_template_loader()
+    )
+    variables = {
+        **template["Globals"]["Function"]["Environment"]["Variables"],
+        **template["Resources"][function]["Properties"].get("Environment", {}).get("Variables", {}),
     }
+    env = dict(RUNTIME)
+    for name, value in variables.items():
+        if isinstance(value, _Intrinsic):
+            if name not in STAND_INS:
+                raise SystemExit(f"template.yaml sets {name} from a reference: add a stand-in")
+            env[name] = STAND_INS[name]
+        else:
+            env[name] = str(value)
+    return env
+
+
+def probe_environment() -> dict[str, str]:
+    """The function's environment, with the code where Lambda puts it: the handler's folder
+    (/var/task) and the layer (/opt/python) on the path."""
+    return {
+        **function_environment(),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "functions/api"), str(ROOT / "layers/core")]),
+    }
+
+
+def run_once(env: dict[str, str]) -> tuple[float, float, float]:
     started = time.perf_counter()
     out = subprocess.run(
         [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True
     )
     wall = (time.perf_counter() - started) * 1000
-    return float(out.stdout.strip().splitlines()[-1]), wall
+    imported, cpu = (float(v) for v in out.stdout.strip().splitlines()[-1].split())
+    return imported, cpu, wall
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
-    run_once()  # warm the bytecode cache, as a deployed layer ships .pyc-compiled code
-    imports, walls = zip(*(run_once() for _ in range(args.runs)), strict=True)
+    env = probe_environment()
+    run_once(env)  # writes the bytecode cache, as a deployed layer ships .pyc-compiled code
+    load_before = os.getloadavg()
+    runs = [run_once(env) for _ in range(args.runs)]
+    load_after = os.getloadavg()
+    imports, cpus, walls = zip(*runs, strict=True)
     result = {
         "runs": args.runs,
         "import_ms_median": round(statistics.median(imports), 1),
         "import_ms_max": round(max(imports), 1),
+        "import_cpu_ms_median": round(statistics.median(cpus), 1),
         "process_ms_median": round(statistics.median(walls), 1),
+        "load_average_1_5_15_before": [round(v, 2) for v in load_before],
+        "load_average_1_5_15_after": [round(v, 2) for v in load_after],
         "python": sys.version.split()[0],
     }
     print(json.dumps(result, indent=2))

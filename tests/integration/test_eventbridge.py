@@ -43,7 +43,8 @@ def test_events_reach_the_bus_with_tenant_and_agent_in_the_detail(aws_env):
         events.put_targets(Rule="all", EventBusName="memory", Targets=[{"Id": "q", "Arn": arn}])
 
         # Twelve events: more than one PutEvents batch of ten.
-        EventBridgePublisher("memory", client=events).publish([event(n) for n in range(12)])
+        # No client given: the publisher makes its own on this first publish.
+        EventBridgePublisher("memory", region="us-east-1").publish([event(n) for n in range(12)])
 
         bodies = []
         while True:

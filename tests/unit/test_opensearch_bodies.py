@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -249,3 +250,14 @@ def test_connect_signs_requests_for_aoss_over_https_without_sending_any(monkeypa
 def test_importing_the_adapter_does_not_import_opensearch_py():
     code = "import sys, agent_memory.adapters.opensearch; sys.exit('opensearchpy' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_connecting_builds_no_client_until_the_first_request():
+    code = (
+        "import sys\n"
+        "from agent_memory.adapters.opensearch import connect\n"
+        "index = connect('https://abc123.eu-west-1.aoss.amazonaws.com', 'eu-west-1', 'm', 1024)\n"
+        "sys.exit(sorted({'opensearchpy', 'boto3'} & set(sys.modules)) != [])"
+    )
+    env = {**os.environ, "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret"}
+    assert subprocess.run([sys.executable, "-c", code], env=env, check=False).returncode == 0

@@ -11,6 +11,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from ...domain.events import Event
 from ...domain.ports import EventPublisher
+from ..aws import LazyClient
 
 logger = logging.getLogger(__name__)
 SOURCE = "agent-memory"
@@ -19,11 +20,9 @@ BATCH = 10  # PutEvents takes at most ten entries
 
 class EventBridgePublisher(EventPublisher):
     def __init__(self, bus_name: str, client: Any = None, region: str | None = None) -> None:
-        if client is None:
-            import boto3
-
-            client = boto3.client("events", region_name=region)
-        self._client = client
+        # Made on first publish: a cold start serving reads never pays for boto3 and the
+        # events service model (~100 ms).
+        self._client = LazyClient("events", region, client)
         self._bus = bus_name
 
     def publish(self, events: Sequence[Event]) -> None:
@@ -40,7 +39,7 @@ class EventBridgePublisher(EventPublisher):
         for start in range(0, len(entries), BATCH):
             batch = entries[start : start + BATCH]
             try:
-                result = self._client.put_events(Entries=batch)
+                result = self._client.get().put_events(Entries=batch)
             except (BotoCoreError, ClientError) as exc:
                 logger.error("events not delivered", extra={"count": len(batch), "error": str(exc)})
                 continue
