@@ -6,11 +6,12 @@ import argparse
 import json
 import logging
 import sys
-import urllib.error
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
+
+from .client import ConnectionFailed
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -194,7 +195,8 @@ def _redelivered(message: Any, exc: Any) -> bool:
     if isinstance(message, Begin):
         return bool(exc.code == "turn_exists")
     if isinstance(message, Append):
-        return bool(exc.code == "turn_closed")
+        # Kept before the turn ended (a line sent again), not arriving after its commit.
+        return bool(exc.code == "turn_closed" and exc.body["error"].get("alreadyKept") is True)
     done = "committed" if isinstance(message, Commit) else "rolled_back"
     return bool(exc.code == "turn_closed" and exc.body["error"].get("status") == done)
 
@@ -292,10 +294,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except urllib.error.URLError as exc:  # before OSError: it is one
-        reason = exc.reason if isinstance(exc.reason, str) else str(exc.reason)
-        url = getattr(args, "url", None) or "the server"
-        print(f"agent-memory: cannot reach {url}: {reason}", file=sys.stderr)
+    except ConnectionFailed as exc:
+        url = getattr(args, "url", None) or exc.url
+        print(f"agent-memory: cannot reach {url}: {exc.reason}", file=sys.stderr)
     except json.JSONDecodeError as exc:
         print(f"agent-memory: the input is not JSON: {exc}", file=sys.stderr)
     except OSError as exc:
