@@ -102,6 +102,21 @@ def test_a_recall_of_the_same_versions_on_the_next_turn_is_not_recorded_again(ap
     assert len(other.recalls()) == 1
 
 
+def test_a_recall_further_back_than_the_lookback_is_recorded_again(api, monkeypatch):
+    monkeypatch.setattr("agent_memory.domain.services.tools.RECALL_LOOKBACK_TURNS", 1)
+    put(api)
+    seed(api, "Releases ship on Tuesdays")
+    s = session(api)
+    context = "user: when do releases ship?"
+    first = Turn(api, s)
+    first.recall(context)
+    first.commit()
+    Turn(api, s).commit()  # a turn without a recall
+    third = Turn(api, s)
+    third.recall(context)
+    assert len(third.recalls()) == 1
+
+
 def test_a_new_version_of_a_recalled_record_is_recorded_on_the_next_turn(api):
     put(api)
     (ship,) = seed(api, "Releases ship on Tuesdays")

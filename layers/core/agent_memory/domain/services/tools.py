@@ -271,7 +271,8 @@ class ToolService:
         the agent's, or one helper's (a caller's role and invocation), in this turn or a
         committed turn of the session before it (a replay: before its original). Another
         conversation's recall did not put them before this one's model, and a rolled-back
-        attempt's is not in the history its retry starts from."""
+        attempt's is not in the history its retry starts from. At most RECALL_LOOKBACK_TURNS
+        turns back: one read a turn, and older recalls have left the conversation's context."""
         turn = ctx.turn
         conversation = (ctx.caller.role, ctx.caller.invocation)
         earlier = [
@@ -280,7 +281,7 @@ class ToolService:
             if t.sequence < ctx.root_turn.sequence and t.status is TurnStatus.COMMITTED
         ]
         # The newest turns first: a conversation is most likely to repeat a recent recall.
-        for turn_id in [turn.id, *reversed(earlier)]:
+        for turn_id in [turn.id, *reversed(earlier[-RECALL_LOOKBACK_TURNS:])]:
             for execution in self._store.list_executions(
                 turn.tenant, turn.agent_id, turn.session_id, turn_id
             ):
@@ -325,6 +326,11 @@ HISTORY_RULE = (
     "earlier turn established."
 )
 RECALL_CONTEXT_MAX_CHARS = 200_000
+# How many committed turns back a recall looks for the same versions before the same
+# conversation. Each is one read of the turn's executions, on every recall; and a session's
+# context is bounded (older messages are summarized, earlier tool results cleared), so a recall
+# further back is no longer before the model.
+RECALL_LOOKBACK_TURNS = 20
 RECALL_QUERY_CHARS = 2_000
 
 
