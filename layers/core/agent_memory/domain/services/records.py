@@ -291,12 +291,8 @@ class RecordService:
         in notFound, in the order asked."""
         asked = list(dict.fromkeys(ids))
         found = self.view.get_many(ctx, asked)
-        records = [
-            found[rid]
-            for rid in sorted(found, reverse=True)
-            if (not kinds or found[rid].kind in kinds)
-            and all(found[rid].labels.get(k) == v for k, v in labels.items())
-        ]
+        query = self.view.query_for(ctx, kinds=kinds, labels=labels, statuses=ALL_STATUSES)
+        records = [found[rid] for rid in sorted(found, reverse=True) if query.matches(found[rid])]
         missing = [rid for rid in asked if rid not in found]
         return {"records": [_dump(r) for r in records], "next": None, "notFound": missing}
 
