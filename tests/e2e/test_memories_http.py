@@ -156,3 +156,26 @@ def test_ingest_a_jsonl_file_twice_through_the_cli(server, tmp_path):
     bad.write_text('{"op": "nope"}\n')
     refused = run_cli(server, "ingest", str(bad))
     assert refused.returncode == 1 and "invalid message" in refused.stderr
+
+
+def test_ingest_fails_events_that_arrive_after_their_turns_commit(server, tmp_path):
+    import json as _json
+
+    server.client().put_agent(AGENT, {"harness": {"history": {"index": "messages"}}})
+    turn = {"agent": AGENT, "session": "s-late", "turn": "t-1"}
+    events = {
+        "op": "events",
+        **turn,
+        "events": [{"role": "user", "text": "kept in time", "sequence": 1}],
+    }
+    late = {**events, "events": [{"role": "user", "text": "too late", "sequence": 2}]}
+    lines = [{"op": "begin", **turn}, events, {"op": "commit", **turn}, late, events]
+    feed = tmp_path / "late.jsonl"
+    feed.write_text("\n".join(_json.dumps(line) for line in lines) + "\n")
+    run = run_cli(server, "ingest", str(feed))
+    # The late line is no redelivery: it fails, and the run says so in its exit code. The
+    # events line sent again after the commit was kept before it: already applied.
+    assert _json.loads(run.stdout) == {"applied": 3, "already applied": 1, "failed": 1}
+    assert run.returncode == 1 and "line 4" in run.stderr and "turn_closed" in run.stderr
+    kept = server.client().request("GET", f"/v1/agents/{AGENT}/-/sessions/s-late/history")
+    assert [e["text"] for e in kept["events"]] == ["kept in time"]

@@ -34,3 +34,13 @@ def test_a_missing_file_is_named(capsys, tmp_path):
     missing = tmp_path / "nope.json"
     assert main(["agents", "put", "a", str(missing)]) == 1
     assert capsys.readouterr().err.strip() == f"agent-memory: No such file or directory: {missing}"
+
+
+def test_the_client_raises_its_own_error_when_the_server_is_down():
+    from agent_memory.client import Client, ClientError, ConnectionFailed
+
+    url = f"http://127.0.0.1:{a_closed_port()}"
+    with pytest.raises(ConnectionFailed) as caught:
+        Client(url, "token", timeout=2).list_agents()
+    assert isinstance(caught.value, ClientError)
+    assert caught.value.url == url and str(caught.value).startswith(f"cannot reach {url}: ")

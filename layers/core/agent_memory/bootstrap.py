@@ -211,7 +211,7 @@ def build_services(
         search,
     )
     manifests = ManifestCache(store)
-    agents = AgentService(store, files, manifests)
+    agents = AgentService(store, files, manifests, search)
     records = RecordService(store, events, search, manifests)
     history = HistoryService(store, manifests, search)
     chosen_model = build_model(settings) if model is True else (model or None)

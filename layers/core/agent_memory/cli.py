@@ -7,11 +7,12 @@ import json
 import logging
 import sys
 import time
-import urllib.error
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
+
+from .client import ConnectionFailed
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -294,10 +295,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except urllib.error.URLError as exc:  # before OSError: it is one
-        reason = exc.reason if isinstance(exc.reason, str) else str(exc.reason)
-        url = getattr(args, "url", None) or "the server"
-        print(f"agent-memory: cannot reach {url}: {reason}", file=sys.stderr)
+    except ConnectionFailed as exc:
+        url = getattr(args, "url", None) or exc.url
+        print(f"agent-memory: cannot reach {url}: {exc.reason}", file=sys.stderr)
     except json.JSONDecodeError as exc:
         print(f"agent-memory: the input is not JSON: {exc}", file=sys.stderr)
     except OSError as exc:

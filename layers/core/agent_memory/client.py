@@ -10,7 +10,20 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 
-class ApiError(Exception):
+class ClientError(Exception):
+    """What every call of the client raises when it gets no answer it can return."""
+
+
+class ConnectionFailed(ClientError):
+    """No answer from the server (refused, unknown host, timed out, cut off): `url`, `reason`."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        self.url = url
+        self.reason = reason
+        super().__init__(f"cannot reach {url}: {reason}")
+
+
+class ApiError(ClientError):
     """An error response: `status`, and the body's `code` and `message`."""
 
     def __init__(self, status: int, body: dict[str, Any]) -> None:
@@ -60,6 +73,9 @@ class Client:
             except ValueError:
                 payload = {"error": {"code": "http_error", "message": raw.decode(errors="replace")}}
             raise ApiError(exc.code, payload) from exc
+        except (urllib.error.URLError, OSError) as exc:  # after HTTPError, which is one
+            reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+            raise ConnectionFailed(self.url, str(reason)) from exc
         if lines:
             return [json.loads(line) for line in raw.decode().splitlines() if line.strip()]
         return json.loads(raw) if raw else None

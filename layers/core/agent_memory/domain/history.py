@@ -13,7 +13,13 @@ from .models import Entity
 Role = Literal["user", "assistant", "tool_result", "error"]
 EVENT_TEXT_MAX_CHARS = 1_000_000
 # Tools whose calls and results are the agent's own retrievals: never kept.
-RETRIEVAL_TOOLS = frozenset({"search_history", "search_memory", "recall", "memory_recall"})
+RETRIEVAL_TOOLS = frozenset(
+    {"search_history", "search_memory", "read_memory", "recall", "memory_recall"}
+)
+# The memory tool retrieves with one command (view) and writes with the others: what a view
+# returned is not kept, what a write answered is.
+MEMORY_TOOL = "memory"
+MEMORY_VIEW = "view"
 SKILL_TOOLS = frozenset({"skill", "load_skill", "skill_load"})
 # Long events are indexed in parts of PART_WORDS words overlapping by PART_OVERLAP
 # (measured on LoCoMo, benchmarks/RESULTS.md).
@@ -118,18 +124,22 @@ def split_parts(text: str) -> list[str]:
     ]
 
 
-def kept(event: EventIn, index: str | None) -> EventIn | None:
+def kept(event: EventIn, index: str | None, views: frozenset[str] = frozenset()) -> EventIn | None:
     """The event as history keeps it under harness.history.index, or None when it is not kept.
 
     messages: the turn's messages and the agent's replies with the tools each reply called;
     messages_and_tools: also tool results and errors. Skill loads and the agent's own
-    retrievals (search_history, search_memory, recall) are never kept.
+    retrievals (search_history, search_memory, read_memory, recall, and the memory tool's
+    view: a result whose execution is in `views`, or whose metadata names the command) are
+    never kept.
     """
     if index is None:
         return None
     if event.metadata.get("kind") in ("skill_load", "skill"):
         return None
     if event.tool_name in RETRIEVAL_TOOLS or event.tool_name in SKILL_TOOLS:
+        return None
+    if is_memory_view(event, views):
         return None
     if event.role in ("tool_result", "error") and index != "messages_and_tools":
         return None
@@ -144,3 +154,12 @@ def kept(event: EventIn, index: str | None) -> EventIn | None:
         if len(calls) != len(event.tool_calls):
             return event.model_copy(update={"tool_calls": calls})
     return event
+
+
+def is_memory_view(event: EventIn, views: frozenset[str]) -> bool:
+    """A result (or error) of the memory tool's view: the agent reading its own memory."""
+    if event.tool_name != MEMORY_TOOL or event.role not in ("tool_result", "error"):
+        return False
+    if event.metadata.get("command") == MEMORY_VIEW:
+        return True
+    return event.execution_id is not None and event.execution_id in views

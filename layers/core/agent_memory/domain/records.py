@@ -146,6 +146,9 @@ class Execution(Entity):
     retrieved: bool = False
     usage: list[dict[str, Any]] = Field(default_factory=list)
     created_at: datetime = Field(serialization_alias="createdAt")
+    # The file-memory spec: each memory tool call is a tool.completed with kind: "runtime"
+    # (the runtime serves it in the turn's own record, so a replayed write applies once).
+    kind: Literal["runtime"] | None = None
 
 
 class Effect(Entity):

@@ -21,7 +21,9 @@ from ..models import Agent, ManifestVersion, Page, utcnow
 from ..paging import check_limit, decode_cursor, int_field, str_field
 from ..paging import page as _page
 from ..ports import PreconditionFailed, Store
+from ..search.service import SearchService
 from .files import FileService
+from .record_fork import copy_agent_records
 from .turn_context import ManifestCache
 
 _SAVE_ATTEMPTS = 5
@@ -50,11 +52,16 @@ class AgentService:
     """Agents and their versioned manifests."""
 
     def __init__(
-        self, store: Store, files: FileService, manifests: ManifestCache | None = None
+        self,
+        store: Store,
+        files: FileService,
+        manifests: ManifestCache | None = None,
+        search: SearchService | None = None,
     ) -> None:
         self._store = store
         self._files = files
         self._manifests = manifests
+        self._search = search
 
     def put(self, tenant: str, agent_id: str, manifest: Manifest | Any) -> tuple[Agent, bool]:
         """Save a manifest as the agent's next version, creating the agent at version 1.
@@ -155,7 +162,8 @@ class AgentService:
             raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
 
     def fork(self, tenant: str, agent_id: str, new_id: str) -> Agent:
-        """Copy an agent under a new id: its current manifest becomes version 1 of the copy."""
+        """Copy an agent under a new id: its current manifest becomes version 1 of the copy,
+        and its file memories and active agent-scope records are copied at version 1."""
         source = self.get(tenant, agent_id)
         validate_agent_id(new_id)
         now = utcnow()
@@ -179,6 +187,9 @@ class AgentService:
             self._manifests.forget(tenant, new_id)  # a namesake's versions
         try:
             self._files.copy_all(tenant, agent_id, new_id, actor=f"fork:{agent_id}")
+            copy_agent_records(
+                self._store, self._search, tenant, agent_id, new_id, actor=f"fork:{agent_id}"
+            )
         except Exception:
             # Copied in batches: a copy that fails part way is taken back whole, so the fork
             # can be asked again (rather than a half copy answering 409 agent_exists).

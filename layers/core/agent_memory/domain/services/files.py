@@ -231,9 +231,27 @@ class FileService:
             for change in effect.payload["changes"]:
                 path, content = change["path"], change["content"]
                 if change["operation"] == "rename":
-                    moved = current(change["from_path"])
-                    state[change["from_path"]] = None
+                    source = change["from_path"]
+                    moved = current(source)
+                    state[source] = None
                     current(path)
+                    if moved is not None and _made_in_turn(source, path, base, versions):
+                        # Never stored under the path it was made at: its history moves with
+                        # it and starts with its creation; the rename within the turn is seen
+                        # by no one, so it is no version.
+                        versions[path] = [
+                            v.model_copy(update={"path": path}) for v in versions.pop(source)
+                        ]
+                        state[path] = _head(
+                            turn.tenant,
+                            turn.agent_id,
+                            path,
+                            moved.content,
+                            moved.version,
+                            now,
+                            actor,
+                        )
+                        continue
                     previous = moved.version if moved else 0
                 else:
                     existing = current(path)
@@ -552,6 +570,22 @@ class FileService:
                 )
             ]
         )
+
+
+def _made_in_turn(
+    source: str,
+    target: str,
+    base: dict[str, FileMemory | None],
+    versions: dict[str, list[FileVersion]],
+) -> bool:
+    """Whether a rename moves a memory this turn made (`source` was not stored before it) to
+    a path that has no history of its own in the store or the turn."""
+    return (
+        base.get(source) is None
+        and bool(versions.get(source))
+        and base.get(target) is None
+        and not versions.get(target)
+    )
 
 
 def _batches(writes: list[FileWrite]) -> list[list[FileWrite]]:

@@ -10,7 +10,15 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import Conflict, InvalidRequest, NotFound, problems_text
-from ..history import EventIn, HistoryEvent, event_id, kept, part_id
+from ..history import (
+    MEMORY_TOOL,
+    MEMORY_VIEW,
+    EventIn,
+    HistoryEvent,
+    event_id,
+    kept,
+    part_id,
+)
 from ..models import Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, encode_cursor, int_pair_field
 from ..ports import PreconditionFailed, Store
@@ -59,7 +67,20 @@ class HistoryService:
         idempotent: sent again, it keeps nothing new; another event at a sequence already kept
         is a 409. Without it, each event takes the turn's next sequence: sent again, it is kept
         again. Appends at once never lose each other's events, and none lands once the turn has
-        ended."""
+        ended: that 409 turn_closed says `alreadyKept` (true when every event was kept before
+        the turn ended, a batch delivered again; false when it came too late)."""
+        try:
+            return self._append(tenant, agent_id, session_id, turn_id, body)
+        except Conflict as exc:
+            if exc.code == "turn_closed":
+                exc.details["alreadyKept"] = self.kept_before_it_ended(
+                    tenant, agent_id, session_id, turn_id, body
+                )
+            raise
+
+    def _append(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str, body: Any
+    ) -> dict[str, Any]:
         try:
             batch = AppendIn.model_validate(body)
         except ValidationError as exc:
@@ -72,6 +93,7 @@ class HistoryService:
             )
         turn = self._open_turn(tenant, agent_id, session_id, turn_id)
         index, searchable = self._kept_as(turn)
+        views = self._memory_views(turn, batch.events)
         pending = list(batch.events)
         ids: dict[int, str] = {}
         dropped = 0
@@ -86,7 +108,7 @@ class HistoryService:
                 sequence = raw.sequence if raw.sequence is not None else next_sequence
                 if raw.sequence is None:
                     next_sequence += 1
-                event = kept(raw, index)
+                event = kept(raw, index, views)
                 if event is None:
                     dropped += 1
                     continue
@@ -140,14 +162,34 @@ class HistoryService:
         batch = AppendIn.model_validate(body)
         if turn is None or any(e.sequence is None for e in batch.events):
             return False
-        index, _ = self._kept_as(turn)
+        index, searchable = self._kept_as(turn)
+        views = self._memory_views(turn, batch.events)
         wanted = {
-            event_id(turn.id, e.sequence)
+            event_id(turn.id, e.sequence): _event(turn, event, e.sequence, searchable)
             for e in batch.events
-            if e.sequence is not None and kept(e, index) is not None
+            if e.sequence is not None and (event := kept(e, index, views)) is not None
         }
-        found = self._store.get_events(tenant, agent_id, session_id, sorted(wanted))
-        return wanted <= {e.id for e in found}
+        found = {
+            e.id: e for e in self._store.get_events(tenant, agent_id, session_id, sorted(wanted))
+        }
+        # The same events, not others at the same sequences.
+        return all(_same(found.get(eid), event) for eid, event in wanted.items())
+
+    def _memory_views(self, turn: Turn, events: Sequence[EventIn]) -> frozenset[str]:
+        """The execution ids (the caller's, and the service's own) of the turn's memory tool
+        views, when the batch holds memory tool results naming an execution: what they
+        answered is the agent's own retrieval, never kept."""
+        if not any(e.tool_name == MEMORY_TOOL and e.execution_id for e in events):
+            return frozenset()
+        views: set[str] = set()
+        for execution in self._store.list_executions(
+            turn.tenant, turn.agent_id, turn.session_id, turn.id
+        ):
+            if execution.tool == MEMORY_TOOL and execution.input.get("command") == MEMORY_VIEW:
+                views.add(execution.id)
+                if execution.caller.get("execution"):
+                    views.add(str(execution.caller["execution"]))
+        return frozenset(views)
 
     def _kept_as(self, turn: Turn) -> tuple[str | None, bool]:
         """What the turn's manifest keeps of its events, and whether that is searchable."""

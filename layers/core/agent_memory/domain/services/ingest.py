@@ -94,14 +94,7 @@ class IngestService:
             else:
                 self._sessions.rollback(tenant, message.agent, message.session, message.turn)
         except Conflict as exc:
-            if _already_applied(message, exc) and (
-                not isinstance(message, Append)
-                # Appends come before their turn's commit: one after it was delivered before,
-                # or comes too late, and then it fails (to the dead-letter queue), lost to none.
-                or self._history.kept_before_it_ended(
-                    tenant, message.agent, message.session, message.turn, _events_body(message)
-                )
-            ):
+            if _already_applied(message, exc):
                 return "already applied"
             raise
         return "applied"
@@ -148,7 +141,9 @@ def _already_applied(message: Any, exc: Conflict) -> bool:
     if isinstance(message, Begin):
         return exc.code == "turn_exists"
     if isinstance(message, Append):
-        return exc.code == "turn_closed"
+        # Appends come before their turn's commit: one after it was delivered before (its
+        # events are kept), or comes too late, and then it fails (to the dead-letter queue).
+        return exc.code == "turn_closed" and exc.details.get("alreadyKept") is True
     done = {Commit: "committed", Rollback: "rolled_back"}.get(type(message))
     return exc.code == "turn_closed" and exc.details.get("status") == done
 

@@ -68,14 +68,20 @@ class RecordView:
 
     def get(self, ctx: TurnContext, record_id: str) -> Record | None:
         """One record the turn may see (any status), staged writes included."""
-        records = {r.id: r for r in self._store.get_records(ctx.tenant, ctx.agent_id, [record_id])}
-        self.overlay(ctx, records, only={record_id})
-        record = records.get(record_id)
-        if record is None or (record.preview and not ctx.preview):
-            return None
-        if not record.visible_to(ctx.session_id, ctx.memory.scope.read):
-            return None
-        return record
+        return self.get_many(ctx, [record_id]).get(record_id)
+
+    def get_many(self, ctx: TurnContext, record_ids: list[str]) -> dict[str, Record]:
+        """The records of `record_ids` the turn may see (any status), staged writes included."""
+        wanted = set(record_ids)
+        records = {r.id: r for r in self._store.get_records(ctx.tenant, ctx.agent_id, wanted)}
+        self.overlay(ctx, records, only=wanted)
+        return {
+            rid: record
+            for rid, record in records.items()
+            if rid in wanted
+            and (ctx.preview or not record.preview)
+            and record.visible_to(ctx.session_id, ctx.memory.scope.read)
+        }
 
     def hidden_by_preview(self, ctx: TurnContext) -> set[str]:
         """Ids that preview records name in `replaces`: a preview turn does not see them."""

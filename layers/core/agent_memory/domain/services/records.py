@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..errors import Conflict, DomainError, NotFound, problems_text
 from ..events import Change, Event
 from ..ids import new_id
-from ..manifest import MemoryConfig
+from ..manifest import Manifest, MemoryConfig
 from ..models import Page, Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, int_field, page, str_field
 from ..ports import EventPublisher, PreconditionFailed, Store
@@ -35,7 +35,8 @@ from ..records import (
 from ..search.index import IndexFilter
 from ..search.lexical import bm25
 from ..search.service import SearchService
-from .record_view import ALL_STATUSES, RecordView
+from ..usage import usage_rows
+from .record_view import ALL_STATUSES, CANDIDATES, RecordView
 from .turn_context import (
     Caller,
     ManifestCache,
@@ -266,6 +267,8 @@ class RecordService:
         args: SearchMemoryIn = _input(SearchMemoryIn, body, "search_memory")
         kinds = args.kinds()
         check_kind_and_labels(ctx.memory, kinds, args.labels)
+        if args.ids and not args.query:
+            return self._read_ids(ctx, args.ids, kinds, args.labels)
         limit = args.limit or ctx.memory.search.max_results
         query = self.view.query_for(
             ctx, kinds=kinds, labels=args.labels, ids=frozenset(args.ids or ())
@@ -277,6 +280,21 @@ class RecordService:
         records = self.view.find(ctx, query, limit + 1, before=after)
         result = page(records, limit, lambda last: {"before": last.id})
         return {"records": [_dump(r) for r in result.items], "next": result.next}
+
+    def _read_ids(
+        self, ctx: TurnContext, ids: list[str], kinds: frozenset[str], labels: dict[str, str]
+    ) -> dict[str, Any]:
+        """search_memory's `ids` reads records by id (the spec), as read_memory does: whatever
+        their status (a superseded one names its replacement in replacedBy, a deleted one says
+        DELETED), newest first as a listing is; `kind` and `labels` still filter. An id this
+        turn cannot read (none such, another session's, a preview record for a live turn) is
+        in notFound, in the order asked."""
+        asked = list(dict.fromkeys(ids))
+        found = self.view.get_many(ctx, asked)
+        query = self.view.query_for(ctx, kinds=kinds, labels=labels, statuses=ALL_STATUSES)
+        records = [found[rid] for rid in sorted(found, reverse=True) if query.matches(found[rid])]
+        missing = [rid for rid in asked if rid not in found]
+        return {"records": [_dump(r) for r in records], "next": None, "notFound": missing}
 
     def ranked(self, ctx: TurnContext, text: str, query: RecordQuery, limit: int) -> list[Record]:
         """Records the turn sees, best match for `text` first: words, meaning and recency.
@@ -298,15 +316,33 @@ class RecordService:
         )
         ctx.usage.extend(usage)
         hidden = self.view.hidden_by_preview(ctx) if ctx.preview else set()
-        found: list[Record] = []
+
+        def with_turns_writes(records: dict[str, Record], chunk: list[str]) -> None:
+            records.update({r.id: r for r in staged if r.id in chunk})
+            self.view.overlay(ctx, records)
+
         wanted = [r.id for r in ranked if r.id not in hidden]
+        return self._rechecked(ctx.tenant, ctx.agent_id, wanted, query, limit, with_turns_writes)
+
+    def _rechecked(
+        self,
+        tenant: str,
+        agent_id: str,
+        wanted: list[str],
+        query: RecordQuery,
+        limit: int,
+        adjust: Callable[[dict[str, Record], list[str]], None] | None = None,
+    ) -> list[Record]:
+        """The index's candidates, in its order, as the store has them now and matching
+        `query` (`adjust` lays a turn's own writes over them)."""
+        found: list[Record] = []
         # Most candidates pass the re-check: read a few more than needed, not the whole list.
         step = limit + 5
         for start in range(0, len(wanted), step):
             chunk = wanted[start : start + step]
-            records = {r.id: r for r in self._store.get_records(ctx.tenant, ctx.agent_id, chunk)}
-            records.update({r.id: r for r in staged if r.id in chunk})
-            self.view.overlay(ctx, records)
+            records = {r.id: r for r in self._store.get_records(tenant, agent_id, chunk)}
+            if adjust is not None:
+                adjust(records, chunk)
             found += [records[i] for i in chunk if i in records and query.matches(records[i])]
             if len(found) >= limit:
                 break
@@ -513,11 +549,27 @@ class RecordService:
         size = check_limit(limit)
         self._agent_exists(tenant, agent_id)
         if text:
-            candidates = self._store.find_records(tenant, agent_id, query, 5000, None)
-            return Page(items=rank_lexical(text, candidates)[:size], next=None)
+            return Page(items=self._ranked_for_app(tenant, agent_id, text, query, size), next=None)
         before = str_field(decode_cursor(cursor), "before")
         records = self._store.find_records(tenant, agent_id, query, size + 1, before)
         return page(records, size, lambda last: {"before": last.id})
+
+    def _ranked_for_app(
+        self, tenant: str, agent_id: str, text: str, query: RecordQuery, limit: int
+    ) -> list[Record]:
+        """The listing's `query=`: words, meaning and recency as search_memory ranks them,
+        with the agent's current harness.memory.search; its embedding is usage on the agent."""
+        if self._search.index is None:
+            candidates = self._store.find_records(tenant, agent_id, query, CANDIDATES, None)
+            return rank_lexical(text, candidates)[:limit]
+        agent = self._store.get_agent(tenant, agent_id)
+        search = Manifest.model_validate(agent.manifest if agent else {}).harness.memory.search
+        ranked, usage = self._search.rank(
+            tenant, agent_id, text, index_filter(query), search.mode, search.min_score
+        )
+        if usage:
+            self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
+        return self._rechecked(tenant, agent_id, [r.id for r in ranked], query, limit)
 
     def _agent_exists(self, tenant: str, agent_id: str) -> None:
         """An agent deleted part way (its records not all gone yet) shows none of them."""

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import DomainError, InvalidRequest, NotFound
 from ..ids import new_id
-from ..models import Turn, utcnow
+from ..models import Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
 from ..ports import Store
 from ..records import Execution
@@ -18,7 +18,6 @@ from ..usage import usage_rows
 from .records import RecordService
 from .sessions import SessionService
 from .turn_context import (
-    Caller,
     ManifestCache,
     ToolRefused,
     TurnContext,
@@ -30,6 +29,8 @@ logger = logging.getLogger(__name__)
 
 RECORD_TOOLS = ("add_memory", "read_memory", "delete_memory", "search_memory")
 ALWAYS_OFFERED = frozenset({"search_memory"})
+# Tools whose executions carry the spec's runtime marker (file-memory: the memory tool).
+RUNTIME_TOOLS = frozenset({"memory"})
 Handler = Callable[[TurnContext, dict[str, Any]], dict[str, Any]]
 
 
@@ -92,11 +93,15 @@ class ToolService:
             input=arguments,
             caller=ctx.caller.model_dump(mode="json"),
             created_at=utcnow(),
+            kind="runtime" if name in RUNTIME_TOOLS else None,
         )
         try:
             self._check_offered(ctx, name)
             output = handler(ctx, arguments)
         except DomainError as exc:
+            if exc.code == "tool_not_offered":
+                exc.message = f"{exc.message}{self._version_note(turn)}"
+                exc.args = (exc.message,)
             failed = execution.model_copy(update={"error": exc.to_body()["error"]})
             self._store.add_execution(tenant, agent_id, session_id, fitted(failed))
             raise
@@ -127,6 +132,15 @@ class ToolService:
             usage_rows(turn.agent_id, None, ctx.usage, turn=turn, execution_id=execution_id),
         )
 
+    def _version_note(self, turn: Turn) -> str:
+        """A turn runs the manifest version it began with: a refusal says which, and when a
+        newer one is saved, that the session's next turn runs it."""
+        note = f" (this turn runs manifest version {turn.manifest_version}"
+        agent = self._store.get_agent(turn.tenant, turn.agent_id)
+        if agent is not None and agent.manifest_version > turn.manifest_version:
+            note += f"; version {agent.manifest_version} is saved, and a new turn picks it up"
+        return note + ")"
+
     def _check_offered(self, ctx: TurnContext, name: str) -> None:
         if name == "memory" and not ctx.memory_declared:
             raise ToolRefused(
@@ -156,6 +170,8 @@ class ToolService:
         turn = self._sessions.get_turn(tenant, agent_id, session_id, turn_id)
         ctx = self.context(turn, {"role": "agent"})
         text, pins = self._records.instructions(ctx)
+        if self._manifests.manifest(turn).harness.history.index is not None:
+            text += "\n\n" + HISTORY_RULE
         listed = [{"id": r.id, "version": r.version} for r in pins]
         if listed and turn.status.value == "open":
             earlier = [
@@ -208,8 +224,9 @@ class ToolService:
         """The records that best match the turn's current context, before a model call.
 
         Recorded as a search_memory execution with recall: true, unless it found nothing or
-        found exactly the record versions an earlier recall of this turn already put before the
-        conversation. Returned marked as memory: data for the model, never instructions.
+        found exactly the record versions an earlier recall already put before the same
+        conversation, in this turn or an earlier one. Returned marked as memory: data for the
+        model, never instructions.
         """
         context_text = body.get("context")
         if not isinstance(context_text, str) or not context_text.strip():
@@ -233,7 +250,7 @@ class ToolService:
         dumped = [r.model_dump(mode="json", by_alias=True) for r in records]
         listed = sorted((r.id, r.version) for r in records)
         execution_id = new_id("exe")
-        recorded = bool(records) and not self._recalled_before(turn, ctx.caller, listed)
+        recorded = bool(records) and not self._recalled_before(ctx, listed)
         if recorded:
             self._store.add_execution(
                 tenant,
@@ -257,22 +274,33 @@ class ToolService:
         self.record_usage(turn, execution_id if recorded else None, ctx)
         return {"type": "memory", "records": dumped, "text": memory_block(records)}
 
-    def _recalled_before(self, turn: Turn, caller: Caller, listed: list[tuple[str, int]]) -> bool:
-        """Whether an earlier recall of the turn put these record versions before the same
-        conversation: the agent's, or one helper's (a caller's role and invocation). Another
-        conversation's recall did not put them before this one's model."""
-        conversation = (caller.role, caller.invocation)
-        for execution in self._store.list_executions(
-            turn.tenant, turn.agent_id, turn.session_id, turn.id
-        ):
-            if execution.tool != "search_memory" or not execution.input.get("recall"):
-                continue
-            by = execution.caller or {}
-            if (by.get("role"), by.get("invocation")) != conversation:
-                continue
-            earlier = [tuple(v) for v in (execution.output or {}).get("versions", [])]
-            if earlier == listed:
-                return True
+    def _recalled_before(self, ctx: TurnContext, listed: list[tuple[str, int]]) -> bool:
+        """Whether an earlier recall put these record versions before the same conversation:
+        the agent's, or one helper's (a caller's role and invocation), in this turn or a
+        committed turn of the session before it (a replay: before its original). Another
+        conversation's recall did not put them before this one's model, and a rolled-back
+        attempt's is not in the history its retry starts from. At most RECALL_LOOKBACK_TURNS
+        turns back: one read a turn, and older recalls have left the conversation's context."""
+        turn = ctx.turn
+        conversation = (ctx.caller.role, ctx.caller.invocation)
+        earlier = [
+            t.id
+            for t in self._store.list_turns(turn.tenant, turn.agent_id, turn.session_id)
+            if t.sequence < ctx.root_turn.sequence and t.status is TurnStatus.COMMITTED
+        ]
+        # The newest turns first: a conversation is most likely to repeat a recent recall.
+        for turn_id in [turn.id, *reversed(earlier[-RECALL_LOOKBACK_TURNS:])]:
+            for execution in self._store.list_executions(
+                turn.tenant, turn.agent_id, turn.session_id, turn_id
+            ):
+                if execution.tool != "search_memory" or not execution.input.get("recall"):
+                    continue
+                by = execution.caller or {}
+                if (by.get("role"), by.get("invocation")) != conversation:
+                    continue
+                versions = [tuple(v) for v in (execution.output or {}).get("versions", [])]
+                if versions == listed:
+                    return True
         return False
 
     def usage(
@@ -298,7 +326,19 @@ class ToolService:
         }
 
 
+# The spec: "The agent is told to search its history before guessing at, or asking again for,
+# something an earlier turn established."
+HISTORY_RULE = (
+    "Session history: what earlier turns of this session said stays searchable with the "
+    "search_history tool. Search it before guessing at, or asking again for, something an "
+    "earlier turn established."
+)
 RECALL_CONTEXT_MAX_CHARS = 200_000
+# How many committed turns back a recall looks for the same versions before the same
+# conversation. Each is one read of the turn's executions, on every recall; and a session's
+# context is bounded (older messages are summarized, earlier tool results cleared), so a recall
+# further back is no longer before the model.
+RECALL_LOOKBACK_TURNS = 20
 RECALL_QUERY_CHARS = 2_000
 
 
