@@ -22,6 +22,7 @@ from .routes.history import history_router
 from .routes.memories import memories_router
 from .routes.records import records_router
 from .routes.sessions import sessions_router
+from .routes.tenant import tenant_router
 from .routes.tools import tools_router
 
 logger = logging.getLogger(__name__)
@@ -93,6 +94,7 @@ class Api:
         self.resolver.include_router(records_router(services))
         self.resolver.include_router(memories_router(services))
         self.resolver.include_router(history_router(services))
+        self.resolver.include_router(tenant_router(services))
         self._register_handlers()
 
     def handle(self, event: dict[str, Any], context: Any) -> dict[str, Any]:

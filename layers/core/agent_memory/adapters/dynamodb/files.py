@@ -19,7 +19,7 @@ from pynamodb.connection import Connection
 from pynamodb.exceptions import DoesNotExist
 from pynamodb.expressions.condition import Condition
 
-from ...domain.files.models import FileMemory, FileVersion, FileWrite
+from ...domain.files.models import FileMemory, FileVersion, FileWrite, TenantLimits
 from ...domain.ports import LimitExceeded, PreconditionFailed
 from . import keys
 from .items import FILE_SUMMARY, Item, Items
@@ -220,6 +220,25 @@ class DynamoFiles:
         )
         return item.text if item else None
 
+    # -- the tenant's limits ---------------------------------------------------------------------
+
+    def tenant_limits(self, tenant: str) -> TenantLimits | None:
+        model = self._items.tenant_limits
+        item = _get(model, keys.tenant_limits_pk(tenant), keys.TENANT_LIMITS)
+        if item is None:
+            return None
+        return TenantLimits(
+            memory_bytes=_int_or_none(item.memory_bytes),
+            memories_per_agent=_int_or_none(item.memories_per_agent),
+        )
+
+    def save_tenant_limits(self, tenant: str, limits: TenantLimits) -> None:
+        item = self._items.tenant_limits.at(tenant)
+        item.memory_bytes = limits.memory_bytes
+        item.memories_per_agent = limits.memories_per_agent
+        with storage_errors():
+            item.save()
+
 
 def files_failure(exc: ConditionsFailed, max_files: int) -> PreconditionFailed | LimitExceeded:
     """LimitExceeded when only the count's condition failed; as SqliteFiles checks the count
@@ -235,6 +254,10 @@ def files_failure(exc: ConditionsFailed, max_files: int) -> PreconditionFailed |
 def _check_agent(tx: Transaction, items: Items, tenant: str, agent_id: str) -> None:
     head = items.agent
     tx.check(AGENT, head, keys.agents_pk(tenant), keys.agent_sk(agent_id), live_agent(head))
+
+
+def _int_or_none(value: float | None) -> int | None:
+    return None if value is None else int(value)
 
 
 def _get(model: type[M], pk: str, sk: str) -> M | None:

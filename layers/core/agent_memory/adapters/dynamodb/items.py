@@ -479,6 +479,17 @@ class FileCountItem(Item):
         return cls.key(keys.agent_pk(tenant, agent_id), keys.FILE_COUNT)
 
 
+class TenantLimitsItem(Item):
+    """A tenant's own file memory limits (a missing attribute: the deployment's default)."""
+
+    memory_bytes = NumberAttribute(null=True)
+    memories_per_agent = NumberAttribute(null=True)
+
+    @classmethod
+    def at(cls, tenant: str) -> TenantLimitsItem:
+        return cls.key(keys.tenant_limits_pk(tenant), keys.TENANT_LIMITS)
+
+
 class SessionIndexItem(Item):
     """The memory index a session opened with."""
 
@@ -639,6 +650,7 @@ class Items:
     file_version: type[FileVersionItem]
     file_count: type[FileCountItem]
     session_index: type[SessionIndexItem]
+    tenant_limits: type[TenantLimitsItem]
     usage: type[UsageItem]
     usage_total: type[UsageTotalItem]
     event: type[EventItem]
@@ -685,6 +697,7 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         file_version=bound(FileVersionItem),
         file_count=bound(FileCountItem),
         session_index=bound(SessionIndexItem),
+        tenant_limits=bound(TenantLimitsItem),
         usage=bound(UsageItem),
         usage_total=bound(UsageTotalItem),
         event=bound(EventItem),
@@ -707,6 +720,7 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         items.file_version,
         items.file_count,
         items.session_index,
+        items.tenant_limits,
         items.usage,
         items.usage_total,
         items.event,

@@ -17,6 +17,7 @@
     event id marker   pk T#{tenant}#A#{agentId}#S#{session}  sk EVID#{eventId}
     usage entry       pk T#{tenant}#A#{agentId}#U            sk U#{usageId}
     usage total       pk T#{tenant}#A#{agentId}#U            sk TOTAL#["{purpose}","{modelId}"]
+    tenant limits     pk T#{tenant}#LIMITS                   sk LIMITS
 
 An agent owns its whole `T#{tenant}#A#{agentId}` partition, through each session item the
 session's own partition, its records partition, through each record head the record's
@@ -56,6 +57,7 @@ FILE_VERSION = "V#"
 # In the agent partition, sorting before its MV# and S# items (readers stop at another kind).
 FILE_COUNT = "FCOUNT"
 SESSION_INDEX = "INDEX"
+TENANT_LIMITS = "LIMITS"
 USAGE = "U#"
 USAGE_TOTAL = "TOTAL#"
 EVENT = "EV#"
@@ -76,6 +78,10 @@ def _part(value: str) -> str:
 
 def agents_pk(tenant: str) -> str:
     return f"T#{_part(tenant)}#AGENTS"
+
+
+def tenant_limits_pk(tenant: str) -> str:
+    return f"T#{_part(tenant)}#{TENANT_LIMITS}"
 
 
 def agent_sk(agent_id: str) -> str:

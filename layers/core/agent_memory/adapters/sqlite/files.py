@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-from ...domain.files.models import FileMemory, FileVersion, FileWrite
+from ...domain.files.models import FileMemory, FileVersion, FileWrite, TenantLimits
 from ...domain.ports import LimitExceeded, PreconditionFailed
 from .database import Database, lost_race
 
@@ -161,6 +161,22 @@ class SqliteFiles:
             .fetchone()
         )
         return str(row[0]) if row else None
+
+    def tenant_limits(self, tenant: str) -> TenantLimits | None:
+        row = (
+            self.db.read()
+            .execute("SELECT doc FROM tenant_limits WHERE tenant = ?", (tenant,))
+            .fetchone()
+        )
+        return TenantLimits.model_validate_json(row[0]) if row else None
+
+    def save_tenant_limits(self, tenant: str, limits: TenantLimits) -> None:
+        with self.db.write() as conn:
+            conn.execute(
+                "INSERT INTO tenant_limits (tenant, doc) VALUES (?, ?)"
+                " ON CONFLICT (tenant) DO UPDATE SET doc = excluded.doc",
+                (tenant, limits.model_dump_json()),
+            )
 
 
 def _values(head: FileMemory) -> tuple[object, ...]:

@@ -224,4 +224,6 @@ MIGRATIONS: list[list[str]] = [
         "DROP TABLE search_fts",
         "ALTER TABLE search_words RENAME TO search_fts",
     ],
+    # 11: each tenant's own file memory limits (a tenant with none keeps the deployment's)
+    ["CREATE TABLE tenant_limits (tenant TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID"],
 ]

@@ -87,3 +87,12 @@ class FileWrite(BaseModel):
     count_delta: Literal[-1, 0, 1]
     # The path's search document when the index lives in the store (embedded shape).
     index: IndexDoc | None = None
+
+
+class TenantLimits(BaseModel):
+    """A tenant's own file memory limits, set by its admin; None keeps the deployment's."""
+
+    model_config = ConfigDict(frozen=True)
+
+    memory_bytes: int | None = None
+    memories_per_agent: int | None = None

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from ..errors import Conflict, InvalidRequest, NotFound, PayloadTooLarge
 from ..events import Change, Event
 from ..files.commands import MemoryToolError, run_command
-from ..files.models import FileMemory, FileVersion, FileWrite, description_of, sha256
+from ..files.models import (
+    FileMemory,
+    FileVersion,
+    FileWrite,
+    TenantLimits,
+    description_of,
+    sha256,
+)
 from ..files.paths import MEMORY_ROOT, normalize_folder, normalize_path
+from ..files.texts import text
 from ..ids import new_id
 from ..models import Page, Turn, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
@@ -24,16 +33,32 @@ from .records import check_turn_budget, staging_refused
 from .turn_context import TurnContext, replayed_effects
 
 _ATTEMPTS = 10
+logger = logging.getLogger(__name__)
+
+
+# What a tenant's admin may set. memoryBytes stays well within a DynamoDB item (400 KB), which
+# holds a memory's content whole.
+MEMORY_BYTES_RANGE = (1, 256 * 1024)
+MEMORIES_PER_AGENT_RANGE = (1, 1_000_000)
 
 
 @dataclass(frozen=True)
 class FileLimits:
-    """Per-tenant limits (the spec's defaults)."""
+    """The deployment's limits (the spec's defaults); a tenant's own replace the first two."""
 
     memory_bytes: int = 100 * 1024
     memories_per_agent: int = 10_000
     index_lines: int = 200
     index_bytes: int = 25 * 1024
+
+    def with_tenant(self, own: TenantLimits | None) -> FileLimits:
+        if own is None:
+            return self
+        return replace(
+            self,
+            memory_bytes=own.memory_bytes or self.memory_bytes,
+            memories_per_agent=own.memories_per_agent or self.memories_per_agent,
+        )
 
 
 class MemoryConflict(Conflict):
@@ -98,10 +123,54 @@ class FileService:
         self.limits = limits
         self._search = search
 
+    def limits_for(self, tenant: str) -> FileLimits:
+        """The limits that hold for `tenant`: its own where its admin set them."""
+        return self.limits.with_tenant(self._store.tenant_limits(tenant))
+
+    def set_tenant_limits(
+        self, tenant: str, memory_bytes: int | None, memories_per_agent: int | None
+    ) -> FileLimits:
+        """Set the tenant's own limits (a None argument keeps what it has)."""
+        for name, value, (low, high) in (
+            ("memoryBytes", memory_bytes, MEMORY_BYTES_RANGE),
+            ("memoriesPerAgent", memories_per_agent, MEMORIES_PER_AGENT_RANGE),
+        ):
+            if value is not None and (
+                not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high
+            ):
+                raise InvalidRequest(
+                    f"{name} must be a whole number from {low} to {high}, not {value!r}",
+                    code="invalid_limit",
+                )
+        if memory_bytes is None and memories_per_agent is None:
+            raise InvalidRequest("give memoryBytes, memoriesPerAgent or both", code="invalid_limit")
+        own = self._store.tenant_limits(tenant) or TenantLimits()
+        own = own.model_copy(
+            update={
+                k: v
+                for k, v in (
+                    ("memory_bytes", memory_bytes),
+                    ("memories_per_agent", memories_per_agent),
+                )
+                if v is not None
+            }
+        )
+        self._store.save_tenant_limits(tenant, own)
+        logger.info(
+            "tenant limits set",
+            extra={
+                "tenant": tenant,
+                "memory_bytes": own.memory_bytes,
+                "memories_per_agent": own.memories_per_agent,
+            },
+        )
+        return self.limits.with_tenant(own)
+
     def _write(self, tenant: str, agent_id: str, writes: list[FileWrite]) -> None:
         """An app's write (outside any turn), with its search documents."""
         indexed, usage = self._search.file_docs(tenant, agent_id, writes)
-        self._store.write_files(tenant, agent_id, indexed, self.limits.memories_per_agent)
+        limit = self.limits_for(tenant).memories_per_agent
+        self._store.write_files(tenant, agent_id, indexed, limit)
         self._record_usage(tenant, agent_id, usage)
 
     def _record_usage(
@@ -148,7 +217,7 @@ class FileService:
                 if ctx.caller.role == "agent"
                 else "only the session's own agent writes"
             )
-            raise MemoryToolError("memory.forbidden", f"Memory is read-only here: {who}.")
+            raise MemoryToolError("memory.forbidden", text("forbidden", reason=who))
         effect_id = ctx.effect_id("memory")
         staged = self._store.staged_effects(ctx.tenant, ctx.agent_id, ctx.session_id, ctx.turn.id)
         if writes:
@@ -156,7 +225,8 @@ class FileService:
                 if effect.effect_id == effect_id:
                     return {"result": effect.payload["output"]}
         view = TurnFiles(self._store, ctx, staged)
-        result = run_command(body, view, max_bytes=self.limits.memory_bytes)
+        limits = self.limits_for(ctx.tenant)
+        result = run_command(body, view, max_bytes=limits.memory_bytes)
         if not result.changes:
             return {"result": result.output}
         changes = [
@@ -180,12 +250,8 @@ class FileService:
         for change in changes:
             view.apply(change)
         current = self._store.count_files(ctx.tenant, ctx.agent_id)
-        if current + view.count_delta() > self.limits.memories_per_agent:
-            raise MemoryToolError(
-                "memory.limit",
-                f"Cannot create more memories: this agent keeps at most "
-                f"{self.limits.memories_per_agent}. Delete or merge some first.",
-            )
+        if current + view.count_delta() > limits.memories_per_agent:
+            raise MemoryToolError("memory.limit", text("limit", limit=limits.memories_per_agent))
         check_turn_budget(
             list(staged), {"changes": changes, "output": result.output}, "file.change"
         )
@@ -345,11 +411,12 @@ class FileService:
         content ("" : only while no memory has the path)."""
         path = normalize_path(raw_path)
         size = len(content.encode())
-        if size > self.limits.memory_bytes:
+        limits = self.limits_for(tenant)
+        if size > limits.memory_bytes:
             raise PayloadTooLarge(
-                f"a memory is at most {self.limits.memory_bytes} bytes (got {size})",
+                f"a memory is at most {limits.memory_bytes} bytes (got {size})",
                 code="memory_too_large",
-                limit=self.limits.memory_bytes,
+                limit=limits.memory_bytes,
             )
         for _ in range(_ATTEMPTS):
             existing = self._store.get_file(tenant, agent_id, path)
@@ -387,7 +454,7 @@ class FileService:
                 continue
             except LimitExceeded as exc:
                 raise Conflict(
-                    str(exc), code="limit_exceeded", limit=self.limits.memories_per_agent
+                    str(exc), code="limit_exceeded", limit=limits.memories_per_agent
                 ) from exc
             self._publish(tenant, agent_id, [version])
             return head, existing is None
