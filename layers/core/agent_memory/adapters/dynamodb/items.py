@@ -30,7 +30,7 @@ from pynamodb.connection import Connection, TableConnection
 from pynamodb.constants import PAY_PER_REQUEST_BILLING_MODE, STREAM_NEW_AND_OLD_IMAGE, STRING
 from pynamodb.models import Model
 
-from ...domain.files.models import FileMemory, FileVersion
+from ...domain.files.models import FileMemory, FileVersion, PreviewFile
 from ...domain.history import HistoryEvent
 from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.records import (
@@ -479,6 +479,23 @@ class FileCountItem(Item):
         return cls.key(keys.agent_pk(tenant, agent_id), keys.FILE_COUNT)
 
 
+class PreviewFileItem(Item):
+    """A preview turn's change to one path (domain PreviewFile as JSON)."""
+
+    doc = UnicodeAttribute()
+
+    @classmethod
+    def of(cls, tenant: str, agent_id: str, change: PreviewFile) -> PreviewFileItem:
+        return cls(
+            keys.preview_files_pk(tenant, agent_id),
+            keys.file_sk(change.path),
+            doc=change.model_dump_json(),
+        )
+
+    def to_preview(self) -> PreviewFile:
+        return PreviewFile.model_validate_json(self.doc)
+
+
 class TenantLimitsItem(Item):
     """A tenant's own file memory limits (a missing attribute: the deployment's default)."""
 
@@ -651,6 +668,7 @@ class Items:
     file_count: type[FileCountItem]
     session_index: type[SessionIndexItem]
     tenant_limits: type[TenantLimitsItem]
+    preview_file: type[PreviewFileItem]
     usage: type[UsageItem]
     usage_total: type[UsageTotalItem]
     event: type[EventItem]
@@ -698,6 +716,7 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         file_count=bound(FileCountItem),
         session_index=bound(SessionIndexItem),
         tenant_limits=bound(TenantLimitsItem),
+        preview_file=bound(PreviewFileItem),
         usage=bound(UsageItem),
         usage_total=bound(UsageTotalItem),
         event=bound(EventItem),
@@ -721,6 +740,7 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         items.file_count,
         items.session_index,
         items.tenant_limits,
+        items.preview_file,
         items.usage,
         items.usage_total,
         items.event,

@@ -11,6 +11,7 @@
     record version    pk T#{tenant}#A#{agentId}#R#{recordId} sk V#{version:08d}
     file memory head  pk T#{tenant}#A#{agentId}#F            sk F#{path}
     file version      pk T#{tenant}#A#{agentId}#FV           sk V#{versionId}
+    preview file      pk T#{tenant}#A#{agentId}#PF           sk F#{path}
     memory count      pk T#{tenant}#A#{agentId}              sk FCOUNT
     session index     pk T#{tenant}#A#{agentId}#S#{session}  sk INDEX
     history event     pk T#{tenant}#A#{agentId}#S#{session}  sk EV#{turn:010d}#{sequence:010d}#{eventId}
@@ -21,7 +22,7 @@
 
 An agent owns its whole `T#{tenant}#A#{agentId}` partition, through each session item the
 session's own partition, its records partition, through each record head the record's
-versions partition, and its file, file version and usage partitions; deleting an agent walks exactly
+versions partition, and its file, file version, preview file and usage partitions; deleting an agent walks exactly
 those. Ids never contain `#`, so no two of these partitions can be the same and a prefix
 (`X#{turnId}#`) selects exactly one turn's items. A path may contain `#` (any character but a
 control character): it only ever ends a sort key, so it cannot reach another item's key.
@@ -150,6 +151,11 @@ def record_version_sk(version: int) -> str:
 
 def files_pk(tenant: str, agent_id: str) -> str:
     return f"{agent_pk(tenant, agent_id)}#F"
+
+
+def preview_files_pk(tenant: str, agent_id: str) -> str:
+    # `#PF`, not `#F`: the stream indexer takes `#F` partitions for live heads.
+    return f"{agent_pk(tenant, agent_id)}#PF"
 
 
 def file_sk(path: str) -> str:

@@ -224,6 +224,17 @@ MIGRATIONS: list[list[str]] = [
         "DROP TABLE search_fts",
         "ALTER TABLE search_words RENAME TO search_fts",
     ],
-    # 11: each tenant's own file memory limits (a tenant with none keeps the deployment's)
-    ["CREATE TABLE tenant_limits (tenant TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID"],
+    # 11: each tenant's own file memory limits (a tenant with none keeps the deployment's), and
+    # the changes preview turns made to file memories, seen by preview turns only
+    [
+        "CREATE TABLE tenant_limits (tenant TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID",
+        """CREATE TABLE preview_files (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            path TEXT NOT NULL,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (tenant, agent_id, path),
+            FOREIGN KEY (tenant, agent_id) REFERENCES agents ON DELETE CASCADE
+        ) WITHOUT ROWID""",
+    ],
 ]

@@ -15,6 +15,7 @@ from ..files.models import (
     FileMemory,
     FileVersion,
     FileWrite,
+    PreviewFile,
     TenantLimits,
     description_of,
     sha256,
@@ -66,11 +67,17 @@ class MemoryConflict(Conflict):
 
 
 class TurnFiles:
-    """The FileView a turn's memory tool reads: committed files with its staged changes on top."""
+    """The FileView a turn's memory tool reads: committed files with its staged changes on top,
+    and for a preview turn, the changes earlier preview turns made in between."""
 
     def __init__(self, store: Store, ctx: TurnContext, staged: Sequence[Effect]) -> None:
         self._store = store
         self._ctx = ctx
+        self._preview: dict[str, str | None] = (
+            {p.path: p.content for p in store.preview_files(ctx.tenant, ctx.agent_id)}
+            if ctx.preview
+            else {}
+        )
         self.changes: dict[str, str | None] = {}
         # What each committed memory was when this view first read it (`stamp`): the base the
         # turn's changes are checked against when it commits.
@@ -88,6 +95,8 @@ class TurnFiles:
     def read(self, path: str) -> str | None:
         if path in self.changes:
             return self.changes[path]
+        if path in self._preview:
+            return self._preview[path]
         found = self._store.get_file(self._ctx.tenant, self._ctx.agent_id, path)
         self.seen.setdefault(path, stamp(found))
         return found.content if found else None
@@ -98,18 +107,23 @@ class TurnFiles:
         for f in _all_files(self._store, self._ctx.tenant, self._ctx.agent_id, prefix):
             entries[f.path] = f.bytes
             self.seen.setdefault(f.path, stamp(f))
-        for path, content in self.changes.items():
-            if path.startswith(prefix):
-                if content is None:
-                    entries.pop(path, None)
-                else:
-                    entries[path] = len(content.encode())
+        for layer in (self._preview, self.changes):
+            for path, content in layer.items():
+                if path.startswith(prefix):
+                    if content is None:
+                        entries.pop(path, None)
+                    else:
+                        entries[path] = len(content.encode())
         return sorted(entries.items())
 
     def count_delta(self) -> int:
         delta = 0
         for path, content in self.changes.items():
-            exists = self._store.get_file(self._ctx.tenant, self._ctx.agent_id, path) is not None
+            if path in self._preview:
+                exists = self._preview[path] is not None
+            else:
+                found = self._store.get_file(self._ctx.tenant, self._ctx.agent_id, path)
+                exists = found is not None
             delta += (content is not None) - exists
         return delta
 
@@ -240,8 +254,9 @@ class FileService:
         ]
         # What this turn's changes are based on, as the command read it: checked again when
         # the turn commits.
+        # A preview turn's changes are never applied live: there is nothing to check them against.
         read: dict[str, dict[str, Any] | None] = {}
-        for change in changes:
+        for change in [] if ctx.preview else changes:
             for path in filter(None, (change["path"], change["from_path"])):
                 if path not in view.changes and path not in read:
                     if path not in view.seen:
@@ -282,6 +297,8 @@ class FileService:
         effects = [e for e in staged if e.kind == "file.change"]
         if not effects:
             return [], []
+        if turn.preview:
+            return _preview_writes(turn, effects), []
         actor = f"agent:{turn.agent_id}@{turn.manifest_version}"
         now = utcnow()
         base: dict[str, FileMemory | None] = {}
@@ -622,6 +639,29 @@ class FileService:
                 )
             ]
         )
+
+
+def _preview_writes(turn: Turn, effects: list[Effect]) -> list[FileWrite]:
+    """A preview turn's changes, each path's last, kept for preview turns and applied nowhere
+    live: no head, no version, no count, no search document and no event."""
+    final: dict[str, str | None] = {}
+    for effect in effects:
+        for change in effect.payload["changes"]:
+            if change["operation"] == "rename":
+                final[change["from_path"]] = None
+            final[change["path"]] = change["content"]
+    now = utcnow()
+    return [
+        FileWrite(
+            path=path,
+            head=None,
+            expected_version=None,
+            versions=[],
+            count_delta=0,
+            preview=PreviewFile(path=path, content=content, turn_id=turn.id, at=now),
+        )
+        for path, content in final.items()
+    ]
 
 
 def _batches(writes: list[FileWrite]) -> list[list[FileWrite]]:
