@@ -170,8 +170,9 @@ CASES = {
         "102400 bytes.",
     ),
 }
-# Raised by the file service, not by a command: tests/integration/test_api_memories.py checks
-# them (test_only_the_sessions_own_agent_writes, test_the_tenants_memories_per_agent_...).
+# Raised by the file service, not by a command; checked through the API on both stores:
+# tests/integration/test_api_memories.py::test_only_the_sessions_own_agent_writes ("forbidden")
+# and tests/integration/test_api_tenant_limits.py::test_memories_per_agent_holds_... ("limit").
 SERVICE_TEXTS = {"limit", "forbidden"}
 
 
