@@ -141,3 +141,11 @@ def test_serve_on_a_port_in_use_names_the_port_and_writes_nothing(tmp_path, caps
     err = capsys.readouterr().err
     assert err.strip() == f"agent-memory: cannot listen on 127.0.0.1:{port}: the port is in use"
     assert not data.exists()
+
+
+def test_reindex_with_nothing_stale_leaves_a_terminal_as_it_was(tmp_path, monkeypatch, light):
+    data = seeded(tmp_path)
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(["reindex", "--data-dir", str(data)]) == 0
+    assert terminal.getvalue() == ""

@@ -60,26 +60,36 @@ def _reindex(args: argparse.Namespace) -> int:
         )
         return 1
     services = build_services(settings)
-    shown = _progress_line if sys.stderr.isatty() else None
+    progress = _ProgressLine() if sys.stderr.isatty() else None
     try:
-        done = reindex(services, everything=args.all, progress=shown)
+        done = reindex(services, everything=args.all, progress=progress)
     finally:
         services.close()
-        if shown is not None:
-            print(file=sys.stderr)
+        if progress is not None:
+            progress.end()
     print(json.dumps(done.__dict__))
     return 0
 
 
-def _progress_line(done: Any, total: int) -> None:
+class _ProgressLine:
     """One line on a terminal, rewritten in place as the reindex goes."""
-    print(
-        f"\rreindexing: {done.agents}/{total} agents, {done.records} records, "
-        f"{done.files} files, {done.events} events",
-        end="",
-        file=sys.stderr,
-        flush=True,
-    )
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, done: Any, total: int) -> None:
+        self.shown = True
+        print(
+            f"\rreindexing: {done.agents}/{total} agents, {done.records} records, "
+            f"{done.files} files, {done.events} events",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def end(self) -> None:
+        if self.shown:  # ends the line; nothing stale: nothing was shown, nothing to end
+            print(file=sys.stderr)
 
 
 def _token_create(args: argparse.Namespace) -> int:
