@@ -541,3 +541,14 @@ def test_deleting_an_agent_deletes_its_files_versions_count_and_indexes(
     # The neighbour kept everything
     assert listed(store, agent="teams/web/releases") == ["/memories/0.md"]
     assert store.count_files("acme", "teams/web/releases") == 1
+
+
+def test_a_tenants_limits_read_back_whole_and_stay_with_that_tenant(store: Store) -> None:
+    from agent_memory.domain.files.models import TenantLimits
+
+    assert store.tenant_limits("acme") is None
+    store.save_tenant_limits("acme", TenantLimits(memories_per_agent=3))
+    assert store.tenant_limits("acme") == TenantLimits(memories_per_agent=3)
+    store.save_tenant_limits("acme", TenantLimits(memory_bytes=10, memories_per_agent=4))
+    assert store.tenant_limits("acme") == TenantLimits(memory_bytes=10, memories_per_agent=4)
+    assert store.tenant_limits("globex") is None

@@ -217,6 +217,12 @@ def test_only_the_sessions_own_agent_writes(api, manifest, caller):
     t = Turn(api, session(api))
     status, body = t.memory(caller=caller, command="create", path="/memories/x.md", file_text="x")
     assert (status, body["error"]["code"]) == (403, "memory.forbidden")
+    reason = (
+        "this agent's memory is read_only"
+        if caller["role"] == "agent"
+        else "only the session's own agent writes"
+    )
+    assert body["error"]["message"] == f"Error: Memory is read-only here: {reason}."
     status, body = t.memory(caller=caller, command="view", path="/memories")
     assert status == 200
     t.commit()

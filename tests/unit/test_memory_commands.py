@@ -190,7 +190,7 @@ def test_create_at_exactly_max_bytes_is_allowed_and_one_byte_more_is_too_large()
         max_bytes=10,
     ) == (
         "memory.too_large",
-        "The file /memories/a.md would be 11 bytes; a memory file may be at most 10 bytes.",
+        "Error: The file /memories/a.md would be 11 bytes; a memory file may be at most 10 bytes.",
     )
 
 
@@ -199,7 +199,7 @@ def test_the_default_limit_is_100_kib():
     assert run(files, command="create", path="a.md", file_text="x" * 102_400).changes
     assert failure(files, {"command": "create", "path": "a.md", "file_text": "x" * 102_401}) == (
         "memory.too_large",
-        "The file /memories/a.md would be 102401 bytes; a memory file may be at most 102400 bytes.",
+        "Error: The file /memories/a.md would be 102401 bytes; a memory file may be at most 102400 bytes.",
     )
 
 
@@ -212,8 +212,7 @@ def test_str_replace_edits_and_shows_two_lines_either_side():
     files = DictFiles({"/memories/s.md": SEVEN})
     result = run(files, command="str_replace", path="s.md", old_str="l4", new_str="FOUR")
     assert result == CommandResult(
-        "The memory file has been edited. Here is the snippet showing the change "
-        "(with line numbers):\n"
+        "The memory file has been edited.\n"
         "     2\tl2\n"
         "     3\tl3\n"
         "     4\tFOUR\n"
@@ -227,11 +226,7 @@ def test_str_replace_snippet_is_cut_at_the_start_of_the_file():
     files = DictFiles({"/memories/s.md": SEVEN})
     result = run(files, command="str_replace", path="s.md", old_str="l1\nl2", new_str="one")
     assert result.output == (
-        "The memory file has been edited. Here is the snippet showing the change "
-        "(with line numbers):\n"
-        "     1\tone\n"
-        "     2\tl3\n"
-        "     3\tl4"
+        "The memory file has been edited.\n     1\tone\n     2\tl3\n     3\tl4"
     )
     assert result.changes == [Change("update", "/memories/s.md", "one\nl3\nl4\nl5\nl6\nl7\n")]
 
@@ -243,12 +238,7 @@ def test_str_replace_with_an_empty_or_missing_new_str_deletes_the_text():
     assert (
         empty.changes == missing.changes == [Change("update", "/memories/u.md", "café au lait\n")]
     )
-    assert empty.output == (
-        "The memory file has been edited. Here is the snippet showing the change "
-        "(with line numbers):\n"
-        "     1\tcafé au lait\n"
-        "     2\t"
-    )
+    assert empty.output == ("The memory file has been edited.\n     1\tcafé au lait\n     2\t")
 
 
 def test_str_replace_by_the_same_text_changes_nothing():
@@ -262,7 +252,7 @@ def test_str_replace_result_over_max_bytes_is_too_large():
     command = {"command": "str_replace", "path": "s.md", "old_str": "8", "new_str": "89"}
     assert failure(files, command, max_bytes=8) == (
         "memory.too_large",
-        "The file /memories/s.md would be 9 bytes; a memory file may be at most 8 bytes.",
+        "Error: The file /memories/s.md would be 9 bytes; a memory file may be at most 8 bytes.",
     )
     command["new_str"] = "9"
     assert run_command(command, files, max_bytes=8).changes == [
@@ -317,7 +307,7 @@ def test_insert_result_over_max_bytes_is_too_large():
     command = {"command": "insert", "path": "t.md", "insert_line": 1, "insert_text": "5678"}
     assert failure(files, command, max_bytes=9) == (
         "memory.too_large",
-        "The file /memories/t.md would be 10 bytes; a memory file may be at most 9 bytes.",
+        "Error: The file /memories/t.md would be 10 bytes; a memory file may be at most 9 bytes.",
     )
     assert run_command(command, files, max_bytes=10).changes == [
         Change("update", "/memories/t.md", "1234\n5678\n")
@@ -540,7 +530,7 @@ FAILURES = [
     (
         {"command": "create", "path": "/memories/notes.md", "file_text": "new"},
         "memory.exists",
-        "File /memories/notes.md already exists",
+        "Error: File /memories/notes.md already exists",
     ),
     (
         {"command": "create", "path": "notes.txt", "file_text": "x"},
@@ -557,7 +547,7 @@ FAILURES = [
     (
         {"command": "str_replace", "path": "missing.md", "old_str": "a", "new_str": "b"},
         "memory.not_found",
-        "The path /memories/missing.md does not exist. Please provide a valid path.",
+        "Error: The path /memories/missing.md does not exist. Please provide a valid path.",
     ),
     (
         {"command": "str_replace", "path": "notes.md", "old_str": "gamma", "new_str": "x"},
@@ -574,7 +564,7 @@ FAILURES = [
     (
         {"command": "str_replace", "path": "same-line.md", "old_str": "a", "new_str": "x"},
         "memory.invalid_argument",
-        "No replacement was performed. Multiple occurrences of old_str `a` in lines: 1, 1. "
+        "No replacement was performed. Multiple occurrences of old_str `a` in lines: 1. "
         "Please ensure it is unique",
     ),
     (
@@ -586,80 +576,82 @@ FAILURES = [
     (
         {"command": "insert", "path": "missing.md", "insert_line": 0, "insert_text": "x"},
         "memory.not_found",
-        "The path /memories/missing.md does not exist. Please provide a valid path.",
+        "Error: The path /memories/missing.md does not exist",
     ),
     (
         {"command": "insert", "path": "two.md", "insert_line": -1, "insert_text": "x"},
         "memory.invalid_argument",
-        "Invalid `insert_line` parameter: -1. It should be within the range [0, 2].",
+        "Error: Invalid `insert_line` parameter: -1. It should be within the range of lines of "
+        "the file: [0, 2]",
     ),
     (
         {"command": "insert", "path": "two.md", "insert_line": 3, "insert_text": "x"},
         "memory.invalid_argument",
-        "Invalid `insert_line` parameter: 3. It should be within the range [0, 2].",
+        "Error: Invalid `insert_line` parameter: 3. It should be within the range of lines of "
+        "the file: [0, 2]",
     ),
     # delete
     (
         {"command": "delete", "path": "/memories"},
         "memory.invalid_argument",
-        "Cannot delete the /memories directory itself",
+        "Error: Cannot delete the /memories directory itself",
     ),
     (
         {"command": "delete", "path": "/memories/"},
         "memory.invalid_argument",
-        "Cannot delete the /memories directory itself",
+        "Error: Cannot delete the /memories directory itself",
     ),
     (
         {"command": "delete", "path": "missing.md"},
         "memory.not_found",
-        "The path /memories/missing.md does not exist",
+        "Error: The path /memories/missing.md does not exist",
     ),
     (
         {"command": "delete", "path": "/memories/missing"},
         "memory.not_found",
-        "The path /memories/missing does not exist",
+        "Error: The path /memories/missing does not exist",
     ),
     # rename
     (
         {"command": "rename", "old_path": "notes.md", "new_path": "two.md"},
         "memory.exists",
-        "The destination /memories/two.md already exists",
+        "Error: The destination /memories/two.md already exists",
     ),
     (
         # As in the SDK, an existing destination is reported before a missing source.
         {"command": "rename", "old_path": "missing.md", "new_path": "/memories/two.md"},
         "memory.exists",
-        "The destination /memories/two.md already exists",
+        "Error: The destination /memories/two.md already exists",
     ),
     (
         {"command": "rename", "old_path": "team", "new_path": "other"},
         "memory.exists",
-        "The destination /memories/other already exists",
+        "Error: The destination /memories/other already exists",
     ),
     (
         {"command": "rename", "old_path": "team", "new_path": "/memories"},
         "memory.exists",
-        "The destination /memories already exists",
+        "Error: The destination /memories already exists",
     ),
     (
         {"command": "rename", "old_path": "missing.md", "new_path": "new.md"},
         "memory.not_found",
-        "The path /memories/missing.md does not exist",
+        "Error: The path /memories/missing.md does not exist",
     ),
     (
         {"command": "rename", "old_path": "missing", "new_path": "new"},
         "memory.not_found",
-        "The path /memories/missing does not exist",
+        "Error: The path /memories/missing does not exist",
     ),
     (
         {"command": "rename", "old_path": "/memories", "new_path": "/memories/all"},
         "memory.invalid_argument",
-        "Cannot rename the /memories directory itself",
+        "Error: Cannot rename the /memories directory itself",
     ),
     (
         {"command": "rename", "old_path": "team", "new_path": "team/sub"},
         "memory.invalid_argument",
-        "Cannot rename /memories/team to /memories/team/sub: a folder cannot be moved "
+        "Error: Cannot rename /memories/team to /memories/team/sub: a folder cannot be moved "
         "inside itself",
     ),
     (

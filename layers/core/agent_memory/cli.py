@@ -35,8 +35,14 @@ def _serve(args: argparse.Namespace) -> int:
         for err in exc.errors(include_url=False):
             print(f"agent-memory: {err['msg']}", file=sys.stderr)
         return 2
+    from .local.server import PortUnavailable
+
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(message)s")
-    serve(settings)
+    try:
+        serve(settings)
+    except PortUnavailable as exc:
+        print(f"agent-memory: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -46,13 +52,46 @@ def _reindex(args: argparse.Namespace) -> int:
     from .settings import Settings
 
     overrides = {"data_dir": args.data_dir} if args.data_dir else {}
-    services = build_services(Settings(**overrides))
+    settings = Settings(**overrides)
+    if settings.store == "sqlite" and not settings.database_path.exists():
+        # Opening it would make a new, empty database: a mistyped directory is said so instead.
+        print(
+            f"agent-memory: no database at {settings.database_path}: "
+            "name the --data-dir that `agent-memory serve` uses",
+            file=sys.stderr,
+        )
+        return 1
+    services = build_services(settings)
+    progress = _ProgressLine() if sys.stderr.isatty() else None
     try:
-        done = reindex(services, everything=args.all)
+        done = reindex(services, everything=args.all, progress=progress)
     finally:
         services.close()
+        if progress is not None:
+            progress.end()
     print(json.dumps(done.__dict__))
     return 0
+
+
+class _ProgressLine:
+    """One line on a terminal, rewritten in place as the reindex goes."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, done: Any, total: int) -> None:
+        self.shown = True
+        print(
+            f"\rreindexing: {done.agents}/{total} agents, {done.records} records, "
+            f"{done.files} files, {done.events} events, {done.vectors} embedded",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def end(self) -> None:
+        if self.shown:  # ends the line; nothing stale: nothing was shown, nothing to end
+            print(file=sys.stderr)
 
 
 def _token_create(args: argparse.Namespace) -> int:
@@ -70,9 +109,19 @@ def _agents(args: argparse.Namespace) -> int:
     client = Client(args.url, args.token)
     try:
         if args.action == "ls":
-            result: Any = client.list_agents(limit=args.limit, cursor=args.cursor)
-        elif args.action == "get":
-            result = client.get_agent(args.agent)
+            agents = _all_pages(
+                lambda cursor: client.list_agents(cursor=cursor or args.cursor), "agents"
+            )
+            for shown, agent in enumerate(agents):
+                if args.limit is not None and shown >= args.limit:
+                    break
+                forked = f"forked from {agent['forkedFrom']}" if agent.get("forkedFrom") else ""
+                print(
+                    f"{agent['id']}\tv{agent['manifestVersion']}\t{agent['updatedAt']}\t{forked}".rstrip()
+                )
+            return 0
+        if args.action == "get":
+            result: Any = client.get_agent(args.agent)
         elif args.action == "put":
             text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
             result = client.put_agent(args.agent, json.loads(text))
@@ -91,20 +140,20 @@ def _memories(args: argparse.Namespace) -> int:
 
     client = Client(args.url, args.token)
     try:
-        if args.action == "ls":
+        if args.verb == "ls":
             for memory in _all_pages(
                 lambda cursor: client.list_memories(args.agent, prefix=args.prefix, cursor=cursor),
                 "memories",
             ):
                 description = memory.get("description") or ""
                 print(f"{memory['path']}\t{memory['bytes']}\tv{memory['version']}\t{description}")
-        elif args.action == "cat":
+        elif args.verb == "cat":
             sys.stdout.write(client.get_memory(args.agent, args.path)["content"])
-        elif args.action == "put":
+        elif args.verb == "put":
             content = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
             written = client.put_memory(args.agent, args.path, content, args.sha256)
             print(f"{written['path']} v{written['version']} {written['contentSha256']}")
-        elif args.action == "rm":
+        elif args.verb == "rm":
             client.delete_memory(args.agent, args.path)
         else:
             for version in _all_pages(
@@ -119,6 +168,23 @@ def _memories(args: argparse.Namespace) -> int:
     except ApiError as exc:
         print(f"agent-memory: {exc}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _tenant_limits(args: argparse.Namespace) -> int:
+    from .client import ApiError, Client
+
+    client = Client(args.url, args.token)
+    try:
+        if args.memory_bytes is None and args.memories_per_agent is None:
+            limits = client.tenant_limits()
+        else:
+            limits = client.set_tenant_limits(args.memory_bytes, args.memories_per_agent)
+    except ApiError as exc:
+        print(f"agent-memory: {exc}", file=sys.stderr)
+        return 1
+    for name, value in limits.items():
+        print(f"{name}\t{value}")
     return 0
 
 
@@ -197,71 +263,112 @@ def _all_pages(fetch: Any, key: str) -> Any:
             return
 
 
-def _client_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--url", help="server URL (default $AGENT_MEMORY_URL or 127.0.0.1:8080)")
-    parser.add_argument("--token", help="API token (default $AGENT_MEMORY_TOKEN)")
+def _client_flags(parser: argparse.ArgumentParser, *, after_action: bool = False) -> None:
+    """--url and --token; on an action's own parser they may follow it (`agents ls --url U`)
+    and, when absent there, leave what was given before the action."""
+    default = argparse.SUPPRESS if after_action else None
+    parser.add_argument(
+        "--url",
+        default=default,
+        help="server URL (default $AGENT_MEMORY_URL or 127.0.0.1:8080)",
+    )
+    parser.add_argument("--token", default=default, help="API token (default $AGENT_MEMORY_TOKEN)")
+
+
+def _action(actions: Any, name: str, text: str) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = actions.add_parser(name, help=text, description=text)
+    _client_flags(parser, after_action=True)
+    return parser
+
+
+def _memory_commands(parser: argparse.ArgumentParser) -> None:
+    """`agents memories ...` (and its alias `memories ...`): an agent's /memories files."""
+    _client_flags(parser)
+    verbs = parser.add_subparsers(
+        dest="verb", required=True, metavar="ACTION", help="what to do with the memories"
+    )
+    agent_help = "the agent's id, such as teams/web/releases"
+    path_help = "the memory's path: conventions/release.md or /memories/conventions/release.md"
+    ls = _action(verbs, "ls", "list memories: path, bytes, version, description")
+    ls.add_argument("agent", help=agent_help)
+    ls.add_argument("--prefix", help="only the memories in this folder")
+    cat = _action(verbs, "cat", "print a memory's content")
+    cat.add_argument("agent", help=agent_help)
+    cat.add_argument("path", help=path_help)
+    put = _action(verbs, "put", "create or replace a memory whole")
+    put.add_argument("agent", help=agent_help)
+    put.add_argument("path", help=path_help)
+    put.add_argument("file", help="the file holding the content, or - for stdin")
+    put.add_argument(
+        "--sha256", help='write only while the memory has this content ("" = only a new one)'
+    )
+    rm = _action(verbs, "rm", "delete a memory, or every memory in a folder")
+    rm.add_argument("agent", help=agent_help)
+    rm.add_argument("path", help=path_help + ", or a folder")
+    versions = _action(verbs, "versions", "every change, newest first")
+    versions.add_argument("agent", help=agent_help)
+    versions.add_argument("--path", help="only this memory's changes")
+    parser.set_defaults(run=_memories)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agent-memory", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", help="what to run"
+    )
+    data_dir_help = "where the database and the tokens live (default ./data)"
 
     serve = commands.add_parser("serve", help="run the embedded server (SQLite, 127.0.0.1:8080)")
     serve.add_argument("--host", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default 8080; 0 picks a free one)")
-    serve.add_argument("--data-dir", help="where the database and token live (default ./data)")
+    serve.add_argument("--data-dir", help=data_dir_help)
     serve.add_argument("--token", help="use this API token instead of <data-dir>/token")
     serve.set_defaults(run=_serve)
 
     reindex = commands.add_parser(
         "reindex", help="re-embed and rebuild the embedded search index (after a model change)"
     )
-    reindex.add_argument("--data-dir")
+    reindex.add_argument("--data-dir", help=data_dir_help + "; it must hold a database")
     reindex.add_argument("--all", action="store_true", help="even when nothing is stale")
     reindex.set_defaults(run=_reindex)
 
     token = commands.add_parser("token", help="manage API tokens of the embedded server")
-    token_commands = token.add_subparsers(dest="token_command", required=True)
+    token_commands = token.add_subparsers(
+        dest="token_command", required=True, metavar="ACTION", help="what to do with tokens"
+    )
     create = token_commands.add_parser("create", help="make a token for a tenant")
-    create.add_argument("--tenant", required=True)
-    create.add_argument("--data-dir")
+    create.add_argument("--tenant", required=True, help="the tenant the token acts for")
+    create.add_argument("--data-dir", help=data_dir_help)
     create.set_defaults(run=_token_create)
 
     agents = commands.add_parser("agents", help="read and change agents on a running server")
-    agents.add_argument("--url", help="server URL (default $AGENT_MEMORY_URL or 127.0.0.1:8080)")
-    agents.add_argument("--token", help="API token (default $AGENT_MEMORY_TOKEN)")
-    actions = agents.add_subparsers(dest="action", required=True)
-    ls = actions.add_parser("ls", help="list agents")
-    ls.add_argument("--limit", type=int)
-    ls.add_argument("--cursor")
+    _client_flags(agents)
+    actions = agents.add_subparsers(
+        dest="action", required=True, metavar="ACTION", help="what to do with agents"
+    )
+    ls = _action(actions, "ls", "list agents: id, manifest version, last change")
+    ls.add_argument("--limit", type=int, help="list at most this many")
+    ls.add_argument("--cursor", help="start after the page this cursor names")
     for name, text in (("get", "show an agent"), ("rm", "delete an agent and all it owns")):
-        actions.add_parser(name, help=text).add_argument("agent")
-    put = actions.add_parser("put", help="save a manifest document (file or - for stdin)")
-    put.add_argument("agent")
-    put.add_argument("file")
+        _action(actions, name, text).add_argument("agent", help="the agent's id")
+    put = _action(actions, "put", "save a manifest document as the agent's next version")
+    put.add_argument("agent", help="the agent's id")
+    put.add_argument("file", help="the manifest document (JSON), or - for stdin")
     agents.set_defaults(run=_agents)
+    _memory_commands(actions.add_parser("memories", help="an agent's /memories files"))
+    _memory_commands(commands.add_parser("memories", help="the same as `agents memories`"))
 
-    memories = commands.add_parser("memories", help="an agent's /memories files")
-    _client_flags(memories)
-    verbs = memories.add_subparsers(dest="action", required=True)
-    ls = verbs.add_parser("ls", help="list memories: path, bytes, version, description")
-    ls.add_argument("agent")
-    ls.add_argument("--prefix", help="only this folder")
-    cat = verbs.add_parser("cat", help="print a memory")
-    cat.add_argument("agent")
-    cat.add_argument("path")
-    put_memory = verbs.add_parser("put", help="create or replace a memory from a file or -")
-    put_memory.add_argument("agent")
-    put_memory.add_argument("path")
-    put_memory.add_argument("file")
-    put_memory.add_argument("--sha256", help='write only while it has this content ("" = new)')
-    rm = verbs.add_parser("rm", help="delete a memory, or every memory in a folder")
-    rm.add_argument("agent")
-    rm.add_argument("path")
-    versions = verbs.add_parser("versions", help="every change, newest first")
-    versions.add_argument("agent")
-    versions.add_argument("--path")
-    memories.set_defaults(run=_memories)
+    tenant = commands.add_parser("tenant", help="the caller's tenant on a running server")
+    _client_flags(tenant)
+    tenant_actions = tenant.add_subparsers(
+        dest="action", required=True, metavar="ACTION", help="what to read or set"
+    )
+    limits = _action(
+        tenant_actions, "limits", "show the tenant's limits, or set them (takes agents:write)"
+    )
+    limits.add_argument("--memory-bytes", type=int, help="bytes a memory may hold")
+    limits.add_argument("--memories-per-agent", type=int, help="memories an agent may keep")
+    limits.set_defaults(run=_tenant_limits)
 
     ingest = commands.add_parser(
         "ingest", help="apply a JSON Lines file of appends and commits (idempotent)"

@@ -257,6 +257,18 @@ class Client:
     def memory_version(self, agent_id: str, version_id: str) -> dict[str, Any]:
         return self.request("GET", f"/v1/agents/{agent_id}/-/memory-versions/{version_id}")
 
+    # -- the tenant --------------------------------------------------------------------------
+    def tenant_limits(self) -> dict[str, Any]:
+        return self.request("GET", "/v1/tenant/limits")
+
+    def set_tenant_limits(
+        self, memory_bytes: int | None = None, memories_per_agent: int | None = None
+    ) -> dict[str, Any]:
+        body = {"memoryBytes": memory_bytes, "memoriesPerAgent": memories_per_agent}
+        return self.request(
+            "PUT", "/v1/tenant/limits", {k: v for k, v in body.items() if v is not None}
+        )
+
 
 def _memory_path(path: str) -> str:
     """The memory path after /memories/, as the URL's plain segments. Read as the service reads

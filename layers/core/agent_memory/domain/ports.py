@@ -14,7 +14,7 @@ from datetime import datetime
 from .errors import Conflict
 from .events import Event
 from .extraction.job import ExtractionJob
-from .files.models import FileMemory, FileVersion, FileWrite
+from .files.models import FileMemory, FileVersion, FileWrite, PreviewFile, TenantLimits
 from .history import HistoryEvent
 from .models import (
     Agent,
@@ -288,6 +288,19 @@ class FileStore(ABC):
 
     @abstractmethod
     def session_index(self, tenant: str, agent_id: str, session_id: str) -> str | None: ...
+
+    @abstractmethod
+    def preview_files(self, tenant: str, agent_id: str) -> list[PreviewFile]:
+        """Every change preview turns made to the agent's memories (kept by FileWrite.preview
+        in a commit), one per path, the latest."""
+
+    @abstractmethod
+    def tenant_limits(self, tenant: str) -> TenantLimits | None:
+        """The limits the tenant's admin set, None when never set."""
+
+    @abstractmethod
+    def save_tenant_limits(self, tenant: str, limits: TenantLimits) -> None:
+        """Keep the tenant's limits whole (a None field: the deployment's default)."""
 
 
 class LimitExceeded(Conflict):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..adapters.sqlite import SqliteStore
@@ -42,37 +43,62 @@ def stale_count(store: SqliteStore, model_id: str | None) -> int:
     return int(row[0])
 
 
-def reindex(services: Services, everything: bool = False) -> Reindexed:
+Progress = Callable[[Reindexed, int], None]
+
+
+def reindex(
+    services: Services, everything: bool = False, progress: Progress | None = None
+) -> Reindexed:
     """Re-embed and re-index every agent's records, files and kept history events (all of
-    them with `everything`, else only when some document is stale)."""
+    them with `everything`, else only when some document is stale). `progress` is told what is
+    done, and how many agents there are, after each batch."""
     store = services.store
     search = services.records._search  # noqa: SLF001 - the composition root's own search
     if not isinstance(store, SqliteStore) or store.index is None:
         raise SystemExit("reindex works on the embedded shape (SQLite store with its index)")
     model_id = search.embedder.model_id if search.embedder else None
     done = Reindexed()
+    total = int(store.db.read().execute("SELECT count(*) FROM agents").fetchone()[0])
+
+    def tick() -> None:
+        if progress is not None:
+            progress(done, total)
+
     if everything or stale_count(store, model_id) > 0:
-        _every_agent(services, store, done)
+        _every_agent(services, store, done, tick)
     # What this run queued, and what a stopped server left queued, is embedded before it ends.
-    done.vectors = services.drain_vectors()
+    if services.vectors is not None:
+        while True:
+            added, left = services.vectors.step()
+            done.vectors += added
+            if not left:
+                break
+            tick()
     return done
 
 
-def _every_agent(services: Services, store: SqliteStore, done: Reindexed) -> None:
+def _every_agent(
+    services: Services, store: SqliteStore, done: Reindexed, tick: Callable[[], None]
+) -> None:
     tenants = [r[0] for r in store.db.read().execute("SELECT DISTINCT tenant FROM agents")]
     for tenant in tenants:
         after = None
         while True:
             agents = store.list_agents(tenant, 100, after)
             for agent in agents:
-                _agent(services, store, tenant, agent.id, done)
+                _agent(services, store, tenant, agent.id, done, tick)
             if len(agents) < 100:
                 break
             after = agents[-1].id
 
 
 def _agent(
-    services: Services, store: SqliteStore, tenant: str, agent_id: str, done: Reindexed
+    services: Services,
+    store: SqliteStore,
+    tenant: str,
+    agent_id: str,
+    done: Reindexed,
+    tick: Callable[[], None],
 ) -> None:
     search = services.records._search  # noqa: SLF001
     assert store.index is not None
@@ -90,6 +116,7 @@ def _agent(
         docs += [search.doc_without_vector(r) for r in records if r not in active]
         store.index.upsert(docs)
         done.records += len(records)
+        tick()
         before = records[-1].id
     after = None
     while True:
@@ -105,6 +132,7 @@ def _agent(
         indexed = search.file_docs(tenant, agent_id, writes)
         store.index.upsert([w.index for w in indexed if w.index is not None])
         done.files += len(writes)
+        tick()
         after = files[-1].path
     sessions_after = None
     while True:
@@ -115,6 +143,8 @@ def _agent(
                     docs = services.history.docs_for_commit(turn)
                     store.index.upsert(docs)
                     done.events += len(docs)
+            tick()
         if len(sessions) < 100:
             break
         sessions_after = sessions[-1].id
+    tick()

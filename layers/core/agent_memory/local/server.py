@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 import signal
+import socket
 import sys
 from types import FrameType
 
@@ -21,8 +23,37 @@ from .tokens import TokenBook
 logger = logging.getLogger(__name__)
 
 
+class PortUnavailable(Exception):
+    """The address to serve on cannot be bound (in use, or not this machine's)."""
+
+    def __init__(self, host: str, port: int, reason: str) -> None:
+        super().__init__(f"cannot listen on {host}:{port}: {reason}")
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port, bound before anything else happens so that a port in use
+    is reported before the data directory, the database or a token is made."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as exc:
+        raise PortUnavailable(host, port, str(exc.strerror)) from exc
+    sock = socket.socket(family, kind, proto)
+    # As waitress does: a restart may bind while the last run's connections are in TIME_WAIT.
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        reason = "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror
+        raise PortUnavailable(host, port, str(reason or exc)) from exc
+    return sock
+
+
 def serve(settings: Settings) -> None:
     """Serve until SIGTERM or SIGINT; requests in flight finish and the store closes cleanly."""
+    sock = listen_socket(settings.host, settings.port)
     # The directory holds the database and the token: only its owner may enter it.
     settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     token = settings.token.get_secret_value() if settings.token else None
@@ -43,8 +74,7 @@ def serve(settings: Settings) -> None:
         services.vectors.run_in_background()
     server = create_server(
         gateway,
-        host=settings.host,
-        port=settings.port,
+        sockets=[sock],
         threads=settings.threads,
         ident="agent-memory",
         clear_untrusted_proxy_headers=True,

@@ -19,7 +19,13 @@ from pynamodb.connection import Connection
 from pynamodb.exceptions import DoesNotExist
 from pynamodb.expressions.condition import Condition
 
-from ...domain.files.models import FileMemory, FileVersion, FileWrite
+from ...domain.files.models import (
+    FileMemory,
+    FileVersion,
+    FileWrite,
+    PreviewFile,
+    TenantLimits,
+)
 from ...domain.ports import LimitExceeded, PreconditionFailed
 from . import keys
 from .items import FILE_SUMMARY, Item, Items
@@ -139,6 +145,8 @@ class DynamoFiles:
         delta = 0
         creates = False
         for write in writes:
+            if write.preview is not None:
+                continue  # kept apart from the live heads: it moves no count
             if write.head is not None and write.head.path != write.path:
                 raise ValueError(f"the head of {write.path} is for {write.head.path}")
             if write.expected_version is None:
@@ -165,6 +173,10 @@ class DynamoFiles:
         pk = keys.files_pk(tenant, agent_id)
         for write in writes:
             label = f"file {write.path}"
+            if write.preview is not None:
+                item = self._items.preview_file.of(tenant, agent_id, write.preview)
+                tx.put(f"preview {label}", item, None)
+                continue
             if write.head is None:
                 current = head.version == write.expected_version
                 tx.delete(label, head.key(pk, keys.file_sk(write.path)), current)
@@ -220,6 +232,34 @@ class DynamoFiles:
         )
         return item.text if item else None
 
+    # -- preview turns' changes -------------------------------------------------------------------
+
+    def preview_files(self, tenant: str, agent_id: str) -> list[PreviewFile]:
+        with storage_errors():
+            items = self._items.preview_file.query(
+                keys.preview_files_pk(tenant, agent_id), consistent_read=True
+            )
+            return sorted((item.to_preview() for item in items), key=lambda p: p.path)
+
+    # -- the tenant's limits ---------------------------------------------------------------------
+
+    def tenant_limits(self, tenant: str) -> TenantLimits | None:
+        model = self._items.tenant_limits
+        item = _get(model, keys.tenant_limits_pk(tenant), keys.TENANT_LIMITS)
+        if item is None:
+            return None
+        return TenantLimits(
+            memory_bytes=_int_or_none(item.memory_bytes),
+            memories_per_agent=_int_or_none(item.memories_per_agent),
+        )
+
+    def save_tenant_limits(self, tenant: str, limits: TenantLimits) -> None:
+        item = self._items.tenant_limits.at(tenant)
+        item.memory_bytes = limits.memory_bytes
+        item.memories_per_agent = limits.memories_per_agent
+        with storage_errors():
+            item.save()
+
 
 def files_failure(exc: ConditionsFailed, max_files: int) -> PreconditionFailed | LimitExceeded:
     """LimitExceeded when only the count's condition failed; as SqliteFiles checks the count
@@ -235,6 +275,10 @@ def files_failure(exc: ConditionsFailed, max_files: int) -> PreconditionFailed |
 def _check_agent(tx: Transaction, items: Items, tenant: str, agent_id: str) -> None:
     head = items.agent
     tx.check(AGENT, head, keys.agents_pk(tenant), keys.agent_sk(agent_id), live_agent(head))
+
+
+def _int_or_none(value: float | None) -> int | None:
+    return None if value is None else int(value)
 
 
 def _get(model: type[M], pk: str, sk: str) -> M | None:

@@ -30,7 +30,7 @@ from pynamodb.connection import Connection, TableConnection
 from pynamodb.constants import PAY_PER_REQUEST_BILLING_MODE, STREAM_NEW_AND_OLD_IMAGE, STRING
 from pynamodb.models import Model
 
-from ...domain.files.models import FileMemory, FileVersion
+from ...domain.files.models import FileMemory, FileVersion, PreviewFile
 from ...domain.history import HistoryEvent
 from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.records import (
@@ -479,6 +479,34 @@ class FileCountItem(Item):
         return cls.key(keys.agent_pk(tenant, agent_id), keys.FILE_COUNT)
 
 
+class PreviewFileItem(Item):
+    """A preview turn's change to one path (domain PreviewFile as JSON)."""
+
+    doc = UnicodeAttribute()
+
+    @classmethod
+    def of(cls, tenant: str, agent_id: str, change: PreviewFile) -> PreviewFileItem:
+        return cls(
+            keys.preview_files_pk(tenant, agent_id),
+            keys.file_sk(change.path),
+            doc=change.model_dump_json(),
+        )
+
+    def to_preview(self) -> PreviewFile:
+        return PreviewFile.model_validate_json(self.doc)
+
+
+class TenantLimitsItem(Item):
+    """A tenant's own file memory limits (a missing attribute: the deployment's default)."""
+
+    memory_bytes = NumberAttribute(null=True)
+    memories_per_agent = NumberAttribute(null=True)
+
+    @classmethod
+    def at(cls, tenant: str) -> TenantLimitsItem:
+        return cls.key(keys.tenant_limits_pk(tenant), keys.TENANT_LIMITS)
+
+
 class SessionIndexItem(Item):
     """The memory index a session opened with."""
 
@@ -639,6 +667,8 @@ class Items:
     file_version: type[FileVersionItem]
     file_count: type[FileCountItem]
     session_index: type[SessionIndexItem]
+    tenant_limits: type[TenantLimitsItem]
+    preview_file: type[PreviewFileItem]
     usage: type[UsageItem]
     usage_total: type[UsageTotalItem]
     event: type[EventItem]
@@ -685,6 +715,8 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         file_version=bound(FileVersionItem),
         file_count=bound(FileCountItem),
         session_index=bound(SessionIndexItem),
+        tenant_limits=bound(TenantLimitsItem),
+        preview_file=bound(PreviewFileItem),
         usage=bound(UsageItem),
         usage_total=bound(UsageTotalItem),
         event=bound(EventItem),
@@ -707,6 +739,8 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         items.file_version,
         items.file_count,
         items.session_index,
+        items.tenant_limits,
+        items.preview_file,
         items.usage,
         items.usage_total,
         items.event,

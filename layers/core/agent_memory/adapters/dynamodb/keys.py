@@ -11,16 +11,18 @@
     record version    pk T#{tenant}#A#{agentId}#R#{recordId} sk V#{version:08d}
     file memory head  pk T#{tenant}#A#{agentId}#F            sk F#{path}
     file version      pk T#{tenant}#A#{agentId}#FV           sk V#{versionId}
+    preview file      pk T#{tenant}#A#{agentId}#PF           sk F#{path}
     memory count      pk T#{tenant}#A#{agentId}              sk FCOUNT
     session index     pk T#{tenant}#A#{agentId}#S#{session}  sk INDEX
     history event     pk T#{tenant}#A#{agentId}#S#{session}  sk EV#{turn:010d}#{sequence:010d}#{eventId}
     event id marker   pk T#{tenant}#A#{agentId}#S#{session}  sk EVID#{eventId}
     usage entry       pk T#{tenant}#A#{agentId}#U            sk U#{usageId}
     usage total       pk T#{tenant}#A#{agentId}#U            sk TOTAL#["{purpose}","{modelId}"]
+    tenant limits     pk T#{tenant}#LIMITS                   sk LIMITS
 
 An agent owns its whole `T#{tenant}#A#{agentId}` partition, through each session item the
 session's own partition, its records partition, through each record head the record's
-versions partition, and its file, file version and usage partitions; deleting an agent walks exactly
+versions partition, and its file, file version, preview file and usage partitions; deleting an agent walks exactly
 those. Ids never contain `#`, so no two of these partitions can be the same and a prefix
 (`X#{turnId}#`) selects exactly one turn's items. A path may contain `#` (any character but a
 control character): it only ever ends a sort key, so it cannot reach another item's key.
@@ -56,6 +58,7 @@ FILE_VERSION = "V#"
 # In the agent partition, sorting before its MV# and S# items (readers stop at another kind).
 FILE_COUNT = "FCOUNT"
 SESSION_INDEX = "INDEX"
+TENANT_LIMITS = "LIMITS"
 USAGE = "U#"
 USAGE_TOTAL = "TOTAL#"
 EVENT = "EV#"
@@ -76,6 +79,10 @@ def _part(value: str) -> str:
 
 def agents_pk(tenant: str) -> str:
     return f"T#{_part(tenant)}#AGENTS"
+
+
+def tenant_limits_pk(tenant: str) -> str:
+    return f"T#{_part(tenant)}#{TENANT_LIMITS}"
 
 
 def agent_sk(agent_id: str) -> str:
@@ -144,6 +151,11 @@ def record_version_sk(version: int) -> str:
 
 def files_pk(tenant: str, agent_id: str) -> str:
     return f"{agent_pk(tenant, agent_id)}#F"
+
+
+def preview_files_pk(tenant: str, agent_id: str) -> str:
+    # `#PF`, not `#F`: the stream indexer takes `#F` partitions for live heads.
+    return f"{agent_pk(tenant, agent_id)}#PF"
 
 
 def file_sk(path: str) -> str:

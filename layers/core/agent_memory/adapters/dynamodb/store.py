@@ -175,6 +175,7 @@ class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, Dynamo
         self._delete_partition(keys.records_pk(tenant, agent_id), record_versions)
         self._delete_partition(keys.files_pk(tenant, agent_id), _leads_nowhere)
         self._delete_partition(keys.file_versions_pk(tenant, agent_id), _leads_nowhere)
+        self._delete_partition(keys.preview_files_pk(tenant, agent_id), _leads_nowhere)
         self._delete_partition(keys.usage_pk(tenant, agent_id), _leads_nowhere)
         # The agent partition holds the memory count, so it goes after the heads it counts.
         self._delete_partition(keys.agent_pk(tenant, agent_id), session_items)

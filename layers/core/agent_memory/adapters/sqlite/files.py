@@ -6,7 +6,13 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-from ...domain.files.models import FileMemory, FileVersion, FileWrite
+from ...domain.files.models import (
+    FileMemory,
+    FileVersion,
+    FileWrite,
+    PreviewFile,
+    TenantLimits,
+)
 from ...domain.ports import LimitExceeded, PreconditionFailed
 from .database import Database, lost_race
 
@@ -96,6 +102,13 @@ class SqliteFiles:
     ) -> None:
         index = getattr(self, "index", None)
         for write in writes:
+            if write.preview is not None:
+                conn.execute(
+                    "INSERT INTO preview_files (tenant, agent_id, path, doc) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (tenant, agent_id, path) DO UPDATE SET doc = excluded.doc",
+                    (tenant, agent_id, write.path, write.preview.model_dump_json()),
+                )
+                continue
             if write.index is not None and index is not None:
                 index.upsert_in(conn, [write.index])
             head = write.head
@@ -161,6 +174,33 @@ class SqliteFiles:
             .fetchone()
         )
         return str(row[0]) if row else None
+
+    def preview_files(self, tenant: str, agent_id: str) -> list[PreviewFile]:
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT doc FROM preview_files WHERE tenant = ? AND agent_id = ? ORDER BY path",
+                (tenant, agent_id),
+            )
+            .fetchall()
+        )
+        return [PreviewFile.model_validate_json(row[0]) for row in rows]
+
+    def tenant_limits(self, tenant: str) -> TenantLimits | None:
+        row = (
+            self.db.read()
+            .execute("SELECT doc FROM tenant_limits WHERE tenant = ?", (tenant,))
+            .fetchone()
+        )
+        return TenantLimits.model_validate_json(row[0]) if row else None
+
+    def save_tenant_limits(self, tenant: str, limits: TenantLimits) -> None:
+        with self.db.write() as conn:
+            conn.execute(
+                "INSERT INTO tenant_limits (tenant, doc) VALUES (?, ?)"
+                " ON CONFLICT (tenant) DO UPDATE SET doc = excluded.doc",
+                (tenant, limits.model_dump_json()),
+            )
 
 
 def _values(head: FileMemory) -> tuple[object, ...]:

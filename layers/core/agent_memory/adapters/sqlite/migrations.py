@@ -224,7 +224,20 @@ MIGRATIONS: list[list[str]] = [
         "DROP TABLE search_fts",
         "ALTER TABLE search_words RENAME TO search_fts",
     ],
-    # 11: vectors are added after the write that indexed a document's words, by the background
+    # 11: each tenant's own file memory limits (a tenant with none keeps the deployment's), and
+    # the changes preview turns made to file memories, seen by preview turns only
+    [
+        "CREATE TABLE tenant_limits (tenant TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID",
+        """CREATE TABLE preview_files (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            path TEXT NOT NULL,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (tenant, agent_id, path),
+            FOREIGN KEY (tenant, agent_id) REFERENCES agents ON DELETE CASCADE
+        ) WITHOUT ROWID""",
+    ],
+    # 12: vectors are added after the write that indexed a document's words, by the background
     # embedder: each document waiting for one, with the text to embed and whom to bill for it.
     # A newer version of a document takes its older one's place in the queue.
     [

@@ -5,44 +5,16 @@ to the model plus the `Change`s a caller must apply; it never writes. A failing 
 `MemoryToolError` and changes nothing.
 """
 
-# References, matched string for string:
-# - SDK (the texts and behaviour followed here): anthropics/anthropic-sdk-python,
-#   src/anthropic/lib/tools/_beta_builtin_memory_tool.py (BetaAbstractMemoryTool and
-#   BetaLocalFilesystemMemoryTool), and anthropics/anthropic-sdk-typescript,
-#   src/tools/memory/node.ts (BetaLocalFilesystemMemoryTool behind betaMemoryTool).
-# - Official doc: https://platform.claude.com/docs/en/agents-and-tools/tool-use/memory-tool
-# - Texts the SDKs lack (bad view_range, missing parameter, unknown command) come from
-#   Anthropic's text editor tool, which the doc points to for error handling:
-#   anthropics/anthropic-quickstarts, computer-use-demo/computer_use_demo/tools/edit.py.
-#
-# Where the sources disagree:
-# - Error prefix. The doc writes most errors as "Error: ..."; the Python SDK raises ToolError
-#   texts without it and its runner sends them unchanged, while the TypeScript runner prefixes
-#   "Error: " to the plain Errors its tool throws. Messages here are the bare SDK texts.
-# - Listing header. Python SDK: "..., excluding hidden items:"; doc and TypeScript SDK:
-#   "..., excluding hidden items and node_modules:". We use the latter and skip node_modules.
-# - Sizes. Both SDKs print 4096 bytes as "4K" and 1536 as "1.5K"; the doc's example shows
-#   "4.0K". We use the SDK formatter. The SDKs print a folder's own inode size, which a store
-#   has no equivalent of, so a folder shows the total bytes of the memories under it.
-# - insert. The doc and TypeScript SDK say "...within the range of lines of the file:
-#   [0, N]" and count a trailing newline as a line; the Python SDK (followed) says
-#   "...within the range [0, N]." and counts lines like str.splitlines(). Unlike
-#   splitlines() we split on "\n" only, so a "\r" or U+2028 in a file is never rewritten.
-# - Missing path. The doc gives insert "Error: The path {path} does not exist"; both SDKs
-#   use "The path {path} does not exist. Please provide a valid path." as for view.
-# - str_replace on several matches. The TypeScript SDK lists lines containing old_str (and
-#   misses matches across lines); Python lists the line of each match, as here, twice when a
-#   line has two. Matches are counted without overlap, as str.count() does.
-# - str_replace or insert on a folder: the doc says "does not exist", the SDKs "The path
-#   {path} is not a file.". Neither arises here: a path ending in .md is never a folder.
-# - Over 999,999 lines: the doc and Python SDK text is used; the TypeScript SDK words it
-#   "File {path} has too many lines (N). Maximum is 999,999 lines."
-# - create on an existing file: the doc allows overwriting; the SDKs refuse, as here.
-# - The doc makes new_str optional (omitted = delete old_str); the SDKs require it. Omitted
-#   counts as "" here.
-# - The doc says to refuse renaming /memories itself; the SDKs do not check. Refused here.
-# - view_range: the SDKs slice silently ([0, 2] starts at 1, [9, 2] shows nothing). Here a
-#   range outside the file is an error with the text editor tool's messages.
+# The texts are those of Anthropic's memory tool documentation, all in texts.py (which names the
+# sources of the few the documentation lacks). Behaviour where the documentation is silent:
+# - Sizes in a listing are the SDKs' human sizes (4096 bytes is "4K", 1536 "1.5K"); a folder
+#   shows the total bytes of the memories under it (a store has no inode size).
+# - insert counts lines like the text editor tool: a final newline ends the last line, it does
+#   not start another. Lines are split on "\n" only, so a "\r" or U+2028 is never rewritten.
+# - str_replace counts matches without overlap, as str.count() does, and names each line once.
+# - str_replace or insert on a folder cannot arise: a path ending in .md is never a folder.
+# - new_str may be omitted (the documentation makes it optional): it counts as "".
+# - view_range outside the file is an error with the text editor tool's messages.
 
 from __future__ import annotations
 
@@ -52,6 +24,7 @@ from typing import Any, Literal, Protocol
 from agent_memory.domain.errors import DomainError, InvalidRequest
 
 from .paths import MEMORY_ROOT, is_under, normalize_folder, normalize_path
+from .texts import line_list, text
 
 DEFAULT_MAX_BYTES = 100 * 1024
 MAX_LINES = 999_999
@@ -111,21 +84,13 @@ def run_command(
     then. `max_bytes` caps the UTF-8 size of the content a command leaves in a file.
     """
     if not isinstance(command, dict):
-        raise MemoryToolError(
-            "memory.invalid_command", "The memory tool input must be an object with a `command`."
-        )
+        raise MemoryToolError("memory.invalid_command", text("input.not_object"))
     name = command.get("command")
     if name is None:
-        raise MemoryToolError(
-            "memory.invalid_command",
-            f"Parameter `command` is required. The allowed commands for the memory tool are: "
-            f"{_ALLOWED}",
-        )
+        raise MemoryToolError("memory.invalid_command", text("command.missing", allowed=_ALLOWED))
     if name not in COMMAND_NAMES:
         raise MemoryToolError(
-            "memory.invalid_command",
-            f"Unrecognized command {name}. The allowed commands for the memory tool are: "
-            f"{_ALLOWED}",
+            "memory.invalid_command", text("command.unknown", name=name, allowed=_ALLOWED)
         )
     args = _Args(command, name)
     if name == "view":
@@ -175,21 +140,18 @@ class _Args:
             or len(value) != 2
             or not all(isinstance(i, int) and not isinstance(i, bool) for i in value)
         ):
-            raise MemoryToolError(
-                "memory.invalid_command",
-                "Invalid `view_range`. It should be a list of two integers.",
-            )
+            raise MemoryToolError("memory.invalid_command", text("view_range.shape"))
         return value[0], value[1]
 
     def _missing(self, name: str) -> MemoryToolError:
         return MemoryToolError(
-            "memory.invalid_command", f"Parameter `{name}` is required for command: {self.command}"
+            "memory.invalid_command", text("parameter.missing", name=name, command=self.command)
         )
 
     def _ill_typed(self, name: str, kind: str) -> MemoryToolError:
         return MemoryToolError(
             "memory.invalid_command",
-            f"Parameter `{name}` must be {kind} for command: {self.command}",
+            text("parameter.type", name=name, kind=kind, command=self.command),
         )
 
 
@@ -200,93 +162,77 @@ def _view(args: _Args, files: FileView) -> CommandResult:
         folder = _folder(raw)
         entries = files.list_under(folder)
         if not entries and folder != MEMORY_ROOT:
-            raise _not_found(f"The path {folder} does not exist. Please provide a valid path.")
+            raise _not_found(text("view.not_found", path=folder))
         # As in the SDKs, view_range applies to files only and is ignored for a folder.
         return CommandResult(_listing(folder, entries), [])
     path = _file(raw)
     content = files.read(path)
     if content is None:
-        raise _not_found(f"The path {path} does not exist. Please provide a valid path.")
+        raise _not_found(text("view.not_found", path=path))
     lines = content.split("\n")
     if len(lines) > MAX_LINES:
-        raise MemoryToolError(
-            "memory.too_large", f"File {path} exceeds maximum line limit of 999,999 lines."
-        )
+        raise MemoryToolError("memory.too_large", text("view.too_many_lines", path=path))
     first = 1
     if view_range is not None:
         first, last = view_range
         _check_view_range(view_range, len(lines))
         lines = lines[first - 1 :] if last == -1 else lines[first - 1 : last]
-    return CommandResult(
-        f"Here's the content of {path} with line numbers:\n" + _numbered(lines, first), []
-    )
+    return CommandResult(text("view.file", path=path) + "\n" + _numbered(lines, first), [])
 
 
 def _check_view_range(view_range: tuple[int, int], n_lines: int) -> None:
     first, last = view_range
-    shown = list(view_range)
     if first < 1 or first > n_lines:
-        reason = (
-            f"Its first element `{first}` should be within the range of lines of the file: "
-            f"{[1, n_lines]}"
-        )
+        name = "view_range.first"
     elif last > n_lines:
-        reason = (
-            f"Its second element `{last}` should be smaller than the number of lines in the "
-            f"file: `{n_lines}`"
-        )
+        name = "view_range.last"
     elif last != -1 and last < first:
-        reason = f"Its second element `{last}` should be larger or equal than its first `{first}`"
+        name = "view_range.order"
     else:
         return
-    raise MemoryToolError("memory.invalid_argument", f"Invalid `view_range`: {shown}. {reason}")
+    shown = list(view_range)
+    raise MemoryToolError(
+        "memory.invalid_argument",
+        text(name, view_range=shown, first=first, last=last, n_lines=n_lines),
+    )
 
 
 def _create(args: _Args, files: FileView, max_bytes: int) -> CommandResult:
     path = _file(args.text("path"))
     file_text = args.text("file_text")
     if files.read(path) is not None:
-        raise MemoryToolError("memory.exists", f"File {path} already exists")
+        raise MemoryToolError("memory.exists", text("create.exists", path=path))
     _check_size(path, file_text, max_bytes)
-    return CommandResult(
-        f"File created successfully at: {path}", [Change("create", path, file_text)]
-    )
+    return CommandResult(text("create.done", path=path), [Change("create", path, file_text)])
 
 
 def _str_replace(args: _Args, files: FileView, max_bytes: int) -> CommandResult:
     path = _file(args.text("path"))
     old_str = args.text("old_str")
     new_str = args.text("new_str", default="")
-    content = _existing(files, path)
+    content = _existing(files, path, "str_replace.not_found")
     if old_str == "":
-        # The SDKs find an empty old_str at every position; refuse it plainly instead.
-        raise MemoryToolError(
-            "memory.invalid_argument", "No replacement was performed: old_str must not be empty."
-        )
+        # An empty old_str is found at every position; refuse it plainly instead.
+        raise MemoryToolError("memory.invalid_argument", text("str_replace.empty"))
     starts = _occurrences(content, old_str)
     if not starts:
         raise MemoryToolError(
-            "memory.invalid_argument",
-            f"No replacement was performed, old_str `{old_str}` did not appear verbatim in {path}.",
+            "memory.invalid_argument", text("str_replace.no_match", old_str=old_str, path=path)
         )
     if len(starts) > 1:
-        lines = ", ".join(str(content.count("\n", 0, start) + 1) for start in starts)
+        lines = [content.count("\n", 0, start) + 1 for start in starts]
         raise MemoryToolError(
             "memory.invalid_argument",
-            f"No replacement was performed. Multiple occurrences of old_str `{old_str}` in "
-            f"lines: {lines}. Please ensure it is unique",
+            text("str_replace.several", old_str=old_str, line_numbers=line_list(lines)),
         )
     start = starts[0]
     new_content = content[:start] + new_str + content[start + len(old_str) :]
     _check_size(path, new_content, max_bytes)
-    # The snippet is two lines either side of the line where the match began, as the SDK shows.
+    # The snippet is two lines either side of the line where the match began.
     changed = content.count("\n", 0, start)
     new_lines = new_content.split("\n")
     low, high = max(0, changed - 2), min(len(new_lines), changed + 3)
-    output = (
-        "The memory file has been edited. Here is the snippet showing the change "
-        "(with line numbers):\n" + _numbered(new_lines[low:high], low + 1)
-    )
+    output = text("str_replace.done") + "\n" + _numbered(new_lines[low:high], low + 1)
     # Replacing a text by itself leaves the file as it was: nothing to record.
     changes = [] if new_content == content else [Change("update", path, new_content)]
     return CommandResult(output, changes)
@@ -296,20 +242,19 @@ def _insert(args: _Args, files: FileView, max_bytes: int) -> CommandResult:
     path = _file(args.text("path"))
     insert_line = args.integer("insert_line")
     insert_text = args.text("insert_text")
-    content = _existing(files, path)
+    content = _existing(files, path, "insert.not_found")
     lines = content.split("\n")
     if lines[-1] == "":
         lines.pop()  # A final newline ends the last line; it does not start another.
     if insert_line < 0 or insert_line > len(lines):
         raise MemoryToolError(
             "memory.invalid_argument",
-            f"Invalid `insert_line` parameter: {insert_line}. "
-            f"It should be within the range [0, {len(lines)}].",
+            text("insert.bad_line", insert_line=insert_line, n_lines=len(lines)),
         )
     lines.insert(insert_line, insert_text.rstrip("\n"))
     new_content = "\n".join(lines) + "\n"
     _check_size(path, new_content, max_bytes)
-    return CommandResult(f"The file {path} has been edited.", [Change("update", path, new_content)])
+    return CommandResult(text("insert.done", path=path), [Change("update", path, new_content)])
 
 
 def _delete(args: _Args, files: FileView) -> CommandResult:
@@ -317,18 +262,16 @@ def _delete(args: _Args, files: FileView) -> CommandResult:
     if _names_file(raw):
         path = _file(raw)
         if files.read(path) is None:
-            raise _not_found(f"The path {path} does not exist")
-        return CommandResult(f"Successfully deleted {path}", [Change("delete", path, None)])
+            raise _not_found(text("delete.not_found", path=path))
+        return CommandResult(text("delete.done", path=path), [Change("delete", path, None)])
     folder = _folder(raw)
     if folder == MEMORY_ROOT:
-        raise MemoryToolError(
-            "memory.invalid_argument", "Cannot delete the /memories directory itself"
-        )
+        raise MemoryToolError("memory.invalid_argument", text("delete.root"))
     paths = sorted(path for path, _ in files.list_under(folder))
     if not paths:
-        raise _not_found(f"The path {folder} does not exist")
+        raise _not_found(text("delete.not_found", path=folder))
     return CommandResult(
-        f"Successfully deleted {folder}", [Change("delete", path, None) for path in paths]
+        text("delete.done", path=folder), [Change("delete", path, None) for path in paths]
     )
 
 
@@ -340,52 +283,48 @@ def _rename(args: _Args, files: FileView) -> CommandResult:
             raise _destination_exists(new)
         content = files.read(old)
         if content is None:
-            raise _not_found(f"The path {old} does not exist")
+            raise _not_found(text("rename.not_found", old_path=old))
         return CommandResult(_renamed(old, new), [Change("rename", new, content, from_path=old)])
     old, new = _folder(raw_old), _folder(raw_new)
     if old == MEMORY_ROOT:
-        raise MemoryToolError(
-            "memory.invalid_argument", "Cannot rename the /memories directory itself"
-        )
+        raise MemoryToolError("memory.invalid_argument", text("rename.root"))
     if is_under(new, old):
         raise MemoryToolError(
             "memory.invalid_argument",
-            f"Cannot rename {old} to {new}: a folder cannot be moved inside itself",
+            text("rename.into_itself", old_path=old, new_path=new),
         )
     if new == MEMORY_ROOT or files.list_under(new):
         raise _destination_exists(new)
     moved = sorted(path for path, _ in files.list_under(old))
     if not moved:
-        raise _not_found(f"The path {old} does not exist")
+        raise _not_found(text("rename.not_found", old_path=old))
     changes = []
     for path in moved:
         # Re-validated: a longer folder name can push a moved path past the length limit.
         target = _file(new + path[len(old) :])
         content = files.read(path)
         if content is None:
-            raise _not_found(
-                f"The file {path} no longer exists (may have been deleted or renamed concurrently)."
-            )
+            raise _not_found(text("rename.not_found", old_path=path))
         changes.append(Change("rename", target, content, from_path=path))
     return CommandResult(_renamed(old, new), changes)
 
 
 def _renamed(old: str, new: str) -> str:
-    return f"Successfully renamed {old} to {new}"
+    return text("rename.done", old_path=old, new_path=new)
 
 
 def _destination_exists(path: str) -> MemoryToolError:
-    return MemoryToolError("memory.exists", f"The destination {path} already exists")
+    return MemoryToolError("memory.exists", text("rename.exists", new_path=path))
 
 
 def _not_found(message: str) -> MemoryToolError:
     return MemoryToolError("memory.not_found", message)
 
 
-def _existing(files: FileView, path: str) -> str:
+def _existing(files: FileView, path: str, missing: str) -> str:
     content = files.read(path)
     if content is None:
-        raise _not_found(f"The path {path} does not exist. Please provide a valid path.")
+        raise _not_found(text(missing, path=path))
     return content
 
 
@@ -393,9 +332,7 @@ def _check_size(path: str, content: str, max_bytes: int) -> None:
     size = len(content.encode("utf-8"))
     if size > max_bytes:
         raise MemoryToolError(
-            "memory.too_large",
-            f"The file {path} would be {size} bytes; a memory file may be at most "
-            f"{max_bytes} bytes.",
+            "memory.too_large", text("too_large", path=path, size=size, max_bytes=max_bytes)
         )
 
 
@@ -440,10 +377,7 @@ def _listing(folder: str, entries: list[tuple[str, int]]) -> str:
                 walk(node[name], f"{key}/", depth + 1)
 
     walk(tree, "", 1)
-    return (
-        f"Here're the files and directories up to 2 levels deep in {folder}, "
-        "excluding hidden items and node_modules:\n" + "\n".join(lines)
-    )
+    return text("view.listing", path=folder) + "\n" + "\n".join(lines)
 
 
 def _format_size(size: int) -> str:

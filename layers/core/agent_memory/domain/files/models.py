@@ -72,6 +72,19 @@ class FileVersion(Entity):
     at: datetime
 
 
+class PreviewFile(BaseModel):
+    """A preview turn's change to one path, as preview turns see it from then on (`content`
+    None: deleted for them). Applied nowhere live: live turns and the management API never see
+    it, as they never see a preview record."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    content: str | None
+    turn_id: str
+    at: datetime
+
+
 class FileWrite(BaseModel):
     """One path's change: its new head (None deletes it) and the versions leading to it, written
     only while the stored head is at expected_version (None: no memory may have the path).
@@ -87,3 +100,15 @@ class FileWrite(BaseModel):
     count_delta: Literal[-1, 0, 1]
     # The path's search document when the index lives in the store (embedded shape).
     index: IndexDoc | None = None
+    # A preview turn's change: the store keeps it apart from the live heads, and nothing else
+    # of the write (head, versions, count) applies.
+    preview: PreviewFile | None = None
+
+
+class TenantLimits(BaseModel):
+    """A tenant's own file memory limits, set by its admin; None keeps the deployment's."""
+
+    model_config = ConfigDict(frozen=True)
+
+    memory_bytes: int | None = None
+    memories_per_agent: int | None = None

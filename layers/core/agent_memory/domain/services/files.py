@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from ..errors import Conflict, InvalidRequest, NotFound, PayloadTooLarge
 from ..events import Change, Event
 from ..files.commands import MemoryToolError, run_command
-from ..files.models import FileMemory, FileVersion, FileWrite, description_of, sha256
+from ..files.models import (
+    FileMemory,
+    FileVersion,
+    FileWrite,
+    PreviewFile,
+    TenantLimits,
+    description_of,
+    sha256,
+)
 from ..files.paths import MEMORY_ROOT, normalize_folder, normalize_path
+from ..files.texts import text
 from ..ids import new_id
 from ..models import Page, Turn, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
@@ -24,16 +34,32 @@ from .records import check_turn_budget, staging_refused
 from .turn_context import TurnContext, replayed_effects
 
 _ATTEMPTS = 10
+logger = logging.getLogger(__name__)
+
+
+# What a tenant's admin may set. memoryBytes stays well within a DynamoDB item (400 KB), which
+# holds a memory's content whole.
+MEMORY_BYTES_RANGE = (1, 256 * 1024)
+MEMORIES_PER_AGENT_RANGE = (1, 1_000_000)
 
 
 @dataclass(frozen=True)
 class FileLimits:
-    """Per-tenant limits (the spec's defaults)."""
+    """The deployment's limits (the spec's defaults); a tenant's own replace the first two."""
 
     memory_bytes: int = 100 * 1024
     memories_per_agent: int = 10_000
     index_lines: int = 200
     index_bytes: int = 25 * 1024
+
+    def with_tenant(self, own: TenantLimits | None) -> FileLimits:
+        if own is None:
+            return self
+        return replace(
+            self,
+            memory_bytes=own.memory_bytes or self.memory_bytes,
+            memories_per_agent=own.memories_per_agent or self.memories_per_agent,
+        )
 
 
 class MemoryConflict(Conflict):
@@ -41,11 +67,17 @@ class MemoryConflict(Conflict):
 
 
 class TurnFiles:
-    """The FileView a turn's memory tool reads: committed files with its staged changes on top."""
+    """The FileView a turn's memory tool reads: committed files with its staged changes on top,
+    and for a preview turn, the changes earlier preview turns made in between."""
 
     def __init__(self, store: Store, ctx: TurnContext, staged: Sequence[Effect]) -> None:
         self._store = store
         self._ctx = ctx
+        self._preview: dict[str, str | None] = (
+            {p.path: p.content for p in store.preview_files(ctx.tenant, ctx.agent_id)}
+            if ctx.preview
+            else {}
+        )
         self.changes: dict[str, str | None] = {}
         # What each committed memory was when this view first read it (`stamp`): the base the
         # turn's changes are checked against when it commits.
@@ -63,6 +95,8 @@ class TurnFiles:
     def read(self, path: str) -> str | None:
         if path in self.changes:
             return self.changes[path]
+        if path in self._preview:
+            return self._preview[path]
         found = self._store.get_file(self._ctx.tenant, self._ctx.agent_id, path)
         self.seen.setdefault(path, stamp(found))
         return found.content if found else None
@@ -73,18 +107,23 @@ class TurnFiles:
         for f in _all_files(self._store, self._ctx.tenant, self._ctx.agent_id, prefix):
             entries[f.path] = f.bytes
             self.seen.setdefault(f.path, stamp(f))
-        for path, content in self.changes.items():
-            if path.startswith(prefix):
-                if content is None:
-                    entries.pop(path, None)
-                else:
-                    entries[path] = len(content.encode())
+        for layer in (self._preview, self.changes):
+            for path, content in layer.items():
+                if path.startswith(prefix):
+                    if content is None:
+                        entries.pop(path, None)
+                    else:
+                        entries[path] = len(content.encode())
         return sorted(entries.items())
 
     def count_delta(self) -> int:
         delta = 0
         for path, content in self.changes.items():
-            exists = self._store.get_file(self._ctx.tenant, self._ctx.agent_id, path) is not None
+            if path in self._preview:
+                exists = self._preview[path] is not None
+            else:
+                found = self._store.get_file(self._ctx.tenant, self._ctx.agent_id, path)
+                exists = found is not None
             delta += (content is not None) - exists
         return delta
 
@@ -98,10 +137,54 @@ class FileService:
         self.limits = limits
         self._search = search
 
+    def limits_for(self, tenant: str) -> FileLimits:
+        """The limits that hold for `tenant`: its own where its admin set them."""
+        return self.limits.with_tenant(self._store.tenant_limits(tenant))
+
+    def set_tenant_limits(
+        self, tenant: str, memory_bytes: int | None, memories_per_agent: int | None
+    ) -> FileLimits:
+        """Set the tenant's own limits (a None argument keeps what it has)."""
+        for name, value, (low, high) in (
+            ("memoryBytes", memory_bytes, MEMORY_BYTES_RANGE),
+            ("memoriesPerAgent", memories_per_agent, MEMORIES_PER_AGENT_RANGE),
+        ):
+            if value is not None and (
+                not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high
+            ):
+                raise InvalidRequest(
+                    f"{name} must be a whole number from {low} to {high}, not {value!r}",
+                    code="invalid_limit",
+                )
+        if memory_bytes is None and memories_per_agent is None:
+            raise InvalidRequest("give memoryBytes, memoriesPerAgent or both", code="invalid_limit")
+        own = self._store.tenant_limits(tenant) or TenantLimits()
+        own = own.model_copy(
+            update={
+                k: v
+                for k, v in (
+                    ("memory_bytes", memory_bytes),
+                    ("memories_per_agent", memories_per_agent),
+                )
+                if v is not None
+            }
+        )
+        self._store.save_tenant_limits(tenant, own)
+        logger.info(
+            "tenant limits set",
+            extra={
+                "tenant": tenant,
+                "memory_bytes": own.memory_bytes,
+                "memories_per_agent": own.memories_per_agent,
+            },
+        )
+        return self.limits.with_tenant(own)
+
     def _write(self, tenant: str, agent_id: str, writes: list[FileWrite]) -> None:
         """An app's write (outside any turn), with its search documents."""
         indexed = self._search.file_docs(tenant, agent_id, writes)
-        self._store.write_files(tenant, agent_id, indexed, self.limits.memories_per_agent)
+        limit = self.limits_for(tenant).memories_per_agent
+        self._store.write_files(tenant, agent_id, indexed, limit)
 
     def _record_usage(
         self, tenant: str, agent_id: str, usage: list[UsageEntry], turn: Turn | None = None
@@ -147,7 +230,7 @@ class FileService:
                 if ctx.caller.role == "agent"
                 else "only the session's own agent writes"
             )
-            raise MemoryToolError("memory.forbidden", f"Memory is read-only here: {who}.")
+            raise MemoryToolError("memory.forbidden", text("forbidden", reason=who))
         effect_id = ctx.effect_id("memory")
         staged = self._store.staged_effects(ctx.tenant, ctx.agent_id, ctx.session_id, ctx.turn.id)
         if writes:
@@ -155,7 +238,8 @@ class FileService:
                 if effect.effect_id == effect_id:
                     return {"result": effect.payload["output"]}
         view = TurnFiles(self._store, ctx, staged)
-        result = run_command(body, view, max_bytes=self.limits.memory_bytes)
+        limits = self.limits_for(ctx.tenant)
+        result = run_command(body, view, max_bytes=limits.memory_bytes)
         if not result.changes:
             return {"result": result.output}
         changes = [
@@ -169,8 +253,9 @@ class FileService:
         ]
         # What this turn's changes are based on, as the command read it: checked again when
         # the turn commits.
+        # A preview turn's changes are never applied live: there is nothing to check them against.
         read: dict[str, dict[str, Any] | None] = {}
-        for change in changes:
+        for change in [] if ctx.preview else changes:
             for path in filter(None, (change["path"], change["from_path"])):
                 if path not in view.changes and path not in read:
                     if path not in view.seen:
@@ -179,12 +264,8 @@ class FileService:
         for change in changes:
             view.apply(change)
         current = self._store.count_files(ctx.tenant, ctx.agent_id)
-        if current + view.count_delta() > self.limits.memories_per_agent:
-            raise MemoryToolError(
-                "memory.limit",
-                f"Cannot create more memories: this agent keeps at most "
-                f"{self.limits.memories_per_agent}. Delete or merge some first.",
-            )
+        if current + view.count_delta() > limits.memories_per_agent:
+            raise MemoryToolError("memory.limit", text("limit", limit=limits.memories_per_agent))
         check_turn_budget(
             list(staged), {"changes": changes, "output": result.output}, "file.change"
         )
@@ -215,6 +296,8 @@ class FileService:
         effects = [e for e in staged if e.kind == "file.change"]
         if not effects:
             return [], []
+        if turn.preview:
+            return _preview_writes(turn, effects), []
         actor = f"agent:{turn.agent_id}@{turn.manifest_version}"
         now = utcnow()
         base: dict[str, FileMemory | None] = {}
@@ -360,11 +443,12 @@ class FileService:
         content ("" : only while no memory has the path)."""
         path = normalize_path(raw_path)
         size = len(content.encode())
-        if size > self.limits.memory_bytes:
+        limits = self.limits_for(tenant)
+        if size > limits.memory_bytes:
             raise PayloadTooLarge(
-                f"a memory is at most {self.limits.memory_bytes} bytes (got {size})",
+                f"a memory is at most {limits.memory_bytes} bytes (got {size})",
                 code="memory_too_large",
-                limit=self.limits.memory_bytes,
+                limit=limits.memory_bytes,
             )
         for _ in range(_ATTEMPTS):
             existing = self._store.get_file(tenant, agent_id, path)
@@ -402,7 +486,7 @@ class FileService:
                 continue
             except LimitExceeded as exc:
                 raise Conflict(
-                    str(exc), code="limit_exceeded", limit=self.limits.memories_per_agent
+                    str(exc), code="limit_exceeded", limit=limits.memories_per_agent
                 ) from exc
             self._publish(tenant, agent_id, [version])
             return head, existing is None
@@ -586,6 +670,29 @@ def _made_in_turn(
         and base.get(target) is None
         and not versions.get(target)
     )
+
+
+def _preview_writes(turn: Turn, effects: list[Effect]) -> list[FileWrite]:
+    """A preview turn's changes, each path's last, kept for preview turns and applied nowhere
+    live: no head, no version, no count, no search document and no event."""
+    final: dict[str, str | None] = {}
+    for effect in effects:
+        for change in effect.payload["changes"]:
+            if change["operation"] == "rename":
+                final[change["from_path"]] = None
+            final[change["path"]] = change["content"]
+    now = utcnow()
+    return [
+        FileWrite(
+            path=path,
+            head=None,
+            expected_version=None,
+            versions=[],
+            count_delta=0,
+            preview=PreviewFile(path=path, content=content, turn_id=turn.id, at=now),
+        )
+        for path, content in final.items()
+    ]
 
 
 def _batches(writes: list[FileWrite]) -> list[list[FileWrite]]:

@@ -196,7 +196,7 @@ class SessionService:
                     TurnWrites(
                         writes,
                         file_writes,
-                        self._files.limits.memories_per_agent,
+                        self._files.limits_for(tenant).memories_per_agent,
                         history_docs,
                         len(staged),
                     ),

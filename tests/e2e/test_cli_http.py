@@ -1,0 +1,50 @@
+"""The client commands of the CLI against a real `agent-memory serve`."""
+
+import io
+
+import pytest
+
+from agent_memory.cli import main
+
+pytestmark = pytest.mark.e2e
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def test_agents_ls_is_a_table_and_agents_memories_manage_files(server, capsys, monkeypatch):
+    client = server.client()
+    flags = ["--url", server.url, "--token", client.token]
+    client.put_agent("teams/web/releases", {"harness": {"memory": {}}})
+    client.put_agent("teams/web/releases", {"harness": {"memory": {"access": "read_only"}}})
+    client.put_agent("ops", {"harness": {}})
+
+    rows = [line.split("\t") for line in run(capsys, "agents", "ls", *flags).splitlines()]
+    assert [(r[0], r[1]) for r in rows] == [("ops", "v1"), ("teams/web/releases", "v2")]
+    assert all(len(r) == 3 and r[2].startswith("20") for r in rows)
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("---\ndescription: Releases\n---\nTag.\n"))
+    put = run(capsys, "agents", "memories", "put", "teams/web/releases", "r.md", "-", *flags)
+    assert put.startswith("/memories/r.md v1 ")
+    assert run(capsys, "agents", "memories", "cat", "teams/web/releases", "r.md", *flags) == (
+        "---\ndescription: Releases\n---\nTag.\n"
+    )
+    listed = run(capsys, "memories", "ls", "teams/web/releases", *flags)
+    assert listed == "/memories/r.md\t35\tv1\tReleases\n"
+    run(capsys, "agents", "memories", "rm", "teams/web/releases", "r.md", *flags)
+    versions = run(capsys, "agents", "memories", "versions", "teams/web/releases", *flags)
+    assert [line.split("\t")[1] for line in versions.splitlines()] == ["delete", "create"]
+
+
+def test_tenant_limits_shows_and_sets_them(server, capsys):
+    flags = ["--url", server.url, "--token", server.client().token]
+    shown = run(capsys, "tenant", "limits", *flags)
+    assert "memoriesPerAgent\t10000\n" in shown
+    changed = run(capsys, "tenant", "limits", "--memories-per-agent", "3", *flags)
+    assert "memoriesPerAgent\t3\n" in changed and "memoryBytes\t102400\n" in changed
+    assert main(["tenant", "limits", "--memory-bytes", "0", *flags]) == 1
+    assert "400 invalid_limit" in capsys.readouterr().err
