@@ -417,6 +417,19 @@ def ask(
     return rows, seconds
 
 
+def wait_for_vectors(client: Client, agent_id: str, timeout: float = 3600.0) -> None:
+    """Until the background embedder has embedded all the agent's documents (commits queue
+    their vectors): the questions are asked of the whole index, words and meaning."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pending = client.request("GET", f"/v1/agents/{agent_id}/-/index").get("pendingVectors")
+        if not pending:
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{agent_id}: {pending} documents still wait for their vectors")
+        time.sleep(0.2)
+
+
 def load_records(
     client: Client, agent_id: str, session_id: str, observations: list[dict[str, Any]]
 ) -> int:
@@ -452,6 +465,7 @@ def run_records(
         recreate_agent(client, agent_id, records_manifest(args.mode))
         session_id = client.create_session(agent_id, metadata={"benchmark": "locomo"})["id"]
         written = load_records(client, agent_id, session_id, conv["observations"])
+        wait_for_vectors(client, agent_id)
         loaded = time.perf_counter() - started
         load_seconds += loaded
         records += written
@@ -651,6 +665,7 @@ def run_history(
             args.captions,
             args.context_turns,
         )
+        wait_for_vectors(client, agent_id)
         loaded = time.perf_counter() - started
         load_seconds += loaded
         events += len(by_sequence)
@@ -781,6 +796,7 @@ def run_extraction(
             client.append_events(agent_id, session_id, begun, [review_event(turn, args.captions)])
             client.commit_turn(agent_id, session_id, begun)
             committed.append((session_id, begun))
+        wait_for_vectors(client, agent_id)
         loaded = time.perf_counter() - started
         waited = wait_for_reviews(client, agent_id, committed[-1])
         load_seconds += loaded

@@ -336,13 +336,10 @@ class EmbeddedIndex(SearchIndex):
         """Queue the document for the background embedder, in place of an older version."""
         assert doc.embed is not None
         key = (doc.tenant, doc.agent_id, doc.kind, doc.id)
+        # REPLACE deletes an older version's entry and queues this one at the back.
         conn.execute(
-            "DELETE FROM embed_queue WHERE tenant = ? AND agent_id = ? AND kind = ? AND doc_id = ?",
-            key,
-        )
-        conn.execute(
-            "INSERT INTO embed_queue (tenant, agent_id, kind, doc_id, version, text, session_id,"
-            " turn_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO embed_queue (tenant, agent_id, kind, doc_id, version, text,"
+            " session_id, turn_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (*key, doc.version, doc.embed.text, doc.embed.session_id, doc.embed.turn_id),
         )
 
