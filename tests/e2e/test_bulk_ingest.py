@@ -138,3 +138,16 @@ def test_events_sent_after_their_turn_committed_fail_and_the_load_says_so(server
     assert sorted(n for n, _ in failures) == [4, 5, 6]
     assert "turn_closed" in dict(failures)[4]
     assert all_history(client, "late") == ["on time"]
+
+
+def test_the_python_client_loads_a_file_and_says_what_waits_for_vectors(server, tmp_path):
+    client = server.client()
+    client.put_agent(AGENT, {"harness": {"history": {"index": "messages"}}})
+    feed = tmp_path / "small.jsonl"
+    feed.write_text("\n".join(history_lines()[:8]) + "\n")  # two turns of one session
+    done = client.load_history(feed, batch=3, senders=2)
+    assert done.counts == {"applied": 8, "already applied": 0, "failed": 0}
+    assert (tmp_path / "small.jsonl.ingest-state").exists()
+    assert all_history(client, "chat-0") == expected(0)[: 2 * EVENTS]
+    status = client.index_status(AGENT)
+    assert status["embeddingModel"] and 0 <= status["pendingVectors"] <= 2 * EVENTS

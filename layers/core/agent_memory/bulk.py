@@ -259,7 +259,7 @@ def _send(client: Client, chunk: list[Line]) -> list[tuple[str, str | None]]:
     delay = 0.2
     for attempt in range(_RETRIES):
         try:
-            body = client.request("POST", "/v1/ingest", {"messages": [x.message for x in chunk]})
+            body = client.ingest([x.message for x in chunk if x.message is not None])
         except ApiError as exc:
             if exc.status in _RETRYABLE and attempt + 1 < _RETRIES:
                 time.sleep(delay)

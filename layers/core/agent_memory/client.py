@@ -196,6 +196,32 @@ class Client:
         path = f"/v1/agents/{agent_id}/-/sessions/{session_id}/compact"
         return self.request("POST", path)
 
+    def ingest(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        """Apply a batch of ingestion messages (at most 500) in order; each answered in place."""
+        return self.request("POST", "/v1/ingest", {"messages": messages})
+
+    def load_history(
+        self, path: str | os.PathLike[str], *, resume: bool = True, **options: Any
+    ) -> Any:
+        """Load a JSON Lines file of ingestion messages as `agent-memory ingest` does (batches
+        from several senders at once, each session in order); with `resume`, a state file
+        beside it lets a stopped load start after the last line answered. Options: `batch`,
+        `senders`, `on_progress`, `on_failure`. Returns the load's Progress (counts, events,
+        events a second)."""
+        from pathlib import Path
+
+        from .bulk import load, read_lines
+
+        source = Path(path)
+        with source.open(encoding="utf-8") as stream:
+            lines = read_lines(stream)
+        state = source.with_name(source.name + ".ingest-state") if resume else None
+        return load(self, lines, source=source, state=state, **options)
+
+    def index_status(self, agent_id: str) -> dict[str, Any]:
+        """How many of the agent's documents wait for their vector (`pendingVectors`)."""
+        return self.request("GET", f"/v1/agents/{agent_id}/-/index")
+
     def usage(self, agent_id: str, **query: Any) -> dict[str, Any]:
         """Model calls and embeddings, newest first, with totals (`turnId`, `limit`, `cursor`)."""
         return self.request("GET", f"/v1/agents/{agent_id}/-/usage", query=query)
