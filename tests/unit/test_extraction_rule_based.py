@@ -304,3 +304,12 @@ def test_a_correction_replaces_the_record_of_the_same_relation():
     # Said as an addition ("too"), or about someone else: added beside it.
     assert decide_on("User lives in Porto too", True, "User lives in Lisbon")[0] == "add"
     assert decide_on("User's sister lives in Porto now", True, "User lives in Lisbon")[0] == "add"
+
+
+def test_a_short_memory_or_another_speakers_decision_is_not_restated():
+    # One word more than a memory of one word is another thing (seen on LoCoMo).
+    assert decide_on("Mel is so happy for you", False, "Mel is here for you")[0] == "add"
+    assert decide_on("Mel is thankful to have them", False, "Mel loves to")[0] == "add"
+    jon = "Jon and the assistant decided to go to a dance class"
+    assert decide_on("Gina and the assistant decided to go", False, jon)[0] == "add"
+    assert decide_on("Jon and the assistant decided to go", False, jon) == ("skip", "r1")

@@ -55,7 +55,9 @@ _DENIED = re.compile(r",?\s+(?:not|rather than|instead of)\s+(.*)$", re.I)
 _DECISION = re.compile(
     r"^(.+?) and the assistant (?:decided|agreed)(?: (?:to|that|on|against|upon))? (.+)$", re.I
 )
-_SUBJECT = re.compile(r"^((?i:the user|user)|[A-Z][\w-]*(?: [A-Z][\w-]*)?)('s\b)?\s*(.*)$")
+_SUBJECT = re.compile(
+    r"^((?i:the user|user)|[A-Z][\w-]*(?: [A-Z][\w-]*)?)((?: and others)?)('s\b)?\s*(.*)$"
+)
 _VERB_CUE = frozenset("is are was were has have had doesn't does no".split())
 
 
@@ -103,11 +105,11 @@ def parse(summary: str) -> Statement:
     m = _DECISION.match(text)
     if m:
         rest, denied = _split_denied(m[2])
-        return Statement("we", "decided", words(rest), denied)
+        return Statement(f"{m[1].lower()} and the assistant", "decided", words(rest), denied)
     m = _SUBJECT.match(text)
     if m is None:
         return Statement("", None, words(text))
-    subject, rest, possessive = m[1].lower().removeprefix("the "), m[3], bool(m[2])
+    subject, rest, possessive = (m[1] + m[2]).lower().removeprefix("the "), m[4], bool(m[3])
     if possessive:  # the thing of theirs runs up to its verb: "User's dog's name | is Rex"
         tokens = rest.split(" ")
         end = next(
@@ -162,11 +164,14 @@ def restates(candidate: Statement, memory: Statement) -> bool:
     ("lives in Porto" / "lives in Porto, Portugal"), or it adds at most one to it."""
     if candidate.subject != memory.subject or candidate.negated != memory.negated:
         return False
-    if not candidate.words or candidate.denied & memory.words:
+    if not candidate.words or not memory.words or candidate.denied & memory.words:
         return False
     if candidate.words <= memory.words:
         return True
-    return memory.words <= candidate.words and len(candidate.words - memory.words) <= 1
+    # One word more than a memory of one word is another thing ("is here for you" / "is
+    # happy for you").
+    extra = len(candidate.words - memory.words)
+    return len(memory.words) >= 2 and memory.words <= candidate.words and extra <= 1
 
 
 def corrects(candidate: Statement, memory: Statement, summary: str) -> int:
