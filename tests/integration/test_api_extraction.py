@@ -129,6 +129,23 @@ def test_restated_facts_are_skipped_and_corrections_replace(api, services):
     assert (old["status"], old["replacedBy"]) == ("SUPERSEDED", porto["id"])
 
 
+def test_a_correction_of_an_agent_scope_memory_stays_in_agent_scope(api, services):
+    api.ok("PUT", A, manifest(tools=["add_memory"]), expect=201)
+    s = api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
+    first = turn(api, s, commit=False)
+    path = f"{A}/-/sessions/{s}/turns/{first['id']}"
+    body = {"summary": "User lives in Lisbon", "scope": "agent", "caller": AGENT}
+    lisbon = api.ok("POST", f"{path}/tools/add_memory", body)["output"]["memories"][0]
+    api.ok("POST", f"{path}/commit")
+    # The review reads "User lives in Porto now" as a correction of the agent-scope memory.
+    turn(api, s, "Actually, I live in Porto now.")
+    services.drain_extractions()
+    [porto] = active(api)
+    assert porto["replaces"] == lisbon["id"]
+    # Replaced in session scope, every other session would lose where the user lives.
+    assert (porto["scope"], porto["sessionId"]) == ("agent", None)
+
+
 def test_every_n_messages_reviews_once_enough_were_added(api, services):
     s = setup(api, extraction={"every": {"messages": 3}})
     first = turn(api, s, "I live in Lisbon.", "I work as a nurse.")

@@ -237,3 +237,79 @@ def test_a_very_long_sentence_is_quoted_in_part_and_never_breaks_the_review():
     assert len(candidate.content or "") <= 8_000
     assert candidate.content.endswith('…"')
     assert len(candidate.summary) <= 500
+
+
+@pytest.mark.parametrize(
+    ("said", "summaries"),
+    [
+        # A decision without "to" reads "decided that ...", never "decided to the ...".
+        (
+            "We decided the tag format is vX.Y.Z.",
+            ["The user and the assistant decided that the tag format is vX.Y.Z"],
+        ),
+        ("We agreed on weekly releases.", ["The user and the assistant agreed on weekly releases"]),
+        ("My friend said I've changed a lot.", ["User: their friend said User has changed a lot"]),
+        # Retractions in the shapes decide reads back.
+        ("I don't use Vim anymore.", ["User no longer uses Vim"]),
+        ("I'm not vegetarian any more.", ["User is no longer vegetarian"]),
+        ("Please forget that I use Vim.", ["User asked to forget that User uses Vim"]),
+        ("Actually, I never liked jazz.", ["User never liked jazz"]),
+        ("I still live in Lisbon.", ["User still lives in Lisbon"]),
+        # Agreement and talk are not corrections, and hold no fact.
+        ("Actually, that's right.", []),
+        ("No, it's fine, thanks.", []),
+        ("I don't think Vim is bad.", []),
+    ],
+)
+def test_summaries_are_never_garbled(said, summaries):
+    assert [c.summary for c in propose([Message(role="user", text=said)]).value] == summaries
+
+
+def decide_on(summary, correction, *existing):
+    shown = [Existing(id=f"r{i}", summary=s, kind="fact") for i, s in enumerate(existing, 1)]
+    [decision] = RuleBasedModel().decide([candidate(summary, correction)], {0: shown}).value
+    return decision.action, decision.target
+
+
+def test_a_retraction_deletes_the_record_it_takes_back_and_nothing_else():
+    assert decide_on("User no longer uses Vim", True, "User lives in Lisbon", "User uses Vim") == (
+        "delete",
+        "r2",
+    )
+    # Another subject, another tool, or a denial that is not a correction: nothing is deleted.
+    assert decide_on("User's colleague no longer uses Vim", False, "User uses Vim")[0] == "add"
+    assert decide_on("User no longer uses Emacs", True, "User uses Vim")[0] == "add"
+    assert decide_on("User doesn't use Vim at work", False, "User uses Vim")[0] == "add"
+
+
+def test_a_restatement_in_other_words_is_skipped():
+    assert decide_on("User lives in Porto", False, "The user lives in Porto, Portugal") == (
+        "skip",
+        "r1",
+    )
+    assert decide_on("User still lives in Lisbon", True, "User lives in Lisbon") == ("skip", "r1")
+
+
+def test_a_correction_replaces_the_record_of_the_same_relation():
+    assert decide_on(
+        "User moved to Berlin", False, "User works at Acme", "User lives in Lisbon"
+    ) == (
+        "replace",
+        "r2",
+    )
+    assert decide_on("User is a teacher now, not a nurse", True, "User is a nurse") == (
+        "replace",
+        "r1",
+    )
+    # Said as an addition ("too"), or about someone else: added beside it.
+    assert decide_on("User lives in Porto too", True, "User lives in Lisbon")[0] == "add"
+    assert decide_on("User's sister lives in Porto now", True, "User lives in Lisbon")[0] == "add"
+
+
+def test_a_short_memory_or_another_speakers_decision_is_not_restated():
+    # One word more than a memory of one word is another thing (seen on LoCoMo).
+    assert decide_on("Mel is so happy for you", False, "Mel is here for you")[0] == "add"
+    assert decide_on("Mel is thankful to have them", False, "Mel loves to")[0] == "add"
+    jon = "Jon and the assistant decided to go to a dance class"
+    assert decide_on("Gina and the assistant decided to go", False, jon)[0] == "add"
+    assert decide_on("Jon and the assistant decided to go", False, jon) == ("skip", "r1")

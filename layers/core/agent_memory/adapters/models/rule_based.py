@@ -1,11 +1,13 @@
 """RuleBasedModel: the offline default when no model is configured.
 
-Deterministic: `propose` extracts first-person facts, preferences, decisions and corrections
-from the user's messages, one candidate per matching sentence, with the summary in the third
-person ("Caroline: I love painting" -> "Caroline loves painting"); `decide` compares each
-candidate with its neighbours by word overlap (or a similarity function passed in): a
-near-duplicate is skipped, a correction close to an existing memory replaces it, the rest are
-added. Its usage counts about four characters per token.
+Deterministic: `propose` extracts first-person facts, preferences, decisions, corrections and
+retractions from the user's messages, one candidate per matching sentence, with the summary in
+the third person ("Caroline: I love painting" -> "Caroline loves painting"; how is in
+rule_based_phrasing). `decide` reads each candidate and its neighbours back as statements
+(rule_based_matching): a retraction deletes the memory it takes back, a restatement in any
+wording is skipped (as is a near-duplicate by the similarity function passed in), a correction
+replaces the memory of the same relation, the rest are added. Its usage counts about four
+characters per token.
 """
 
 from __future__ import annotations
@@ -26,6 +28,23 @@ from agent_memory.domain.extraction.model import (
     ModelUsage,
 )
 
+from .rule_based_matching import corrects, is_change, parse, removes, restates, retracts
+from .rule_based_phrasing import (
+    CLAUSE,
+    DECISION,
+    FACT,
+    FIRST_PERSON_START,
+    INTERJECTION,
+    PREFERENCE,
+    Found,
+    about_them,
+    clean,
+    first_person,
+    first_person_when,
+    possessives,
+    third_person,
+)
+
 MODEL_ID = "rule-based"
 SKIP_AT = 0.8
 REPLACE_AT = 0.5
@@ -44,175 +63,22 @@ _CORRECTION = re.compile(
     r"^(?:actually|correction|to correct myself|no|i mean(?=\s*,))\s*[,:;!.-]?\s+(.*)$", re.I
 )
 _NOT_SPEAKERS = frozenset({"correction", "actually", "note", "update", "edit", "ps", "p.s", "fyi"})
-_NO_ITS = re.compile(r"^no\s*[,.!]?\s+(it's|it is|that's|that is)\s+(.*)$", re.I)
-
-# (pattern, kind, rewrite) in order of precedence; rewrite gets the speaker and the match.
-_FACT, _PREFERENCE, _DECISION = "fact", "preference", "decision"
-
-_IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "'m": "is", "'ve": "has"}
-_PREFERENCE_VERBS = (
-    "like|love|prefer|hate|enjoy|dislike|adore|want|need|can't stand|cannot stand|don't like|"
-    "do not like|don't want|do not want"
-)
-_FACT_VERBS = (
-    "live|work|study|teach|own|have|grew up|moved|was born|come from|play|use|run|manage|"
-    "volunteer|speak|drive|am allergic|got|started|joined|visited|went|just"
-)
-
-
-# Leading words that carry no fact ("Yeah, I painted that last year").
-_INTERJECTION = re.compile(
-    r"^(?:(?:yeah|yep|yes|wow|oh|ah|haha|hey|thanks|thank you|absolutely|totally|sure|well|so|"
-    r"ok|okay|aww|hmm|honestly|anyway|by the way|btw)\b[\s,!.-]*)+",
+# "No, it's Berlin" corrects what the assistant said; "No, it's fine" agrees with it.
+_NO_ITS = re.compile(
+    r"^no\s*[,.!]?\s+(it's|it is|that's|that is)\s+(?!(?:fine|ok|okay|alright|all right|right|"
+    r"true|correct|good|great|perfect|cool|nothing|no problem|not)\b)(.*)$",
     re.I,
 )
-_WHEN = re.compile(
-    r"^((?:last|this|next|earlier this|early this|later this)\s+(?:week(?:end)?|month|year|"
-    r"night|summer|winter|spring|fall|autumn|monday|tuesday|wednesday|thursday|friday|"
-    r"saturday|sunday)|yesterday|today|tonight|recently|lately|a (?:few|couple of) "
-    r"(?:days|weeks|months|years) ago|the other day|since we last (?:spoke|talked|chatted))"
-    r"[\s,]+(?=I\b|I'|my\b|we\b)",
-    re.I,
-)
-_CLAUSE = re.compile(r"\s*(?:,|;|\s-\s|\s–\s|\sand\s|\sbut\s)\s*", re.I)
-_FIRST_PERSON_START = re.compile(r"^(?:I|I'm|I've|I'd|I'll|my|we)\b", re.I)
-
-# First-person verbs that introduce talk rather than a fact about the speaker.
-_FILLER_VERBS = frozenset(
-    "think guess mean know hope wonder bet suppose agree understand appreciate totally "
-    "believe see get can could would should will might must am was'nt".split()
-)
+# What a correction without a first-person fact may still say: not an agreement or a remark
+# about the conversation ("Actually, that's right").
+_TALK = re.compile(r"^(?:that|it|this|you|sure|right|ok|okay|yes|no|never mind)\b", re.I)
+# "I used to live in Lisbon but now I live in Porto": the second part corrects the first.
+_USED_TO = re.compile(r"^I used to\s+.+?(?:,|\s+but|\s+and)\s+(?:now\s+)?(I\b.+)$", re.I)
 
 
-_IRREGULAR_PAST = frozenset(
-    "ran met did saw took made had got went came began bought found felt left lost told won "
-    "wrote sang swam drove ate gave kept built spent sent heard held paid sat stood taught "
-    "caught brought thought fought chose became broke spoke woke rode flew grew knew threw "
-    "drew fell forgot hid led lit meant slept wore tore shot read put set cut hit let quit".split()
-)
-
-
-def third_person(verb: str) -> str:
-    """The simple present third person of a first-person verb phrase's head word."""
-    head, _, rest = verb.partition(" ")
-    low = head.lower()
-    if low in _IRREGULAR:
-        out = _IRREGULAR[low]
-    elif low in ("can't", "cannot", "don't", "do", "was", "will", "would", "just"):
-        out = {"don't": "doesn't", "do": "does"}.get(low, low)
-    elif low in _IRREGULAR_PAST or low.endswith(("ed", "ew", "ent", "ot", "ought")):
-        out = low  # past tense: unchanged
-    elif re.search(r"(s|sh|ch|x|z|o)$", low):
-        out = low + "es"
-    elif re.search(r"[^aeiou]y$", low):
-        out = low[:-1] + "ies"
-    else:
-        out = low + "s"
-    return f"{out} {rest}".strip()
-
-
-def _clean(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().rstrip(".!;,").strip()
-
-
-def _possessives(text: str, subject: str) -> str:
-    """First-person words in the rest of a sentence, in the third person."""
-    pronoun = "their" if subject in ("The user", "User") else f"{subject}'s"
-    text = re.sub(r"\bmy\b", pronoun, text, flags=re.I)
-    text = re.sub(r"\bmine\b", f"{subject}'s", text, flags=re.I)
-    text = re.sub(r"\bmyself\b", "themselves", text, flags=re.I)
-    text = re.sub(r"\bI'm\b", f"{subject} is", text)
-    text = re.sub(r"\bI\s+([a-z']+)", lambda m: f"{subject} {third_person(m[1])}", text)
-    text = re.sub(r"\bI\b", subject, text)
-    text = re.sub(r"\bme\b", subject, text)
-    return text
-
-
-def _first_person(sentence: str, subject: str) -> tuple[str, str] | None:
-    """(category, summary) of a first-person fact, preference or decision; None otherwise."""
-    s = sentence.strip()
-    m = re.match(
-        rf"^I\s+(?:really\s+|absolutely\s+|also\s+)?({_PREFERENCE_VERBS})\s+(.+)$", s, re.I
-    )
-    if m and not re.match(r"^(?:(?:that|how|what)\s+)?(?:you|your)\b", m[2], re.I):
-        return _PREFERENCE, f"{subject} {third_person(m[1])} {_possessives(m[2], subject)}"
-    m = re.match(r"^my\s+(favou?rite\s+[\w ]+?)\s+(is|are)\s+(.+)$", s, re.I)
-    if m:
-        return _PREFERENCE, f"{subject}'s {m[1].lower()} {m[2]} {_possessives(m[3], subject)}"
-    m = re.match(r"^my\s+([\w' -]{1,40}?)\s+(is|are|was|were)\s+(.+)$", s, re.I)
-    if m:
-        return _FACT, f"{subject}'s {m[1].lower()} {m[2]} {_possessives(m[3], subject)}"
-    m = re.match(
-        r"^(?:I am|I'm|Im)\s+(?!sure|not sure|sorry|glad|happy to|going to ask)(.+)$", s, re.I
-    )
-    if m:
-        return _FACT, f"{subject} is {_possessives(m[1], subject)}"
-    m = re.match(r"^(?:I have|I've)\s+(?:got\s+)?(.+)$", s, re.I)
-    if m:
-        return _FACT, f"{subject} has {_possessives(m[1], subject)}"
-    m = re.match(rf"^I\s+({_FACT_VERBS})\b\s*(.*)$", s, re.I)
-    if m and m[2]:
-        return _FACT, f"{subject} {third_person(m[1])} {_possessives(m[2], subject)}"
-    m = re.match(
-        r"^(?:we(?:'ve| have)? (?:decided|agreed)(?: (to|that|on))?|(let's|let us)|"
-        r"(we will|we'll|we are going to|we're going to))\s+(.+)$",
-        s,
-        re.I,
-    )
-    if m:
-        who = "The user and the assistant" if subject == "User" else f"{subject} and the assistant"
-        verb = (m[1] or "to").lower() if not m[3] else "to"
-        return _DECISION, f"{who} decided {verb} {_possessives(m[4], subject)}"
-    return _said(s, subject)
-
-
-def _first_person_when(s: str, subject: str) -> tuple[str, str] | None:
-    """_first_person, with a leading time ("Last Friday I went to ...") moved to the end of
-    the summary ("... went to ... last Friday"), where it still dates the fact."""
-    m = _WHEN.match(s)
-    if m is None:
-        return _first_person(s, subject)
-    found = _first_person(s[m.end() :], subject)
-    if found is None:
-        return None
-    return found[0], f"{_clean(found[1])} {m[1].strip().lower()}"
-
-
-def _said(s: str, subject: str) -> tuple[str, str] | None:
-    """Any other statement about the speaker's own life: `I <verb> ...` (what they did, do or
-    felt), `we <verb> ...`, or a statement naming something of theirs (`... my ...`). Filler
-    (`I think`, `I mean`) and talk about the listener (`I love you`) are left out."""
-    m = re.match(
-        r"^I\s+(?:really\s+|just\s+|also\s+|finally\s+|recently\s+|actually\s+)?"
-        r"([a-z]+(?:'t)?)\s+(.+)$",
-        s,
-        re.I,
-    )
-    if (
-        m
-        and m[1].lower() not in _FILLER_VERBS
-        and len(m[2].split()) >= 2
-        and not re.match(r"^(?:(?:that|so|it|this)\s+)?(?:you|your)\b", m[2], re.I)
-    ):
-        return _FACT, f"{subject} {third_person(m[1])} {_possessives(m[2], subject)}"
-    m = re.match(r"^we\s+(?:just\s+|also\s+|finally\s+)?([a-z]+)\s+(.+)$", s, re.I)
-    if m and m[1].lower() not in _FILLER_VERBS and len(m[2].split()) >= 2:
-        return _FACT, f"{subject} and others {m[1].lower()} {_possessives(m[2], subject)}"
-    if re.search(r"\bmy\b", s, re.I) and len(s.split()) >= 5 and not re.search(r"\byou", s, re.I):
-        return _FACT, f"{subject}: {_possessives(s, subject)}"
-    return None
-
-
-def _about_them(s: str, subject: str) -> tuple[str, str] | None:
-    """The people and things in their life, as they tell of them ("They were stoked for the
-    dinosaur exhibit"): kept in the speaker's words, attributed to the speaker."""
-    if (
-        re.match(r"^(?:they|he|she|it|the kids|our)\b", s, re.I)
-        and len(s.split()) >= 5
-        and not re.search(r"\byou", s, re.I)
-    ):
-        return _FACT, f"{subject}: {_possessives(s, subject)}"
-    return None
+def _clean_start(text: str) -> str:
+    """The sentence without the interjections it opens with."""
+    return INTERJECTION.sub("", text).strip()
 
 
 def _sentences(text: str) -> list[str]:
@@ -235,7 +101,7 @@ def _estimate(text: str) -> int:
 
 
 class RuleBasedModel(MemoryModel):
-    """Deterministic extraction with similarity-based skip and replace; no network."""
+    """Deterministic extraction and decisions by rules; no network."""
 
     model_id = MODEL_ID
 
@@ -251,7 +117,7 @@ class RuleBasedModel(MemoryModel):
         self._skip_at = skip_at
         self._replace_at = replace_at
         # Category -> preferred kind; a kind the agent does not declare falls back to its first.
-        self._kinds = kinds or {_FACT: "fact", _PREFERENCE: "fact", _DECISION: "event"}
+        self._kinds = kinds or {FACT: "fact", PREFERENCE: "fact", DECISION: "event"}
 
     def propose(
         self,
@@ -289,32 +155,11 @@ class RuleBasedModel(MemoryModel):
     ) -> Candidate | None:
         if sentence.endswith("?") or _SECRET.search(sentence):
             return None
-        body, correction = sentence, False
-        m = _NO_ITS.match(sentence)
-        if m:
-            found: tuple[str, str] | None = (_FACT, f"Correction from {subject}: {m[1]} {m[2]}")
-            correction = True
-        else:
-            m = _CORRECTION.match(sentence)
-            if m and not re.match(r"^no\s+(?:one|way|idea|problem|worries)\b", sentence, re.I):
-                body, correction = m[1], True
-            found = _first_person_when(_clean(_INTERJECTION.sub("", body)), subject)
-            if found is None:
-                # A first-person clause inside the sentence ("They've been great, I've known
-                # them for 4 years").
-                for clause in _CLAUSE.split(body)[1:]:
-                    if _FIRST_PERSON_START.match(clause):
-                        found = _first_person(_clean(clause), subject)
-                        if found is not None:
-                            break
-            if found is None:
-                found = _about_them(_clean(_INTERJECTION.sub("", body)), subject)
-            if found is None and correction and not sentence.lower().startswith("no"):
-                found = (_FACT, f"Correction from {subject}: {_possessives(_clean(body), subject)}")
+        found, correction = self._found(sentence, subject)
         if found is None:
             return None
         category, summary = found
-        summary = _clean(summary)
+        summary = clean(summary)
         summary = summary[0].upper() + summary[1:]
         if len(summary) > SUMMARY_MAX_CHARS:
             summary = summary[: SUMMARY_MAX_CHARS - 1].rstrip() + "…"
@@ -335,6 +180,41 @@ class RuleBasedModel(MemoryModel):
             correction=correction,
         )
 
+    def _found(self, sentence: str, subject: str) -> tuple[Found | None, bool]:
+        """(category, summary) of a sentence, and whether it corrects something said before."""
+        m = _NO_ITS.match(sentence)
+        if m:
+            return (FACT, f"Correction from {subject}: {m[1]} {m[2]}"), True
+        body = _clean_start(sentence)
+        # "actually" anywhere corrects ("my dog's name is actually Max").
+        correction = bool(re.search(r"\bactually\b", sentence, re.I))
+        m = _CORRECTION.match(body)
+        if m and not re.match(r"^no\s+(?:one|way|idea|problem|worries|doubt)\b", body, re.I):
+            body, correction = _clean_start(m[1]), True
+        m = _USED_TO.match(body)
+        if m:
+            body, correction = m[1], True
+        found = first_person_when(clean(body), subject)
+        if found is None:
+            # A first-person clause inside the sentence ("They've been great, I've known
+            # them for 4 years").
+            for clause in CLAUSE.split(body)[1:]:
+                if FIRST_PERSON_START.match(clause):
+                    found = first_person(clean(clause), subject)
+                    if found is not None:
+                        break
+        if found is None:
+            found = about_them(clean(body), subject)
+        if (
+            found is None
+            and correction
+            and not sentence.lower().startswith("no")
+            and len(body.split()) >= 3
+            and not _TALK.match(body)
+        ):
+            found = (FACT, f"Correction from {subject}: {possessives(clean(body), subject)}")
+        return found, correction
+
     def decide(
         self,
         candidates: list[Candidate],
@@ -342,51 +222,15 @@ class RuleBasedModel(MemoryModel):
     ) -> ModelResult[list[Decision]]:
         decisions: list[Decision] = []
         accepted: list[str] = []
-        replaced: set[str] = set()
+        changed: set[str] = set()
         for index, candidate in enumerate(candidates):
-            best: Existing | None = None
-            best_score = -1.0
-            for existing in neighbours.get(index, []):
-                score = self._similarity(candidate.summary, existing.summary)
-                if score > best_score:
-                    best, best_score = existing, score
-            earlier = max((self._similarity(candidate.summary, s) for s in accepted), default=0.0)
-            if best is not None and best_score >= self._skip_at:
-                decisions.append(
-                    Decision(
-                        candidate=index,
-                        action="skip",
-                        target=best.id,
-                        reason=f"restates {best.id} (similarity {best_score:.2f})",
-                    )
-                )
-            elif earlier >= self._skip_at:
-                decisions.append(
-                    Decision(
-                        candidate=index,
-                        action="skip",
-                        reason=f"restates an earlier candidate (similarity {earlier:.2f})",
-                    )
-                )
-            elif (
-                best is not None
-                and candidate.correction
-                and best_score >= self._replace_at
-                and best.id not in replaced
-            ):
-                replaced.add(best.id)
+            shown = [e for e in neighbours.get(index, []) if e.id not in changed]
+            decision = self._decide_one(index, candidate, shown, accepted)
+            if decision.action in ("add", "replace"):
                 accepted.append(candidate.summary)
-                decisions.append(
-                    Decision(
-                        candidate=index,
-                        action="replace",
-                        target=best.id,
-                        reason=f"corrects {best.id} (similarity {best_score:.2f})",
-                    )
-                )
-            else:
-                accepted.append(candidate.summary)
-                decisions.append(Decision(candidate=index, action="add", reason="new"))
+            if decision.target and decision.action in ("replace", "delete"):
+                changed.add(decision.target)
+            decisions.append(decision)
         read = json.dumps(
             [c.summary for c in candidates]
             + [e.summary for group in neighbours.values() for e in group]
@@ -396,3 +240,54 @@ class RuleBasedModel(MemoryModel):
             model_id=MODEL_ID, input_tokens=_estimate(read), output_tokens=_estimate(written)
         )
         return ModelResult(decisions, [usage])
+
+    def _decide_one(
+        self, index: int, candidate: Candidate, shown: list[Existing], accepted: list[str]
+    ) -> Decision:
+        """Delete what a retraction takes back; skip a restatement (of a memory, then of an
+        earlier candidate); replace what a correction corrects; add the rest."""
+        said = parse(candidate.summary)
+        read = [
+            (e, parse(e.summary), self._similarity(candidate.summary, e.summary)) for e in shown
+        ]
+
+        def best(scored: list[tuple[Existing, float, float]]) -> Existing | None:
+            return max(scored, key=lambda t: (t[1], t[2]))[0] if scored else None
+
+        if retracts(said, candidate.correction):
+            gone = best(
+                [(e, len(said.words & st.words), sim) for e, st, sim in read if removes(said, st)]
+            )
+            if gone is not None:
+                return Decision(
+                    candidate=index, action="delete", target=gone.id, reason=f"retracts {gone.id}"
+                )
+        same = best(
+            [
+                (e, sim, sim)
+                for e, st, sim in read
+                if restates(said, st) or (sim >= self._skip_at and said.negated == st.negated)
+            ]
+        )
+        if same is not None:
+            return Decision(
+                candidate=index, action="skip", target=same.id, reason=f"restates {same.id}"
+            )
+        earlier = max((self._similarity(candidate.summary, s) for s in accepted), default=0.0)
+        if earlier >= self._skip_at or any(restates(said, parse(s)) for s in accepted):
+            return Decision(candidate=index, action="skip", reason="restates an earlier candidate")
+        if candidate.correction or is_change(candidate.summary):
+            scored = [(e, corrects(said, st, candidate.summary), sim) for e, st, sim in read]
+            # A correction in words the rules cannot read ("Correction from ...") replaces
+            # what it mostly repeats.
+            if said.slot is None:
+                scored = [(e, 1, sim) for e, _, sim in scored if sim >= self._replace_at]
+            old = best([t for t in scored if t[1] > 0])
+            if old is not None:
+                return Decision(
+                    candidate=index, action="replace", target=old.id, reason=f"corrects {old.id}"
+                )
+        return Decision(candidate=index, action="add", reason="new")
+
+
+__all__ = ["MODEL_ID", "RuleBasedModel", "jaccard", "third_person"]

@@ -13,6 +13,7 @@ A review never fails or blocks its turn: the turn is committed before it starts.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import Sequence
@@ -280,6 +281,7 @@ class ExtractionService:
             memory.labels,
             memory.scope.write,
         )
+        valid = self._corrections_keep_scope(turn, valid, memory.scope.write)
         valid, too_large = self._within_one_write(turn, valid)
         dropped += too_large
         usage = [
@@ -498,6 +500,30 @@ class ExtractionService:
                 )
             )
         return effects
+
+    def _corrections_keep_scope(
+        self, turn: Turn, valid: list[ValidDecision], write: Sequence[str]
+    ) -> list[ValidDecision]:
+        """A replacement of an agent-scope memory stays in agent scope when the agent writes
+        it and the model did not choose a scope: a session-scope correction would take the
+        fact away from every other session while this one kept a copy."""
+        asked = [
+            v.decision.target
+            for v in valid
+            if v.decision.action == "replace" and v.decision.target and v.candidate.scope is None
+        ]
+        if not asked or "agent" not in write:
+            return valid
+        records = self._store.get_records(turn.tenant, turn.agent_id, asked)
+        agent_scope = {r.id for r in records if r.scope == "agent"}
+        return [
+            dataclasses.replace(v, scope="agent")
+            if v.decision.action == "replace"
+            and v.decision.target in agent_scope
+            and v.candidate.scope is None
+            else v
+            for v in valid
+        ]
 
     def _within_one_write(
         self, turn: Turn, valid: list[ValidDecision]
