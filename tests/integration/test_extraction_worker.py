@@ -159,3 +159,26 @@ def test_the_worker_outlives_a_queue_it_cannot_read(tmp_path):
         worker.stop()
         services.close()
     assert len(calls) >= 2  # the failed read was tried again
+
+
+def test_an_idle_worker_wakes_at_once_for_a_job_and_for_stop(tmp_path):
+    # A minute-long poll: the job and the stop must each wake the worker, not the poll.
+    services, api = open_services(tmp_path)
+    path = reviewed_turn(api)
+    [pending] = services.store.pending_extractions(10)
+    worker = ExtractionWorker(services.extraction, None, poll_seconds=60)
+    worker.run_in_background()
+    try:
+        time.sleep(0.2)  # idle, waiting on an empty queue
+        worker.start(ExtractionJob.of(pending))
+        deadline = time.monotonic() + 20
+        while status(api, path) != "done":
+            assert time.monotonic() < deadline, api.ok("GET", path)
+            time.sleep(0.02)
+        time.sleep(0.2)  # idle again
+    finally:
+        began = time.monotonic()
+        worker.stop()
+        stopped_in = time.monotonic() - began
+        services.close()
+    assert stopped_in < 10

@@ -26,9 +26,13 @@ class BackgroundLoop(ABC):
     def stop(self, timeout: float = 30.0) -> None:
         """Stop after the work in hand; what is still queued stays queued in the store."""
         self._stop.set()
+        self._wake()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+
+    def _wake(self) -> None:  # noqa: B027 - most loops wait on `_stop` itself
+        """Wake a loop waiting for work (stop calls it once `_stop` is set)."""
 
     @abstractmethod
     def _loop(self) -> None:

@@ -47,6 +47,9 @@ class ExtractionWorker(BackgroundLoop, ExtractionStarter):
         self._backoff = backoff_seconds
         self._poll = poll_seconds
         super().__init__()
+        # Rung by start() and stop(): an idle worker wakes at once instead of at its next poll
+        # (a server's SIGTERM waited out up to `poll_seconds` for it).
+        self._bell = threading.Event()
 
     # -- the starter port: called by a commit -----------------------------------------------------
 
@@ -65,8 +68,12 @@ class ExtractionWorker(BackgroundLoop, ExtractionStarter):
                 )
                 return
             self._queued.add(job)
+        self._bell.set()
 
     # -- running ------------------------------------------------------------------------------
+
+    def _wake(self) -> None:
+        self._bell.set()
 
     def drain(self) -> int:
         """Run every queued job (and every pending one in the store) in this thread, until
@@ -95,15 +102,25 @@ class ExtractionWorker(BackgroundLoop, ExtractionStarter):
                 self._process(job)
 
     def _next(self, block: bool) -> ExtractionJob | None:
-        try:
-            job = self._queue.get(block=block, timeout=self._poll if block else None)
-        except queue.Empty:
-            self._refill()
-            try:
-                job = self._queue.get_nowait()
-            except queue.Empty:
+        job = self._take()
+        if job is None and block:
+            # The bell is a hint: the queue is read again after it is cleared, so a job started
+            # between the wait and the clear is still found.
+            self._bell.wait(self._poll)
+            self._bell.clear()
+            if self._stop.is_set():
                 return None
+            job = self._take()
+        if job is None:
+            self._refill()
+            job = self._take()
         return job
+
+    def _take(self) -> ExtractionJob | None:
+        try:
+            return self._queue.get_nowait()
+        except queue.Empty:
+            return None
 
     def _refill(self) -> None:
         """Queue the reviews the store holds as queued or running that the queue does not
