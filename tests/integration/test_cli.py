@@ -116,9 +116,9 @@ def test_reindex_shows_its_progress_on_a_terminal(tmp_path, monkeypatch, capsys,
     assert main(["reindex", "--all", "--data-dir", str(data)]) == 0
     shown = terminal.getvalue()
     assert "\rreindexing: 1/2 agents" in shown
-    assert shown.endswith("\rreindexing: 2/2 agents, 0 records, 0 files, 0 events\n")
+    assert shown.endswith("\rreindexing: 2/2 agents, 0 records, 0 files, 0 events, 0 embedded\n")
     assert capsys.readouterr().out.strip() == (
-        '{"agents": 2, "records": 0, "files": 0, "events": 0}'
+        '{"agents": 2, "records": 0, "files": 0, "events": 0, "vectors": 0}'
     )
 
 
