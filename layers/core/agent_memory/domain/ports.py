@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -364,3 +365,10 @@ class Store(
 
     def close(self) -> None:  # noqa: B027 - optional hook, most adapters hold nothing to close
         """Release connections."""
+
+    def batched(self) -> AbstractContextManager[None]:
+        """Many small writes as one unit of the store's own work, where that is cheaper: each
+        write inside still succeeds or fails on its own, and all of them are durable and
+        visible to others only once the block ends (SQLite: one transaction, each write a
+        savepoint in it). Adapters whose writes cannot be grouped (DynamoDB) write as usual."""
+        return nullcontext()

@@ -50,8 +50,14 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: committed when the block ends, rolled back if it raises."""
+        """One write transaction: committed when the block ends, rolled back if it raises.
+        Inside a `batch`, a savepoint of the batch's transaction: released when the block ends,
+        rolled back alone if it raises."""
         conn = self.connection()
+        if getattr(self._local, "batch", False):
+            with self._savepoint(conn):
+                yield conn
+            return
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
@@ -68,6 +74,45 @@ class Database:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Hold one write transaction for this thread's writes until the block ends: each
+        `write` in it is a savepoint. Many small writes then cost one commit (and one words
+        index segment) instead of one each; nothing is visible to other connections, or
+        durable, before the block ends. Rolled back whole if the block raises."""
+        if getattr(self._local, "batch", False):
+            yield  # already in one
+            return
+        with self.write():
+            self._local.batch = True
+            try:
+                yield
+            finally:
+                self._local.batch = False
+
+    @contextmanager
+    def _savepoint(self, conn: sqlite3.Connection) -> Iterator[None]:
+        depth = getattr(self._local, "savepoints", 0) + 1
+        self._local.savepoints = depth
+        name = f"w{depth}"
+        conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            conn.execute(f"ROLLBACK TO {name}")
+            conn.execute(f"RELEASE {name}")
+            raise StorageUnavailable(
+                "the database could not complete the write; try again"
+            ) from exc
+        except BaseException:
+            conn.execute(f"ROLLBACK TO {name}")
+            conn.execute(f"RELEASE {name}")
+            raise
+        else:
+            conn.execute(f"RELEASE {name}")
+        finally:
+            self._local.savepoints = depth - 1
 
     def read(self) -> sqlite3.Connection:
         return self.connection()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 
@@ -34,6 +35,9 @@ class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, Sqlite
 
     def close(self) -> None:
         self.db.close()
+
+    def batched(self) -> AbstractContextManager[None]:
+        return self.db.batch()
 
     # -- agents -------------------------------------------------------------------------------
 

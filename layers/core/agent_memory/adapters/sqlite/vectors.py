@@ -12,6 +12,7 @@ is found by words alone.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections import defaultdict
 from collections.abc import Sequence
@@ -27,6 +28,16 @@ from .usage import SqliteUsage
 logger = logging.getLogger(__name__)
 
 BATCH = 32  # texts per call to the model (LocalEmbedder sorts each call's texts by length)
+
+
+def _lower_priority() -> None:
+    """Give this thread the lowest CPU priority (Linux schedules each thread on its own): on a
+    small machine the model would otherwise take a core from the requests. It still gets all
+    the CPU the requests leave, which is all of it when nothing else runs."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    except (AttributeError, OSError):  # not Linux, or not allowed: run at the usual priority
+        logger.info("background embedder runs at the usual priority")
 
 
 class BackgroundEmbedder(BackgroundLoop):
@@ -77,6 +88,7 @@ class BackgroundEmbedder(BackgroundLoop):
             return added, True
 
     def _loop(self) -> None:
+        _lower_priority()
         while not self._stop.is_set():
             try:
                 done, left = self.step()

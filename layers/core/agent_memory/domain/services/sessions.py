@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 
 from ..errors import Conflict, InvalidRequest, NotFound
 from ..events import Change, memory_updated
@@ -53,6 +57,35 @@ class SessionService:
         self._records = records
         self._files = files
         self._events = events
+        # What a commit does once it is committed (publish, start its review), held back on
+        # this thread while a batch of writes is still one open transaction (`batched`).
+        self._held = threading.local()
+
+    @contextmanager
+    def batched(self) -> Iterator[None]:
+        """Run many messages' writes as one store transaction (where the store can), each
+        still succeeding or failing on its own. What their commits would announce (events,
+        reviews to start) waits until the batch is committed, so nobody hears of a change
+        they cannot read yet; a batch that fails announces nothing."""
+        if getattr(self._held, "actions", None) is not None:
+            yield  # already batching on this thread
+            return
+        actions: list[Callable[[], None]] = []
+        self._held.actions = actions
+        try:
+            with self._store.batched():
+                yield
+        finally:
+            self._held.actions = None
+        for action in actions:
+            action()
+
+    def _after_commit(self, action: Callable[[], None]) -> None:
+        held = getattr(self._held, "actions", None)
+        if held is not None:
+            held.append(action)
+        else:
+            action()
 
     def create(
         self, tenant: str, agent_id: str, session_id: str | None, metadata: dict[str, str]
@@ -209,9 +242,9 @@ class SessionService:
                     code="limit_exceeded",
                 ) from exc
             # Committed: what follows must not turn the answer into an error.
-            self._publish(ended, changes + file_changes)
+            self._after_commit(partial(self._publish, ended, changes + file_changes))
             if review is not None:
-                self._start_extraction(ended)
+                self._after_commit(partial(self._start_extraction, ended))
             return ended
         raise Conflict(
             "the turn's writes kept conflicting with other turns; commit again", code="turn_busy"
