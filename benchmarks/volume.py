@@ -428,7 +428,7 @@ def run_ingest(args: argparse.Namespace) -> dict[str, Any]:
         env = {**os.environ, "AGENT_MEMORY_URL": server.url, "AGENT_MEMORY_TOKEN": server.token}
         started = time.perf_counter()
         result = subprocess.run(
-            [sys.executable, "-m", "agent_memory.cli", "ingest", str(feed)],
+            [sys.executable, "-m", "agent_memory.cli", "ingest", str(feed), *args.ingest_args],
             capture_output=True,
             text=True,
             env={**env, "PYTHONPATH": str(ROOT / "layers" / "core")},
@@ -460,6 +460,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument(
+        "--ingest-args",
+        type=str.split,
+        default=[],
+        help="ingest: flags for agent-memory ingest, quoted",
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     run = {

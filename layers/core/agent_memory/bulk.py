@@ -27,8 +27,8 @@ from .client import ApiError, Client
 
 logger = logging.getLogger(__name__)
 
-BATCH = 200  # messages a request
-SENDERS = 4  # requests in flight at once
+BATCH = 500  # messages a request (the most /v1/ingest takes)
+SENDERS = 2  # requests in flight at once (the server writes one batch at a time)
 _RETRIES = 6  # a batch the server could not answer (503, 429, the connection) is sent again
 _RETRYABLE = {429, 500, 502, 503, 504}
 

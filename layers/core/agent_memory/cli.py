@@ -380,10 +380,10 @@ def build_parser() -> argparse.ArgumentParser:
         '"rollback", "agent", "session", "turn", ...}; - for stdin',
     )
     ingest.add_argument(
-        "--batch", type=int, default=200, help="messages a request, 1-500 (default 200)"
+        "--batch", type=int, default=500, help="messages a request, 1-500 (default 500)"
     )
     ingest.add_argument(
-        "--senders", type=int, default=4, help="requests in flight at once (default 4)"
+        "--senders", type=int, default=2, help="requests in flight at once (default 2)"
     )
     ingest.add_argument(
         "--state",
