@@ -25,7 +25,9 @@ def sha(text: str) -> str:
 def test_fifty_compare_and_swap_writers_one_winner_per_precondition(server):
     client = server.client()
     client.put_agent(AGENT, {"harness": {"memory": {}}})
-    initial = client.put_memory(AGENT, "counter.md", "0\n", "")
+    # The seed's content is none of the writers' (writer 0 writes "0\n"): a winner writing the
+    # seed's bytes again would leave its sha current, and a second writer holding it win too.
+    initial = client.put_memory(AGENT, "counter.md", "seed\n", "")
     start = threading.Barrier(50)
     outcomes: list[tuple[str, str]] = []
     lock = threading.Lock()
