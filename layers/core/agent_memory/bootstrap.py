@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -49,9 +50,9 @@ class Services:
         drain = getattr(self.starter, "drain", None)
         return drain() if drain is not None else 0
 
-    def drain_vectors(self) -> int:
+    def drain_vectors(self, after_batch: Callable[[int], None] | None = None) -> int:
         """Embed every queued document now, in this thread (embedded shape only)."""
-        return self.vectors.drain() if self.vectors is not None else 0
+        return self.vectors.drain(after_batch) if self.vectors is not None else 0
 
     def close(self) -> None:
         stop = getattr(self.starter, "stop", None)

@@ -66,14 +66,13 @@ def reindex(
 
     if everything or stale_count(store, model_id) > 0:
         _every_agent(services, store, done, tick)
+
     # What this run queued, and what a stopped server left queued, is embedded before it ends.
-    if services.vectors is not None:
-        while True:
-            added, left = services.vectors.step()
-            done.vectors += added
-            if not left:
-                break
-            tick()
+    def embedded(total: int) -> None:
+        done.vectors = total
+        tick()
+
+    done.vectors = services.drain_vectors(after_batch=embedded)
     return done
 
 

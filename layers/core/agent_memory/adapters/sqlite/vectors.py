@@ -15,7 +15,7 @@ import logging
 import os
 import threading
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ...domain.embeddings import Embedder, Embedding
 from ...domain.ids import new_id
@@ -68,15 +68,18 @@ class BackgroundEmbedder(BackgroundLoop):
         """Documents still waiting for a vector."""
         return self._index.queued_count()
 
-    def drain(self) -> int:
+    def drain(self, after_batch: Callable[[int], None] | None = None) -> int:
         """Embed everything queued, in this thread, until the queue is empty; how many
-        documents got a vector. For the CLI (reindex), tests and benchmarks."""
+        documents got a vector (`after_batch` is told the count so far after each batch). For
+        the CLI (reindex), tests and benchmarks."""
         total = 0
         while True:
             done, left = self.step()
             total += done
             if not left:
                 return total
+            if after_batch is not None:
+                after_batch(total)
 
     def step(self) -> tuple[int, bool]:
         """One batch: (documents given a vector, whether any were queued)."""
