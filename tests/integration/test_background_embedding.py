@@ -63,6 +63,15 @@ def open_api(sqlite, tmp_path, embedder):
     return services, ApiClient(Api(services).handle)
 
 
+def until(done, seconds: float = 10.0) -> bool:
+    """Whether `done()` came true within `seconds` (the background thread's work)."""
+    for _ in range(int(seconds / 0.05)):
+        if done():
+            return True
+        threading.Event().wait(0.05)
+    return bool(done())
+
+
 def turn_path(api) -> str:
     session = api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
     turn = api.ok("POST", f"{A}/-/sessions/{session}/turns", expect=201)["id"]
@@ -147,10 +156,7 @@ def test_what_a_stopped_server_left_queued_is_embedded_after_a_restart(tmp_path,
     assert api.ok("GET", f"{A}/-/index")["pendingVectors"] == 1
     services.vectors.run_in_background()
     try:
-        for _ in range(200):
-            if api.ok("GET", f"{A}/-/index")["pendingVectors"] == 0:
-                break
-            threading.Event().wait(0.05)
+        assert until(lambda: api.ok("GET", f"{A}/-/index")["pendingVectors"] == 0)
         assert vector_search(api, "musical instrument") == ["The user plays the violin"]
     finally:
         services.close()
@@ -255,11 +261,7 @@ def test_the_thread_embeds_in_the_background_and_stops_cleanly(sqlite, tmp_path,
         turn = turn_path(api)
         tool(api, turn, "add_memory", summary="The user plays the violin", scope="agent")
         api.ok("POST", f"{turn}/commit")
-        for _ in range(200):
-            if services.vectors.backlog == 0:
-                break
-            threading.Event().wait(0.05)
-        assert services.vectors.backlog == 0
+        assert until(lambda: services.vectors.backlog == 0)
         assert vector_search(api, "musical instrument") == ["The user plays the violin"]
     finally:
         services.vectors.stop()
