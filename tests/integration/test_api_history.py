@@ -99,7 +99,7 @@ def test_a_message_ending_in_a_question_ranks_a_little_below_one_that_tells(
         Ranked(ids["Is that final?"] + ".1", -0.100),
         Ranked(ids["It is."] + ".1", -0.105),
     ]
-    monkeypatch.setattr(services.history._search, "rank", lambda *a, **k: (fused, []))
+    monkeypatch.setattr(services.history_search._search, "rank", lambda *a, **k: (fused, []))
     found = [
         e["text"].split("\n", 1)[1] for e in Turn(api, s).search(query="deploy region", limit=10)
     ]
