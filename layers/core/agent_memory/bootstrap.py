@@ -11,6 +11,7 @@ from .domain.embeddings import Embedder
 from .domain.extraction.model import MemoryModel
 from .domain.ports import EventPublisher, ExtractionStarter, Store
 from .domain.search.service import SearchService
+from .domain.services.agent_search import AgentSearch
 from .domain.services.agents import AgentService
 from .domain.services.extraction import ExtractionService
 from .domain.services.files import FileLimits, FileService
@@ -40,6 +41,7 @@ class Services:
     files: FileService
     history: HistoryService
     history_search: HistorySearch
+    agent_search: AgentSearch
     tools: ToolService
     ingest: IngestService
     extraction: ExtractionService | None = None
@@ -241,6 +243,7 @@ def build_services(
         files=files,
         history=history,
         history_search=history_search,
+        agent_search=AgentSearch(store, search, history_search),
         tools=tools,
         ingest=ingest,
         extraction=extraction,

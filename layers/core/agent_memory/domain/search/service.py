@@ -187,6 +187,46 @@ class SearchService:
         created = {h.id: h.created_at for h in (*lexical, *vector) if h.created_at is not None}
         return fuse(lexical, vector, mode, min_score, created), usage
 
+    def rank_kinds(
+        self,
+        tenant: str,
+        agent_id: str,
+        query: str,
+        wheres: Sequence[IndexFilter],
+        mode: str,
+        min_score: float | None,
+        depth: int = CANDIDATES,
+    ) -> tuple[list[tuple[str, Ranked]], list[UsageEntry]]:
+        """Candidates of several kinds (one filter each) in one ranking, best first, each with
+        its kind: the query is embedded once, and words are weighed against the best match of
+        any kind, so a record, a memory and a message compare on one scale."""
+        assert self.index is not None
+        usage: list[UsageEntry] = []
+        lexical: list[Hit] = []
+        vector: list[Hit] = []
+        if mode != "vector":
+            for where in wheres:
+                found = self.index.lexical(tenant, agent_id, query, where, depth)
+                lexical += _tagged(found, where.kind)
+        if mode != "lexical" and self.embedder is not None:
+            embedding = self.embedder.embed([query], query=True)
+            usage.append(UsageEntry("embed", embedding.model_id, embedding.input_tokens))
+            for where in wheres:
+                found = self.index.vector(tenant, agent_id, embedding.vectors[0], where, depth)
+                vector += _tagged(found, where.kind)
+            vector.sort(key=lambda h: h.score, reverse=True)
+        created = {h.id: h.created_at for h in (*lexical, *vector) if h.created_at is not None}
+        ranked = fuse(lexical, vector, mode, min_score, created)
+        out = []
+        for r in ranked:
+            kind, _, doc_id = r.id.partition(":")
+            out.append((kind, replace(r, id=doc_id)))
+        return out, usage
+
+
+def _tagged(hits: Sequence[Hit], kind: str) -> list[Hit]:
+    return [replace(h, id=f"{kind}:{h.id}") for h in hits]
+
 
 def staged_hits(query: str, extra: Sequence[Record], indexed: Sequence[Hit]) -> list[Hit]:
     """Word scores for records not in the index yet, on the index's scale. BM25 over these few

@@ -218,20 +218,20 @@ class HistorySearch:
             session_id=session_id,
             include_all_sessions=session_id is None,
         )
-
-        def visible(event: HistoryEvent, cache: TurnCache) -> bool:
-            if not event.searchable or event.preview or not cache.committed(event)[0]:
-                return False
-            return (from_time is None or event.time >= from_time) and (
-                to_time is None or event.time <= to_time
-            )
-
+        visible = _visible_to_apps(from_time, to_time)
         results, more, usage = self._ranked(
             tenant, agent_id, query, where, search.mode, search.min_score, visible, position, limit
         )
         if usage:
             self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
         return {"events": results, "next": position.next(len(results)) if more else None}
+
+    def app_hits(
+        self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int
+    ) -> list[tuple[Ranked, dict[str, Any]]]:
+        """The best `limit` of ranked event parts an app may see (committed live turns), one
+        an event, each with the candidate that found it."""
+        return self._best_visible(tenant, agent_id, ranked, _visible_to_apps(), 0, limit, None)
 
     # -- ranking ------------------------------------------------------------------------------------
 
@@ -259,9 +259,12 @@ class HistorySearch:
                 tenant, agent_id, query, where, mode, min_score, depth=depth
             )
             usage.extend(calls)
-            found = self._best_visible(
-                tenant, agent_id, ranked, visible, position.head, wanted, where.session_id
-            )
+            found = [
+                result
+                for _, result in self._best_visible(
+                    tenant, agent_id, ranked, visible, position.head, wanted, where.session_id
+                )
+            ]
             if len(found) >= wanted or len(ranked) < depth or depth >= MAX_DEPTH:
                 break
             depth *= 4
@@ -277,7 +280,7 @@ class HistorySearch:
         head_size: int,
         wanted: int,
         session_id: str | None,
-    ) -> list[dict[str, Any]]:
+    ) -> list[tuple[Ranked, dict[str, Any]]]:
         # The best candidates are read in one go and reordered: a message ending in a question
         # ranks a little below one that tells (ASKED).
         cache = TurnCache(self._store, tenant, agent_id)
@@ -307,7 +310,7 @@ class HistorySearch:
             return score - (1 - ASKED) * abs(score) if asked else score
 
         ordered = [*sorted(head, key=weighed, reverse=True), *ranked[len(head) :]]
-        results: list[dict[str, Any]] = []
+        results: list[tuple[Ranked, dict[str, Any]]] = []
         returned: set[tuple[str, str]] = set()
         for at, candidate in enumerate(ordered):
             k = key(candidate)
@@ -322,10 +325,24 @@ class HistorySearch:
             if part > len(parts):
                 continue
             returned.add(k)  # an event's later parts add nothing to its best one
-            results.append(found_part(event, part, parts))
+            results.append((candidate, found_part(event, part, parts)))
             if len(results) >= wanted:
                 break
         return results
+
+
+def _visible_to_apps(from_time: datetime | None = None, to_time: datetime | None = None) -> Visible:
+    """What an app's search shows: events kept as searchable by committed live turns, within
+    the time window when one is given."""
+
+    def visible(event: HistoryEvent, cache: TurnCache) -> bool:
+        if not event.searchable or event.preview or not cache.committed(event)[0]:
+            return False
+        return (from_time is None or event.time >= from_time) and (
+            to_time is None or event.time <= to_time
+        )
+
+    return visible
 
 
 def found_part(event: HistoryEvent, part: int, parts: list[str]) -> dict[str, Any]:
@@ -334,6 +351,7 @@ def found_part(event: HistoryEvent, part: int, parts: list[str]) -> dict[str, An
         "id": event.id,
         "session": event.session_id,
         "turn": event.turn_sequence,
+        "turnId": event.turn_id,
         "part": part,
         "parts": len(parts),
         "text": f"{event.heading()}\n{parts[part - 1]}",
