@@ -9,13 +9,6 @@ A = "/v1/agents/ops/assistant"
 AGENT = {"role": "agent"}
 
 
-@pytest.fixture
-def embedded(store):
-    if type(store).__name__ != "SqliteStore":
-        pytest.skip("the cloud shape indexes through the stream and OpenSearch")
-    return store
-
-
 def seed(api):
     """An agent knowing about the Berlin datacenter three ways, and other things too."""
     manifest = {

@@ -10,13 +10,6 @@ A = "/v1/agents/teams/web/releases"
 AGENT = {"role": "agent"}
 
 
-@pytest.fixture
-def embedded(store):
-    if type(store).__name__ != "SqliteStore":
-        pytest.skip("the cloud shape indexes history through the stream and OpenSearch")
-    return store
-
-
 def setup(api, index="messages_and_tools", memory=True):
     history = {"index": index} if index else {}
     api.ok("PUT", A, {"harness": {"memory": {"enabled": memory}, "history": history}}, expect=201)

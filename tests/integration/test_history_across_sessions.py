@@ -9,13 +9,6 @@ A = "/v1/agents/support/bot"
 AGENT = {"role": "agent"}
 
 
-@pytest.fixture
-def embedded(store):
-    if type(store).__name__ != "SqliteStore":
-        pytest.skip("the cloud shape indexes history through the stream and OpenSearch")
-    return store
-
-
 def agent(api, reach="agent", index="messages"):
     history = {"index": index, "search": reach}
     api.ok("PUT", A, {"harness": {"memory": {"enabled": True}, "history": history}}, expect=201)
