@@ -132,8 +132,8 @@ def history_event(
 
 
 def event_docs(event: HistoryEvent, before: Sequence[str] = ()) -> list[IndexDoc]:
-    """One document a part, found by its words and, at a lower weight, by the words of the
-    messages said `before` it. Every event of a session is indexed as it is appended; search
+    """One document a part, the first found by the event's words and, at a lower weight, by the
+    words of the messages said `before` it (HistoryEvent.word_texts); each found by meaning. Every event of a session is indexed as it is appended; search
     re-checks that its turn committed, so a rolled-back turn's events are never returned."""
     return [
         IndexDoc(
@@ -142,15 +142,15 @@ def event_docs(event: HistoryEvent, before: Sequence[str] = ()) -> list[IndexDoc
             kind="event",
             id=part_id(event.id, n),
             version=1,
-            text=f"{event.heading()}: {text}",
-            context=context_words(before),
+            text=words,
+            context=context_words(before) if n == 1 else "",
             created_at=event.time,
             scope="session",
             session_id=event.session_id,
             preview=event.preview,
             turn_sequence=event.turn_sequence,
         )
-        for n, text in enumerate(event.parts, start=1)
+        for n, words in enumerate(event.word_texts(), start=1)
     ]
 
 

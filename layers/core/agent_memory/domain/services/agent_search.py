@@ -77,7 +77,7 @@ class AgentSearch:
         hits = [
             *self._records(tenant, agent_id, by_kind.get("record", []), limit),
             *self._memories(tenant, agent_id, by_kind.get("file", []), limit),
-            *self._events(tenant, agent_id, by_kind.get("event", []), limit),
+            *self._events(tenant, agent_id, query, by_kind.get("event", []), limit),
         ]
         hits.sort(key=lambda h: h["score"], reverse=True)
         return {"hits": hits[:limit]}
@@ -132,9 +132,9 @@ class AgentSearch:
                 return
 
     def _events(
-        self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int
+        self, tenant: str, agent_id: str, query: str, ranked: list[Ranked], limit: int
     ) -> Iterable[dict[str, Any]]:
-        for candidate, event in self._history.app_hits(tenant, agent_id, ranked, limit):
+        for candidate, event in self._history.app_hits(tenant, agent_id, query, ranked, limit):
             yield {
                 "type": "history",
                 "score": candidate.score,

@@ -211,7 +211,7 @@ class HistoryService:
         parts = [(e, n, text) for e in events for n, text in enumerate(e.parts, start=1)]
         if not parts:
             return []
-        texts = [f"{e.heading()}: {text}" for e, _, text in parts]
+        texts = [words for e in events for words in e.word_texts()]
         # Each part is found with the messages said before its event (with_context, above).
         before = said_before(self._store, events[0])
         said: list[list[str]] = []
@@ -228,7 +228,7 @@ class HistoryService:
                 id=part_id(e.id, n),
                 version=1,
                 text=text,
-                context=context_words(b),
+                context=context_words(b) if n == 1 else "",
                 created_at=e.time,
                 scope="session",
                 session_id=turn.session_id,

@@ -25,6 +25,7 @@ from ..models import TurnStatus
 from ..paging import decode_cursor, encode_cursor, int_field, str_field
 from ..ports import Store
 from ..search.index import IndexFilter
+from ..search.lexical import tokenize
 from ..search.ranking import Ranked
 from ..search.service import CANDIDATES, SearchService, UsageEntry
 from ..usage import usage_rows
@@ -227,11 +228,12 @@ class HistorySearch:
         return {"events": results, "next": position.next(len(results)) if more else None}
 
     def app_hits(
-        self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int
+        self, tenant: str, agent_id: str, query: str, ranked: list[Ranked], limit: int
     ) -> list[tuple[Ranked, dict[str, Any]]]:
         """The best `limit` of ranked event parts an app may see (committed live turns), one
         an event, each with the candidate that found it."""
-        return self._best_visible(tenant, agent_id, ranked, _visible_to_apps(), 0, limit, None)
+        visible = _visible_to_apps()
+        return self._best_visible(tenant, agent_id, query, ranked, visible, 0, limit, None)
 
     # -- ranking ------------------------------------------------------------------------------------
 
@@ -262,7 +264,14 @@ class HistorySearch:
             found = [
                 result
                 for _, result in self._best_visible(
-                    tenant, agent_id, ranked, visible, position.head, wanted, where.session_id
+                    tenant,
+                    agent_id,
+                    query,
+                    ranked,
+                    visible,
+                    position.head,
+                    wanted,
+                    where.session_id,
                 )
             ]
             if len(found) >= wanted or len(ranked) < depth or depth >= MAX_DEPTH:
@@ -275,6 +284,7 @@ class HistorySearch:
         self,
         tenant: str,
         agent_id: str,
+        query: str,
         ranked: list[Ranked],
         visible: Visible,
         head_size: int,
@@ -284,6 +294,7 @@ class HistorySearch:
         # The best candidates are read in one go and reordered: a message ending in a question
         # ranks a little below one that tells (ASKED).
         cache = TurnCache(self._store, tenant, agent_id)
+        words = set(tokenize(query))
         events: dict[tuple[str, str], HistoryEvent | None] = {}
 
         def key(candidate: Ranked) -> tuple[str, str]:
@@ -324,6 +335,9 @@ class HistorySearch:
             parts = event.parts
             if part > len(parts):
                 continue
+            if part == 1 and candidate.lexical is not None:
+                # Found by the event's words (all on its first part): show the part holding them.
+                part = event.best_part(words)
             returned.add(k)  # an event's later parts add nothing to its best one
             results.append((candidate, found_part(event, part, parts)))
             if len(results) >= wanted:
