@@ -254,13 +254,20 @@ class HistorySearch:
         attempt's, another asker's preview) may fill the best candidates: then it looks deeper.
         """
         wanted = position.offset + limit + 1  # one more tells whether a next page exists
-        usage: list[UsageEntry] = []
+        # Embedded once, however deep the search looks.
+        query_vector, usage = self._search.embed_query(query, mode)
         depth = max(CANDIDATES, position.head)
         while True:
-            ranked, calls = self._search.rank(
-                tenant, agent_id, query, where, mode, min_score, depth=depth
+            ranked, _ = self._search.rank(
+                tenant,
+                agent_id,
+                query,
+                where,
+                mode,
+                min_score,
+                depth=depth,
+                query_vector=query_vector,
             )
-            usage.extend(calls)
             found = [
                 result
                 for _, result in self._best_visible(
