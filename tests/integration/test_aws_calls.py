@@ -134,7 +134,7 @@ def test_search_history_is_one_query_a_half_and_reads_in_batches(cloud):
     assert tally.count("dynamodb.BatchGetItem") <= 2  # the events by id, then their turns
 
 
-def test_the_indexer_embeds_each_document_once_and_keeps_usage_in_one_write(cloud):
+def test_the_indexer_embeds_each_document_once_and_writes_the_batch_together(cloud):
     turn = begin(cloud)
     cloud.api.ok("POST", f"{turn}/events", events(4, "invoice"))
     for i in range(3):
@@ -146,6 +146,8 @@ def test_the_indexer_embeds_each_document_once_and_keeps_usage_in_one_write(clou
     # 4 events and 3 records: one embedding each, and nothing else embedded.
     assert tally.count("bedrock-runtime.InvokeModel") == 7
     assert tally.bulk_items == 7
+    # Written together: one search for stored copies and one bulk request for the batch.
+    assert (tally.opensearch["copies"], tally.opensearch["bulk"]) == (1, 1)
     # The batch's embedding usage: one transaction for the agent.
     assert tally.count("dynamodb.TransactWriteItems") == 1
 
