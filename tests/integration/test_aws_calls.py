@@ -163,6 +163,23 @@ def test_a_file_get_is_two_reads_and_writes_nothing(cloud):
     assert got.write_units == 0
 
 
+def test_a_fork_reads_the_memories_it_copies_in_one_query_not_one_read_each(cloud):
+    reads = []
+    for n in (1, 4):
+        source = f"/v1/agents/teams/forked-{n}"
+        cloud.api.ok("PUT", source, manifest(), expect=201)
+        for i in range(n):
+            cloud.api.ok("PUT", f"{source}/-/memories/m{i}.md", {"content": f"# {i}\n"}, expect=201)
+        fork = measure(
+            cloud,
+            lambda s=source, n=n: cloud.api.ok(
+                "POST", f"{s}/-/fork", {"id": f"teams/fork-copy-{n}"}, expect=201
+            ),
+        )
+        reads.append(fork.count("dynamodb.GetItem") + fork.count("dynamodb.Query"))
+    assert reads[0] == reads[1]
+
+
 def test_no_operation_scans_the_table(cloud):
     turn = begin(cloud)
     measure(
