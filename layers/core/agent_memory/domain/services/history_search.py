@@ -233,7 +233,7 @@ class HistorySearch:
         """The best `limit` of ranked event parts an app may see (committed live turns), one
         an event, each with the candidate that found it."""
         visible = _visible_to_apps()
-        return self._best_visible(tenant, agent_id, query, ranked, visible, 0, limit, None)
+        return self._best_visible(tenant, agent_id, query, ranked, visible, 0, limit, None)[0]
 
     # -- ranking ------------------------------------------------------------------------------------
 
@@ -253,7 +253,7 @@ class HistorySearch:
         made. Events the search may not return (the current turn's, a rolled-back or failed
         attempt's, another asker's preview) may fill the best candidates: then it looks deeper.
         """
-        wanted = position.offset + limit + 1  # one more tells whether a next page exists
+        wanted = position.offset + limit
         # Embedded once, however deep the search looks.
         query_vector, usage = self._search.embed_query(query, mode)
         depth = max(CANDIDATES, position.head)
@@ -268,24 +268,17 @@ class HistorySearch:
                 depth=depth,
                 query_vector=query_vector,
             )
-            found = [
-                result
-                for _, result in self._best_visible(
-                    tenant,
-                    agent_id,
-                    query,
-                    ranked,
-                    visible,
-                    position.head,
-                    wanted,
-                    where.session_id,
-                )
-            ]
-            if len(found) >= wanted or len(ranked) < depth or depth >= MAX_DEPTH:
+            hits, left = self._best_visible(
+                tenant, agent_id, query, ranked, visible, position.head, wanted, where.session_id
+            )
+            deeper = len(ranked) >= depth and depth < MAX_DEPTH
+            if len(hits) >= wanted or not deeper:
                 break
             depth *= 4
-        page = found[position.offset : position.offset + limit]
-        return page, len(found) > position.offset + limit, usage
+        page = [result for _, result in hits[position.offset : wanted]]
+        # A next page when candidates are left unread past this one (it may come out empty when
+        # none of them is visible: reading them all only to tell would cost every search).
+        return page, len(hits) >= wanted and (left or deeper), usage
 
     def _best_visible(
         self,
@@ -297,7 +290,9 @@ class HistorySearch:
         head_size: int,
         wanted: int,
         session_id: str | None,
-    ) -> list[tuple[Ranked, dict[str, Any]]]:
+    ) -> tuple[list[tuple[Ranked, dict[str, Any]]], bool]:
+        """The best `wanted` visible results, one an event, each with the candidate that found
+        it; and whether candidates were left unexamined."""
         # The best candidates are read in one go and reordered: a message ending in a question
         # ranks a little below one that tells (ASKED).
         cache = TurnCache(self._store, tenant, agent_id)
@@ -348,8 +343,8 @@ class HistorySearch:
             returned.add(k)  # an event's later parts add nothing to its best one
             results.append((candidate, found_part(event, part, parts)))
             if len(results) >= wanted:
-                break
-        return results
+                return results, at + 1 < len(ordered)
+        return results, False
 
 
 def _visible_to_apps(from_time: datetime | None = None, to_time: datetime | None = None) -> Visible:
