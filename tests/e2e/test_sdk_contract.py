@@ -325,3 +325,19 @@ def test_a_refused_connection_raises_the_sdk_error(kind):
     assert isinstance(caught.value, ClientError)
     assert (caught.value.status, caught.value.code) == (None, "connection_failed")
     assert caught.value.url == url and caught.value.message.startswith(f"cannot reach {url}: ")
+
+
+def test_the_flat_call_tool_takes_the_input_as_a_dict_and_the_caller_by_keyword(server):
+    # The first SDK's call, as a new user writes it (it was a TypeError)
+    client = server.client()
+    client.put_agent("sdk/flat", MANIFEST)
+    session = client.create_session("sdk/flat")["id"]
+    turn = client.begin_turn("sdk/flat", session)["id"]
+    caller = {"role": "agent", "execution": "exe-flat"}
+    out = client.call_tool("sdk/flat", session, turn, "add_memory", {"summary": "x"}, caller=caller)
+    assert out["memories"][0]["summary"] == "x"
+    # Keyword arguments still work, and win over the dict's
+    out = client.call_tool("sdk/flat", session, turn, "add_memory", {"summary": "y"}, summary="z")
+    assert out["memories"][0]["summary"] == "z"
+    executions = client.get_turn("sdk/flat", session, turn)["executions"]
+    assert [e["caller"].get("execution") for e in executions][:1] == ["exe-flat"]
