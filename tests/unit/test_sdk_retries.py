@@ -196,3 +196,24 @@ def test_every_request_carries_the_token_and_plain_agent_segments(run):
     (request,) = script.seen
     assert request.headers["Authorization"] == "Bearer t"
     assert request.url.raw_path == b"/v1/agents/teams/web/releases"
+
+
+def test_ingest_is_sent_again_after_a_503_for_its_messages_name_their_own_ids():
+    # The flat `ingest` is Client's only (the bulk loader's call); a redelivered message is
+    # `already applied`, so a 503 that may have come after it applied is safe to send again.
+    answered = {"results": [{"status": "applied"}], "applied": 1, "alreadyApplied": 0, "failed": 0}
+    script = Script(error(503, "storage_unavailable"), httpx.Response(200, json=answered))
+    message = {"op": "session", "agent": "a", "session": "s"}
+    assert _sync(script, FAST, lambda c: c.ingest([message]))["applied"] == 1
+    assert len(script.seen) == 2
+
+
+def test_a_raw_request_says_whether_it_may_go_again():
+    # `request` decides by the method unless told: a POST is safe only when the caller says so.
+    told = Script(error(503, "storage_unavailable"), httpx.Response(200, json={}))
+    assert _sync(told, FAST, lambda c: c.request("POST", "/v1/x", {}, retry=True)) == {}
+    assert len(told.seen) == 2
+    untold = Script(error(503, "storage_unavailable"), httpx.Response(200, json={}))
+    with pytest.raises(ApiError):
+        _sync(untold, FAST, lambda c: c.request("POST", "/v1/x", {}))
+    assert len(untold.seen) == 1
