@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import httpx
 
 from . import transport
+from .async_types import AsyncAgents, AsyncHistory, AsyncSessions, AsyncTurns
 from .base import ClientBase
 from .calls import Call, Steps
 from .errors import ApiError, ClientError
@@ -24,6 +25,11 @@ class AsyncClient(ClientBase):
     """`AsyncClient(url, token)`, as `Client`: `agents` (with `memories` and `records`),
     `sessions`, `turns` (with `tools`), `history`, `search(...)`; `async with` it, or
     `await aclose()`. `transport` is an httpx async transport (tests pass `MockTransport`)."""
+
+    agents: AsyncAgents
+    sessions: AsyncSessions
+    turns: AsyncTurns
+    history: AsyncHistory
 
     def __init__(
         self,
@@ -42,8 +48,7 @@ class AsyncClient(ClientBase):
         self, agent_id: str, query: str, limit: int | None = None, **filters: Any
     ) -> list[Record]:
         """The agent's records that best match `query` (filters as `agents.records.list`)."""
-        found: Any = self.agents.records.search(agent_id, query, limit, **filters)
-        return await found  # type: ignore[no-any-return]
+        return await self.agents.records.search(agent_id, query, limit, **filters)
 
     async def request(
         self,

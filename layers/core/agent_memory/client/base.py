@@ -4,7 +4,7 @@ policy, and the namespaces, which run their calls through the client (`calls.Run
 from __future__ import annotations
 
 import os
-from typing import cast
+from typing import Any, cast
 
 from .agents import Agents
 from .calls import Runner
@@ -23,7 +23,8 @@ class ClientBase:
         self.timeout = timeout
         self.retry = retry or RetryPolicy()
         runner = cast(Runner, self)  # each subclass runs calls its own way (sync or async)
-        self.agents = Agents(runner)
-        self.sessions = Sessions(runner)
-        self.turns = Turns(runner)
-        self.history = History(runner)
+        # Typed by each subclass: the sync namespaces, or async_types' coroutine view of them.
+        self.agents: Any = Agents(runner)
+        self.sessions: Any = Sessions(runner)
+        self.turns: Any = Turns(runner)
+        self.history: Any = History(runner)

@@ -11,11 +11,13 @@ from typing import Any, TypeVar
 import httpx
 
 from . import transport
+from .agents import Agents
 from .base import ClientBase
 from .calls import Call, Steps
 from .errors import ApiError, ClientError
 from .flat import FlatMethods
 from .models import Page, Record
+from .sessions import History, Sessions, Turns
 from .transport import RetryPolicy
 
 T = TypeVar("T")
@@ -28,6 +30,11 @@ class Client(ClientBase, FlatMethods):
     methods of the first SDK (`put_agent`, `call_tool`, ...) still answer dicts. Every failure
     raises `ClientError`. Use it as a context manager, or `close()` it, to free its connections.
     `transport` is an httpx transport (tests pass `httpx.MockTransport`)."""
+
+    agents: Agents
+    sessions: Sessions
+    turns: Turns
+    history: History
 
     def __init__(
         self,
