@@ -171,6 +171,8 @@ def test_memories_with_versions_paging_and_compare_and_swap(sdk, agent, server):
     assert conflicts == [1]
     assert written.content.endswith("one\ntheirs\nmine\n") and written.version == 3
 
+    assert memories.search(agent, "theirs mine")[0].path == "/memories/notes/a.md"
+
     # A helper on a path with no memory yet creates it; a change of None leaves it alone
     created = memories.update(agent, "notes/new.md", lambda c: "fresh\n" if c is None else c)
     assert created.version == 1 and created.content == "fresh\n"
@@ -253,6 +255,9 @@ def test_a_turn_writes_records_commits_and_a_later_turn_recalls_them(sdk, agent)
     assert "stg-3" in recalled["text"]
     found = tools.search_memory(agent, later.id, next_turn.id, query="staging")
     assert found["records"][0]["summary"] == "The staging host is stg-3"
+
+    assert isinstance(sdk.agents.index_status(agent)["pendingVectors"], int)
+    assert "usage" in sdk.agents.usage(agent, turn_id=turn.id)
 
     # Delete: gone from search at once, still readable with its versions
     deleted = sdk.agents.records.delete(agent, record_id)

@@ -144,7 +144,7 @@ class Memories(Area):
         found = params(query=text, pathPrefix=path_prefix, limit=limit)
         path = agent_path(agent_id) + "/-/memories"
         return self._run(
-            Call("GET", path, lambda body: page_of(Memory, "memories", body).items, query=found)
+            _items(Call("GET", path, partial(page_of, Memory, "memories"), query=found))
         )
 
     def get(self, agent_id: str, path: str) -> Memory:
