@@ -301,12 +301,15 @@ def test_file_memory_through_the_memory_tool_and_the_session_index(sdk, agent):
 def test_bad_input_is_a_400_with_its_code_and_message(sdk, agent):
     with pytest.raises(ApiError) as bad:
         sdk.agents.put(agent, {"harness": {"memory": {"enabled": True, "bogus": 1}}})
-    assert bad.value.status == 400 and bad.value.code and "bogus" in bad.value.message
+    assert (bad.value.status, bad.value.code) == (400, "invalid_request")
+    assert "bogus" in bad.value.message
+    assert sdk.agents.get(agent).manifest_version == 1  # the refused save changed nothing
     session = sdk.sessions.create(agent)
     turn = sdk.turns.begin(agent, session.id)
     with pytest.raises(ApiError) as refused:
         sdk.turns.tools.add_memory(agent, session.id, turn.id, summary="")
-    assert refused.value.status == 400 and refused.value.code.startswith("memory.")
+    assert (refused.value.status, refused.value.code) == (400, "memory.invalid_argument")
+    assert sdk.turns.get(agent, session.id, turn.id).memories == []
     with pytest.raises(ApiError) as missing:
         sdk.turns.begin(agent, "no-such-session")
     assert (missing.value.status, missing.value.code) == (404, "session_not_found")
