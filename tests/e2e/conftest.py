@@ -84,11 +84,21 @@ class Server:
         return Client(self.url, (self.data_dir / "token").read_text().strip())
 
 
-@pytest.fixture
-def server(tmp_path) -> Iterator[Server]:
-    srv = Server(tmp_path / "data").start()
+def _serving(data_dir: Path) -> Iterator[Server]:
+    srv = Server(data_dir).start()
     yield srv
     if srv.process is not None:
         srv.process.kill()
         srv.process.wait()
     print(srv.output[-20_000:])  # shown with a failing test's report
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator[Server]:
+    yield from _serving(tmp_path / "data")
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory) -> Iterator[Server]:
+    """One server for a module whose tests keep to their own agents (starting one costs ~1 s)."""
+    yield from _serving(tmp_path_factory.mktemp("server") / "data")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .client import ApiError, Client
+from .client import ApiError, Client, ConnectionFailed
 
 logger = logging.getLogger(__name__)
 
@@ -273,7 +273,7 @@ def _send(client: Client, chunk: list[Line]) -> list[tuple[str, str | None]]:
                     else [("failed", str(exc))]
                 )
             raise
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
+        except (ConnectionFailed, urllib.error.URLError, ConnectionError, TimeoutError):
             if attempt + 1 < _RETRIES:
                 time.sleep(delay)
                 delay *= 2

@@ -1,84 +1,22 @@
-"""A small Python SDK for the HTTP API (standard library only)."""
+"""The flat methods of `Client` (`put_agent`, `call_tool`, ...): dicts in, the API's JSON out."""
 
 from __future__ import annotations
 
-import json
 import os
-import urllib.error
-import urllib.request
+from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote, urlencode
+
+from .agents import memory_path
+from .sessions import Turns, turn_path
 
 
-class ClientError(Exception):
-    """What every call of the client raises when it gets no answer it can return."""
+class FlatMethods:
+    """The first SDK's calls, kept as they were (each returns the JSON the call answers): the
+    CLI, the bulk loader and older code use them. Every one goes through `request`, the client's
+    one way out, so retries and errors are the same as the namespaced calls'."""
 
-
-class ConnectionFailed(ClientError):
-    """No answer from the server (refused, unknown host, timed out, cut off): `url`, `reason`."""
-
-    def __init__(self, url: str, reason: str) -> None:
-        self.url = url
-        self.reason = reason
-        super().__init__(f"cannot reach {url}: {reason}")
-
-
-class ApiError(ClientError):
-    """An error response: `status`, and the body's `code` and `message`."""
-
-    def __init__(self, status: int, body: dict[str, Any]) -> None:
-        error = body.get("error", {}) if isinstance(body, dict) else {}
-        self.status = status
-        self.code = error.get("code", "unknown")
-        self.message = error.get("message", str(body))
-        self.body = body
-        super().__init__(f"{status} {self.code}: {self.message}")
-
-
-class Client:
-    def __init__(
-        self, url: str | None = None, token: str | None = None, timeout: float = 30.0
-    ) -> None:
-        url = (url or os.environ.get("AGENT_MEMORY_URL") or "http://127.0.0.1:8080").rstrip("/")
-        # `127.0.0.1:8080` as the help writes it: a bare host and port is plain HTTP.
-        self.url = url if "://" in url else f"http://{url}"
-        self.token = token or os.environ.get("AGENT_MEMORY_TOKEN")
-        self.timeout = timeout
-
-    def request(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        query: dict[str, Any] | None = None,
-        lines: bool = False,
-    ) -> Any:
-        """One call; the JSON it answers (`lines`: JSON Lines, as a list)."""
-        url = self.url + quote(path, safe="/-._~")
-        params = {k: v for k, v in (query or {}).items() if v is not None}
-        if params:
-            url += "?" + urlencode(params)
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(url, data=data, method=method)
-        request.add_header("Content-Type", "application/json")
-        if self.token:
-            request.add_header("Authorization", f"Bearer {self.token}")
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                raw = response.read()
-        except urllib.error.HTTPError as exc:
-            raw = exc.read()
-            try:
-                payload = json.loads(raw)
-            except ValueError:
-                payload = {"error": {"code": "http_error", "message": raw.decode(errors="replace")}}
-            raise ApiError(exc.code, payload) from exc
-        except (urllib.error.URLError, OSError) as exc:  # after HTTPError, which is one
-            reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
-            raise ConnectionFailed(self.url, str(reason)) from exc
-        if lines:
-            return [json.loads(line) for line in raw.decode().splitlines() if line.strip()]
-        return json.loads(raw) if raw else None
+    request: Callable[..., Any]
+    turns: Turns
 
     # -- agents ---------------------------------------------------------------------------
     def put_agent(self, agent_id: str, manifest: dict[str, Any]) -> dict[str, Any]:
@@ -126,20 +64,21 @@ class Client:
         return self.request("GET", path, query=query)
 
     def get_turn(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
-        return self.request("GET", _turn(agent_id, session_id, turn_id))
+        return self.request("GET", turn_path(agent_id, session_id, turn_id))
 
     def commit_turn(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
-        return self.request("POST", _turn(agent_id, session_id, turn_id) + "/commit")
+        return self.request("POST", turn_path(agent_id, session_id, turn_id) + "/commit")
 
     def rollback_turn(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
-        return self.request("POST", _turn(agent_id, session_id, turn_id) + "/rollback")
+        return self.request("POST", turn_path(agent_id, session_id, turn_id) + "/rollback")
 
     def append_events(
         self, agent_id: str, session_id: str, turn_id: str, events: list[dict[str, Any]]
     ) -> dict[str, Any]:
         """Keep the turn's messages (and tool results) for history and post-turn extraction."""
-        path = _turn(agent_id, session_id, turn_id) + "/events"
-        return self.request("POST", path, {"events": events})
+        path = turn_path(agent_id, session_id, turn_id) + "/events"
+        safe = all("sequence" in e for e in events)  # kept once by (turn, sequence)
+        return self.request("POST", path, {"events": events}, retry=safe)
 
     # -- tools and records -----------------------------------------------------------------
     def call_tool(
@@ -148,15 +87,17 @@ class Client:
         session_id: str,
         turn_id: str,
         name: str,
+        input: dict[str, Any] | None = None,
         caller: dict[str, Any] | None = None,
         **arguments: Any,
     ) -> dict[str, Any]:
-        body = {**arguments, "caller": caller or {"role": "agent"}}
-        path = _turn(agent_id, session_id, turn_id) + f"/tools/{name}"
-        return self.request("POST", path, body)["output"]
+        """The tool's input as a dict, as keyword arguments, or both; returns its `output`."""
+        return self.turns.tools.call(
+            agent_id, session_id, turn_id, name, input, caller, **arguments
+        )
 
     def instructions(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
-        return self.request("GET", _turn(agent_id, session_id, turn_id) + "/instructions")
+        return self.request("GET", turn_path(agent_id, session_id, turn_id) + "/instructions")
 
     def recall(
         self,
@@ -170,19 +111,13 @@ class Client:
         body: dict[str, Any] = {"context": context}
         if caller is not None:
             body["caller"] = caller
-        return self.request("POST", _turn(agent_id, session_id, turn_id) + "/recall", body)
+        return self.request("POST", turn_path(agent_id, session_id, turn_id) + "/recall", body)
 
     def rerun_extraction(self, agent_id: str, session_id: str, turn_id: str) -> dict[str, Any]:
         """Queue a failed post-turn review again."""
-        return self.request("POST", _turn(agent_id, session_id, turn_id) + "/extraction")
+        return self.request("POST", turn_path(agent_id, session_id, turn_id) + "/extraction")
 
     # -- history and usage -------------------------------------------------------------------
-    def history(self, agent_id: str, session_id: str, **query: Any) -> dict[str, Any]:
-        """Kept events of committed turns, in order (`fromTurn`, `toTurn`, `role`, `limit`,
-        `cursor`)."""
-        path = f"/v1/agents/{agent_id}/-/sessions/{session_id}/history"
-        return self.request("GET", path, query=query)
-
     def export(self, agent_id: str, session_id: str) -> list[dict[str, Any]]:
         """The whole session: each turn, then its events (the JSON Lines, one dict a line)."""
         path = f"/v1/agents/{agent_id}/-/sessions/{session_id}/export"
@@ -198,7 +133,8 @@ class Client:
 
     def ingest(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
         """Apply a batch of ingestion messages (at most 500) in order; each answered in place."""
-        return self.request("POST", "/v1/ingest", {"messages": messages})
+        # Safe to send again: each message names its own session, turn and event sequence.
+        return self.request("POST", "/v1/ingest", {"messages": messages}, retry=True)
 
     def load_history(
         self, path: str | os.PathLike[str], *, resume: bool = True, **options: Any
@@ -210,13 +146,14 @@ class Client:
         events a second)."""
         from pathlib import Path
 
-        from .bulk import load, read_lines
+        from ..bulk import load, read_lines
 
         source = Path(path)
         with source.open(encoding="utf-8") as stream:
             lines = read_lines(stream)
         state = source.with_name(source.name + ".ingest-state") if resume else None
-        return load(self, lines, source=source, state=state, **options)
+        # Only Client mixes these methods in, so `self` is the Client the loader takes.
+        return load(self, lines, source=source, state=state, **options)  # type: ignore[arg-type]
 
     def index_status(self, agent_id: str) -> dict[str, Any]:
         """How many of the agent's documents wait for their vector (`pendingVectors`)."""
@@ -254,7 +191,7 @@ class Client:
         )
 
     def get_memory(self, agent_id: str, path: str) -> dict[str, Any]:
-        return self.request("GET", f"/v1/agents/{agent_id}/-/memories/{_memory_path(path)}")
+        return self.request("GET", f"/v1/agents/{agent_id}/-/memories/{memory_path(path)}")
 
     def put_memory(
         self, agent_id: str, path: str, content: str, content_sha256: str | None = None
@@ -262,10 +199,10 @@ class Client:
         body: dict[str, Any] = {"content": content}
         if content_sha256 is not None:
             body["contentSha256"] = content_sha256
-        return self.request("PUT", f"/v1/agents/{agent_id}/-/memories/{_memory_path(path)}", body)
+        return self.request("PUT", f"/v1/agents/{agent_id}/-/memories/{memory_path(path)}", body)
 
     def delete_memory(self, agent_id: str, path: str) -> None:
-        self.request("DELETE", f"/v1/agents/{agent_id}/-/memories/{_memory_path(path)}")
+        self.request("DELETE", f"/v1/agents/{agent_id}/-/memories/{memory_path(path)}")
 
     def memory_versions(
         self,
@@ -294,14 +231,3 @@ class Client:
         return self.request(
             "PUT", "/v1/tenant/limits", {k: v for k, v in body.items() if v is not None}
         )
-
-
-def _memory_path(path: str) -> str:
-    """The memory path after /memories/, as the URL's plain segments. Read as the service reads
-    a path: `memories/notes.md` is relative, so `/memories/memories/notes.md`, and another
-    absolute path stays absolute, for the service to refuse."""
-    return path.strip().removeprefix("/memories/")
-
-
-def _turn(agent_id: str, session_id: str, turn_id: str) -> str:
-    return f"/v1/agents/{agent_id}/-/sessions/{session_id}/turns/{turn_id}"

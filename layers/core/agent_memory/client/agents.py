@@ -1,0 +1,344 @@
+"""`client.agents`, `client.agents.memories`, `client.agents.records` and `client.search`.
+
+Return annotations name what the sync `Client` returns; `AsyncClient` returns the same value
+through an awaitable, and its `iter...` methods are async iterators."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Any
+
+from pydantic import BaseModel
+
+from ..domain.files.models import sha256
+from .calls import Area, Call, Runner, Steps, params
+from .errors import ApiError
+from .models import (
+    Agent,
+    FileVersion,
+    ManifestVersion,
+    Memory,
+    Page,
+    Record,
+    RecordVersion,
+    from_wire,
+    page_of,
+)
+
+
+def agent_path(agent_id: str) -> str:
+    return f"/v1/agents/{agent_id}"
+
+
+def memory_path(path: str) -> str:
+    """The memory path after /memories/, as the URL's plain segments. Read as the service reads
+    a path: `memories/notes.md` is relative, so `/memories/memories/notes.md`, and another
+    absolute path stays absolute, for the service to refuse."""
+    return path.strip().removeprefix("/memories/")
+
+
+class Agents(Area):
+    def __init__(self, runner: Runner) -> None:
+        super().__init__(runner)
+        self.memories = Memories(runner)
+        self.records = Records(runner)
+
+    def put(self, agent_id: str, manifest: dict[str, Any] | BaseModel) -> Agent:
+        """Save the manifest (`{"harness": {...}}`) as the agent's next version."""
+        if isinstance(manifest, BaseModel):
+            manifest = manifest.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        return self._run(Call("PUT", agent_path(agent_id), partial(from_wire, Agent), manifest))
+
+    def get(self, agent_id: str) -> Agent:
+        return self._run(Call("GET", agent_path(agent_id), partial(from_wire, Agent)))
+
+    def list(self, limit: int | None = None, cursor: str | None = None) -> Page[Agent]:
+        return self._run(self._list(limit, cursor))
+
+    def iter(self, limit: int | None = None) -> Iterator[Agent]:
+        """Every agent, page after page."""
+        return self._pages(lambda cursor: self._list(limit, cursor))
+
+    def _list(self, limit: int | None, cursor: str | None) -> Call[Page[Agent]]:
+        return Call(
+            "GET",
+            "/v1/agents",
+            partial(page_of, Agent, "agents"),
+            query=params(limit=limit, cursor=cursor),
+        )
+
+    def delete(self, agent_id: str) -> None:
+        return self._run(Call[None]("DELETE", agent_path(agent_id)))
+
+    def fork(self, agent_id: str, new_id: str) -> Agent:
+        path = agent_path(agent_id) + "/-/fork"
+        # Not retried once it may have applied: a second fork finds the copy there (409).
+        return self._run(Call("POST", path, partial(from_wire, Agent), {"id": new_id}))
+
+    def manifest_versions(
+        self, agent_id: str, limit: int | None = None, cursor: str | None = None
+    ) -> Page[ManifestVersion]:
+        return self._run(
+            Call(
+                "GET",
+                agent_path(agent_id) + "/-/manifest-versions",
+                partial(page_of, ManifestVersion, "versions"),
+                query=params(limit=limit, cursor=cursor),
+            )
+        )
+
+    def manifest_version(self, agent_id: str, version: int) -> ManifestVersion:
+        path = agent_path(agent_id) + f"/-/manifest-versions/{version}"
+        return self._run(Call("GET", path, partial(from_wire, ManifestVersion)))
+
+    def index_status(self, agent_id: str) -> dict[str, Any]:
+        """`pendingVectors` (documents not yet findable by meaning) and `embeddingModel`."""
+        return self._run(Call("GET", agent_path(agent_id) + "/-/index"))
+
+    def usage(
+        self,
+        agent_id: str,
+        turn_id: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> dict[str, Any]:
+        """Model calls and embeddings, newest first, with totals."""
+        found = params(turnId=turn_id, limit=limit, cursor=cursor)
+        return self._run(Call("GET", agent_path(agent_id) + "/-/usage", query=found))
+
+
+class Memories(Area):
+    """File memories under `/memories` (paths as the service takes them: `notes/a.md`)."""
+
+    def _path(self, agent_id: str, path: str) -> str:
+        return agent_path(agent_id) + "/-/memories/" + memory_path(path)
+
+    def list(
+        self,
+        agent_id: str,
+        path_prefix: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Page[Memory]:
+        """Memories by path, without their content."""
+        return self._run(self._list(agent_id, path_prefix, limit, cursor))
+
+    def iter(
+        self, agent_id: str, path_prefix: str | None = None, limit: int | None = None
+    ) -> Iterator[Memory]:
+        return self._pages(lambda cursor: self._list(agent_id, path_prefix, limit, cursor))
+
+    def _list(
+        self, agent_id: str, prefix: str | None, limit: int | None, cursor: str | None
+    ) -> Call[Page[Memory]]:
+        found = params(pathPrefix=prefix, limit=limit, cursor=cursor)
+        path = agent_path(agent_id) + "/-/memories"
+        return Call("GET", path, partial(page_of, Memory, "memories"), query=found)
+
+    def search(
+        self, agent_id: str, text: str, path_prefix: str | None = None, limit: int | None = None
+    ) -> builtins.list[Memory]:
+        """Memories ranked by path, description and content (words and meaning)."""
+        found = params(query=text, pathPrefix=path_prefix, limit=limit)
+        path = agent_path(agent_id) + "/-/memories"
+        return self._run(
+            _items(Call("GET", path, partial(page_of, Memory, "memories"), query=found))
+        )
+
+    def get(self, agent_id: str, path: str) -> Memory:
+        return self._run(Call("GET", self._path(agent_id, path), partial(from_wire, Memory)))
+
+    def put(
+        self, agent_id: str, path: str, content: str, content_sha256: str | None = None
+    ) -> Memory:
+        """Create or replace it whole; with `content_sha256` only while the memory holds that
+        content (`""`: only while there is none), else `ApiError` 409 `memory_conflict`."""
+        return self._run(self._put(agent_id, path, content, content_sha256))
+
+    def _put(
+        self, agent_id: str, path: str, content: str, content_sha256: str | None
+    ) -> Call[Memory]:
+        body: dict[str, Any] = {"content": content}
+        if content_sha256 is not None:
+            body["contentSha256"] = content_sha256
+        return Call(
+            "PUT",
+            self._path(agent_id, path),
+            partial(from_wire, Memory),
+            body,
+            recover=partial(_already_written, content) if content_sha256 is not None else None,
+        )
+
+    def delete(self, agent_id: str, path: str) -> None:
+        """Delete a memory, or every memory in a folder."""
+        return self._run(Call[None]("DELETE", self._path(agent_id, path)))
+
+    def versions(
+        self,
+        agent_id: str,
+        path: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Page[FileVersion]:
+        """Every change, newest first (the agent's, or one path's)."""
+        return self._run(self._versions(agent_id, path, limit, cursor))
+
+    def iter_versions(
+        self, agent_id: str, path: str | None = None, limit: int | None = None
+    ) -> Iterator[FileVersion]:
+        return self._pages(lambda cursor: self._versions(agent_id, path, limit, cursor))
+
+    def _versions(
+        self, agent_id: str, path: str | None, limit: int | None, cursor: str | None
+    ) -> Call[Page[FileVersion]]:
+        found = params(path=path, limit=limit, cursor=cursor)
+        return Call(
+            "GET",
+            agent_path(agent_id) + "/-/memory-versions",
+            partial(page_of, FileVersion, "versions"),
+            query=found,
+        )
+
+    def version(self, agent_id: str, version_id: str) -> FileVersion:
+        """One version with the content it left (None for a delete)."""
+        path = agent_path(agent_id) + f"/-/memory-versions/{version_id}"
+        return self._run(Call("GET", path, partial(from_wire, FileVersion)))
+
+    def update(
+        self,
+        agent_id: str,
+        path: str,
+        change: Callable[[str | None], str | None],
+        attempts: int = 5,
+        on_conflict: Callable[[int], None] | None = None,
+    ) -> Memory | None:
+        """Compare-and-swap: read the memory, `change(content)` (None when there is none yet)
+        gives the new content, which is written only while the memory still holds what was read;
+        when another writer got there first (`memory_conflict`), `change` is given their content
+        and tried again, at most `attempts` times. `change` returning None leaves the memory as
+        it is (the result is then what was read, or None). `on_conflict(attempt)` is called
+        after each lost race."""
+        return self._drive(self._update(agent_id, path, change, attempts, on_conflict))
+
+    def _update(
+        self,
+        agent_id: str,
+        path: str,
+        change: Callable[[str | None], str | None],
+        attempts: int,
+        on_conflict: Callable[[int], None] | None,
+    ) -> Steps[Memory | None]:
+        try:
+            current: Memory | None = yield Call(
+                "GET", self._path(agent_id, path), partial(from_wire, Memory)
+            )
+        except ApiError as exc:
+            if exc.status != 404:
+                raise
+            current = None
+        for attempt in range(attempts):
+            new = change(current.content if current else None)
+            if new is None:
+                return current
+            try:
+                written: Memory = yield self._put(
+                    agent_id, path, new, current.content_sha256 if current else ""
+                )
+                return written
+            except ApiError as exc:
+                if exc.code != "memory_conflict" or attempt + 1 >= attempts:
+                    raise
+                if on_conflict is not None:
+                    on_conflict(attempt + 1)
+                # The conflict carries the memory as it now is (None: deleted meanwhile).
+                seen = exc.details.get("current")
+                current = from_wire(Memory, seen) if seen else None
+        raise AssertionError("unreachable")
+
+
+def _already_written(content: str, exc: ApiError) -> Memory:
+    """A compare-and-swap PUT sent again after its first try applied (its answer lost) finds its
+    own content there: that is the write done, not a conflict."""
+    current = exc.details.get("current") if exc.code == "memory_conflict" else None
+    if current and current.get("contentSha256") == sha256(content):
+        return from_wire(Memory, current)
+    raise exc
+
+
+class Records(Area):
+    """Record memories, through the management API (a turn writes them with tools)."""
+
+    def list(
+        self,
+        agent_id: str,
+        *,
+        query: str | None = None,
+        kind: str | list[str] | None = None,
+        labels: dict[str, str] | None = None,
+        ids: list[str] | None = None,
+        status: str | list[str] | None = None,
+        scope: str | None = None,
+        session_id: str | None = None,
+        preview: str | None = None,
+        pinned: bool | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Page[Record]:
+        """Newest first, or ranked by `query` (words, meaning, recency)."""
+        filters: dict[str, Any] = dict(kind=kind, labels=labels, ids=ids, status=status)
+        filters |= dict(scope=scope, session_id=session_id, preview=preview, pinned=pinned)
+        return self._run(self._list(agent_id, query, filters, limit, cursor))
+
+    def iter(self, agent_id: str, *, limit: int | None = None, **filters: Any) -> Iterator[Record]:
+        """Every record the filters (those of `list`, but `query`) select, newest first."""
+        return self._pages(lambda cursor: self._list(agent_id, None, filters, limit, cursor))
+
+    def _list(
+        self,
+        agent_id: str,
+        text: str | None,
+        filters: dict[str, Any],
+        limit: int | None,
+        cursor: str | None,
+    ) -> Call[Page[Record]]:
+        session_id = filters.pop("session_id", None)
+        found = params(query=text, sessionId=session_id, limit=limit, cursor=cursor, **filters)
+        return Call(
+            "GET",
+            agent_path(agent_id) + "/-/records",
+            partial(page_of, Record, "records"),
+            query=found,
+        )
+
+    def search(
+        self, agent_id: str, text: str, limit: int | None = None, **filters: Any
+    ) -> builtins.list[Record]:
+        """The records that best match `text` (the filters of `list`), best first."""
+        return self._run(_items(self._list(agent_id, text, dict(filters), limit, None)))
+
+    def get(self, agent_id: str, record_id: str) -> Record:
+        """The record, whatever its status."""
+        path = agent_path(agent_id) + f"/-/records/{record_id}"
+        return self._run(Call("GET", path, partial(from_wire, Record)))
+
+    def delete(self, agent_id: str, record_id: str) -> Record:
+        """Delete at once; the deleted record (it and its versions stay readable)."""
+        path = agent_path(agent_id) + f"/-/records/{record_id}"
+        return self._run(Call("DELETE", path, partial(from_wire, Record)))
+
+    def versions(
+        self, agent_id: str, record_id: str, limit: int | None = None, cursor: str | None = None
+    ) -> Page[RecordVersion]:
+        path = agent_path(agent_id) + f"/-/records/{record_id}/versions"
+        found = params(limit=limit, cursor=cursor)
+        return self._run(
+            Call("GET", path, partial(page_of, RecordVersion, "versions"), query=found)
+        )
+
+
+def _items(call: Call[Page[Any]]) -> Call[list[Any]]:
+    """The same call, answering its page's items."""
+    parse = call.parse
+    return Call(call.method, call.path, lambda body: parse(body).items, query=call.query)

@@ -1,0 +1,77 @@
+"""One description of each API call, run by either client.
+
+A namespace method (`client.agents.get`, ...) builds a `Call`: the request, whether it is safe to
+send twice, and how to read its answer. The sync client runs it and returns the value; the
+async client runs it and returns a coroutine. A call made of several requests (the memory
+compare-and-swap helper) is a generator of `Call`s that the client drives (`Runner.drive`), so
+its logic is written once for both clients."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from .errors import ApiError
+from .models import Page
+from .transport import IDEMPOTENT_METHODS
+
+T = TypeVar("T")
+# A multi-request operation: yields calls, is sent their answers (or thrown their errors).
+Steps = Generator["Call[Any]", Any, T]
+
+
+def _raw(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    method: str
+    path: str
+    parse: Callable[[Any], T] = field(default=_raw)
+    body: Any = None
+    query: dict[str, Any] | None = None
+    # Whether the server may apply it twice with the effect of once (None: by the method); see
+    # transport's docstring for which calls are and why.
+    safe: bool | None = None
+    lines: bool = False
+    # An error answer that still means success (a PUT retried after it had applied, ...).
+    recover: Callable[[ApiError], T] | None = None
+
+    @property
+    def retry_safe(self) -> bool:
+        return self.safe if self.safe is not None else self.method in IDEMPOTENT_METHODS
+
+
+class Runner(Protocol):
+    """What a namespace needs from its client: the sync client returns values and iterators,
+    the async one coroutines and async iterators."""
+
+    def run(self, call: Call[T]) -> Any: ...
+
+    def drive(self, steps: Steps[T]) -> Any: ...
+
+    def pages(self, first: Callable[[str | None], Call[Page[T]]]) -> Any: ...
+
+
+class Area:
+    """A namespace of the client (`client.agents`, `client.turns`, ...)."""
+
+    def __init__(self, runner: Runner) -> None:
+        self._runner = runner
+
+    # Typed as the sync client answers; the async client's runner gives awaitables instead.
+    def _run(self, call: Call[T]) -> T:
+        return self._runner.run(call)  # type: ignore[no-any-return]
+
+    def _drive(self, steps: Steps[T]) -> T:
+        return self._runner.drive(steps)  # type: ignore[no-any-return]
+
+    def _pages(self, first: Callable[[str | None], Call[Page[T]]]) -> Iterator[T]:
+        return self._runner.pages(first)  # type: ignore[no-any-return]
+
+
+def params(**given: Any) -> dict[str, Any]:
+    """The query string's parameters, those given (None is left out)."""
+    return {k: v for k, v in given.items() if v is not None}
