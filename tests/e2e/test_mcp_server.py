@@ -20,7 +20,9 @@ import anyio
 import pytest
 from mcp import Client as McpClient
 from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
 
+from agent_memory.client import ApiError
 from agent_memory.domain.services.records import AddMemoryIn
 from conftest import Server, free_port
 
@@ -56,10 +58,23 @@ def _command(server: Server, *extra: str) -> list[str]:
     ]
 
 
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory) -> Iterator[Server]:
+    # One server for the module; each test starts from an agent made afresh.
+    srv = Server(tmp_path_factory.mktemp("mcp") / "data").start()
+    yield srv
+    srv.stop()
+
+
 @pytest.fixture
-def agent(server: Server) -> Server:
-    server.client().put_agent(AGENT, MANIFEST)
-    return server
+def agent(shared_server: Server) -> Server:
+    client = shared_server.client()
+    try:
+        client.delete_agent(AGENT)  # and all an earlier test left: sessions, records, files
+    except ApiError as exc:
+        assert exc.status == 404
+    client.put_agent(AGENT, MANIFEST)
+    return shared_server
 
 
 @pytest.fixture
@@ -120,6 +135,10 @@ async def _lifecycle(target: Any) -> dict[str, Any]:
         )
         seen["history"] = await mcp.call_tool("search_history", {"query": "Friday"})
         seen["deleted"] = await mcp.call_tool("delete_memory", {"id": record_id})
+        try:
+            seen["unknown"] = await mcp.call_tool("forget_everything", {})
+        except MCPError as exc:
+            seen["unknown"] = exc
         seen["resources"] = [str(r.uri) for r in (await mcp.list_resources()).resources]
         instructions = await mcp.read_resource("agent-memory://instructions")
         seen["instructions"] = instructions.contents[0].text
@@ -164,6 +183,9 @@ def _check_lifecycle(server: Server, seen: dict[str, Any]) -> None:
     assert not seen["deleted"].is_error
     assert client.get_memory(AGENT, "notes.md")["content"] == "Ship on Friday\n"
     assert client.get_record(AGENT, record["id"])["status"] == "DELETED"
+    # A tool the service has not: a protocol error that begins no turn.
+    assert isinstance(seen["unknown"], MCPError)
+    assert "unknown tool: forget_everything" in str(seen["unknown"])
     # Resources: the turn's instructions and the session's memory index.
     assert seen["resources"] == ["agent-memory://instructions", "agent-memory://memory-index"]
     assert seen["instructions"].startswith("Memory rules:")

@@ -58,8 +58,8 @@ class TurnRunner:
 
     def run(self, work: Callable[[str, str], T], *, commit: bool = True) -> T:
         """Begin a turn, run `work(session_id, turn_id)`, then commit it (or, with `commit`
-        false, roll it back: a read that must leave nothing). Whatever `work` raises rolls the
-        turn back and is raised again."""
+        false, roll it back: a read that must leave nothing). Whatever `work` raises, or a
+        refused commit, rolls the turn back and is raised again."""
         session = self.session_id
         turn = self.client.begin_turn(self.agent_id, session)["id"]
         try:
@@ -67,10 +67,15 @@ class TurnRunner:
         except BaseException:
             self._roll_back(session, turn)
             raise
-        if commit:
-            self.client.commit_turn(self.agent_id, session, turn)
-        else:
+        if not commit:
             self._roll_back(session, turn)
+            return result
+        try:
+            self.client.commit_turn(self.agent_id, session, turn)
+        except ApiError:
+            # A refused commit (such as 409 memory_conflict) applied nothing: end the turn.
+            self._roll_back(session, turn)
+            raise
         return result
 
     def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
