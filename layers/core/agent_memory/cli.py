@@ -255,6 +255,14 @@ class _ProgressBar:
 
 def _mcp(args: argparse.Namespace) -> int:
     """Serve one agent's memory to an MCP host (see agent_memory.integrations.mcp)."""
+    if args.transport == "http" and args.host not in ("127.0.0.1", "localhost", "::1"):
+        # Whoever reaches the port acts with this token: the server has no sign-in of its own.
+        print(
+            "agent-memory: the MCP server has no authentication of its own and listens on a "
+            "loopback address only (127.0.0.1, localhost or ::1)",
+            file=sys.stderr,
+        )
+        return 2
     try:
         import anyio
 
@@ -436,7 +444,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="stdio",
         help="stdio (default) or streamable HTTP at http://HOST:PORT/mcp",
     )
-    mcp.add_argument("--host", default="127.0.0.1", help="http: address to bind (127.0.0.1)")
+    mcp.add_argument(
+        "--host", default="127.0.0.1", help="http: a loopback address to bind (127.0.0.1)"
+    )
     mcp.add_argument("--port", type=int, default=8000, help="http: port (default 8000)")
     mcp.set_defaults(run=_mcp)
     return parser

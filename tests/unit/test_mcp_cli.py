@@ -1,4 +1,4 @@
-"""examples/mcp_config.json starts servers this CLI accepts."""
+"""`agent-memory mcp` on the command line, and examples/mcp_config.json, which starts it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.cli import build_parser
+from agent_memory.cli import build_parser, main
 
 pytestmark = pytest.mark.unit
 
@@ -31,3 +31,9 @@ def test_the_mcp_command_refuses_a_missing_agent_and_an_unknown_transport(capsys
             build_parser().parse_args(argv)
         assert exited.value.code == 2
     assert "--transport" in capsys.readouterr().err
+
+
+def test_the_http_transport_refuses_an_address_beyond_loopback(capsys) -> None:
+    code = main(["mcp", "--agent", "a", "--transport", "http", "--host", "0.0.0.0"])
+    assert code == 2
+    assert "loopback address only" in capsys.readouterr().err
