@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import math
 import os
 import statistics
 import sys
@@ -45,36 +44,8 @@ AGENT = "locomo/cloud"
 WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
 
 
-# -- DynamoDB item sizes (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/
-#    CapacityUnitCalculations.html) ---------------------------------------------------------
-
-
-def value_bytes(value: dict[str, Any]) -> int:
-    ((kind, raw),) = value.items()
-    if kind == "S":
-        return len(raw.encode())
-    if kind == "N":
-        digits = raw.lstrip("-").replace(".", "").lstrip("0") or "0"
-        return (len(digits) + 1) // 2 + 1
-    if kind == "B":
-        return len(raw)
-    if kind in ("BOOL", "NULL"):
-        return 1
-    if kind in ("SS", "NS", "BS"):
-        return sum(value_bytes({kind[0]: v}) for v in raw)
-    if kind == "L":
-        return 3 + sum(1 + value_bytes(v) for v in raw)
-    if kind == "M":
-        return 3 + sum(1 + len(k.encode()) + value_bytes(v) for k, v in raw.items())
-    raise ValueError(kind)
-
-
-def item_bytes(item: dict[str, Any]) -> int:
-    return sum(len(name.encode()) + value_bytes(value) for name, value in item.items())
-
-
-def units(size: int, per: int = 1024) -> int:
-    return max(1, math.ceil(size / per))
+# DynamoDB item sizes and units: tests/aws_meter.py (DynamoDB's rules, shared with aws_calls.py).
+from aws_meter import item_bytes, units  # noqa: E402 - after the path above
 
 
 @dataclass
@@ -192,15 +163,7 @@ def main() -> int:
         sqs = boto3.client("sqs", region_name="us-east-1")
         dlq = sqs.create_queue(QueueName="extraction-dlq")["QueueUrl"]
         sfn = boto3.client("stepfunctions", region_name="us-east-1")
-        asl = (ROOT / "functions" / "extraction" / "statemachine.asl.json").read_text()
-        machine = sfn.create_state_machine(
-            name="extraction",
-            definition=asl.replace("${ExtractionFunctionArn}", FUNCTION).replace(
-                "${ExtractionDLQUrl}", dlq
-            ),
-            roleArn="arn:aws:iam::123456789012:role/extraction",
-            type="STANDARD",
-        )["stateMachineArn"]
+        machine = moto_sfn.create_extraction_machine(sfn, FUNCTION, dlq)
         os.environ.update(
             {
                 "AGENT_MEMORY_STORE": "dynamodb",

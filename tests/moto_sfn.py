@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -29,6 +30,23 @@ MOTO_VERSION = "5.2.5"
 CONFIG = {"stepfunctions": {"execute_state_machine": True}, "lambda": {"use_docker": False}}
 
 Handler = Callable[[dict[str, Any]], Any]
+ASL = Path(__file__).resolve().parents[1] / "functions" / "extraction" / "statemachine.asl.json"
+
+
+def create_extraction_machine(sfn: Any, function_arn: str, dlq_url: str) -> str:
+    """The real extraction state machine, made in moto with the template's placeholders filled
+    (its Lambda tasks call `function_arn`, its failures go to `dlq_url`); its ARN."""
+    definition = ASL.read_text()
+    definition = definition.replace("${ExtractionFunctionArn}", function_arn)
+    definition = definition.replace("${ExtractionDLQUrl}", dlq_url)
+    return str(
+        sfn.create_state_machine(
+            name="extraction",
+            definition=definition,
+            roleArn="arn:aws:iam::123456789012:role/extraction",
+            type="STANDARD",
+        )["stateMachineArn"]
+    )
 
 
 def check_pinned() -> None:

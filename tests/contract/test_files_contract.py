@@ -170,6 +170,27 @@ def test_no_memory_is_written_for_a_missing_agent(store: Store, build: Build) ->
 # -- listings ----------------------------------------------------------------------------------
 
 
+def test_a_listing_with_content_reads_each_memory_whole_in_path_order(
+    store: Store, build: Build, agent_with_session: MakeSession
+) -> None:
+    agent_with_session()
+    big = ("a long line of notes \u00e9\n" * 5000)[: 100 * 1024 - 10]
+    heads = stored(
+        store,
+        build.create_file("/memories/b.md", big),
+        build.create_file("/memories/a.md"),
+        build.create_file("/memories/empty.md", ""),
+    )
+    whole = sorted(heads, key=lambda h: h.path)
+
+    assert store.list_files("acme", AGENT, "/memories/", 10, None, with_content=True) == whole
+    # Paged as without content: after a path, at most `limit`.
+    assert store.list_files(
+        "acme", AGENT, "/memories/", 1, "/memories/a.md", with_content=True
+    ) == [whole[1]]
+    assert store.list_files("acme", AGENT, "/memories/", 10, None) == [summary(h) for h in whole]
+
+
 def test_listings_are_in_path_order_under_the_prefix_and_never_show_content(
     store: Store, build: Build, agent_with_session: MakeSession
 ) -> None:

@@ -59,3 +59,13 @@ def services(store, tmp_path, embedder):
 @pytest.fixture
 def api(services) -> ApiClient:
     return ApiClient(drained(Api(services).handle, services))
+
+
+@pytest.fixture
+def embedded(store):
+    """The store, on the embedded shape only: there the search index lives in the store's own
+    database. (The cloud shape indexes through the stream and OpenSearch: tests/integration/
+    test_indexer.py and test_opensearch_index.py.)"""
+    if type(store).__name__ != "SqliteStore":
+        pytest.skip("the cloud shape indexes through the stream and OpenSearch")
+    return store

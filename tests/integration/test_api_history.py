@@ -10,13 +10,6 @@ A = "/v1/agents/teams/web/releases"
 AGENT = {"role": "agent"}
 
 
-@pytest.fixture
-def embedded(store):
-    if type(store).__name__ != "SqliteStore":
-        pytest.skip("the cloud shape indexes history through the stream and OpenSearch")
-    return store
-
-
 def setup(api, index="messages_and_tools", memory=True):
     history = {"index": index} if index else {}
     api.ok("PUT", A, {"harness": {"memory": {"enabled": memory}, "history": history}}, expect=201)
@@ -99,7 +92,7 @@ def test_a_message_ending_in_a_question_ranks_a_little_below_one_that_tells(
         Ranked(ids["Is that final?"] + ".1", -0.100),
         Ranked(ids["It is."] + ".1", -0.105),
     ]
-    monkeypatch.setattr(services.history._search, "rank", lambda *a, **k: (fused, []))
+    monkeypatch.setattr(services.history_search._search, "rank", lambda *a, **k: (fused, []))
     found = [
         e["text"].split("\n", 1)[1] for e in Turn(api, s).search(query="deploy region", limit=10)
     ]

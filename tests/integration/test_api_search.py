@@ -26,16 +26,6 @@ def manifest(**search):
     }
 
 
-@pytest.fixture
-def embedded(store):
-    if type(store).__name__ != "SqliteStore":
-        pytest.skip(
-            "the DynamoDB shape searches through OpenSearch (tests/integration/"
-            "test_opensearch_index.py); without it, lexical only"
-        )
-    return store
-
-
 def begin(api):
     session = api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
     turn = api.ok("POST", f"{A}/-/sessions/{session}/turns", expect=201)["id"]

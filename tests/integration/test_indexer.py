@@ -21,9 +21,11 @@ from pydantic import ValidationError
 
 from agent_memory.adapters.dynamodb.items import FileItem, RecordItem
 from agent_memory.domain.embeddings import Embedder, Embedding
+from agent_memory.domain.errors import StorageUnavailable
 from agent_memory.domain.files.models import FileMemory, sha256
 from agent_memory.domain.records import Provenance, Record, RecordStatus
 from agent_memory.domain.search.index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
+from agent_memory.domain.search.service import record_doc
 from agent_memory.indexing.stream import EMBED_MAX_CHARS, StreamIndexer
 
 pytestmark = pytest.mark.integration
@@ -38,8 +40,16 @@ class MemoryIndex(SearchIndex):
     def __init__(self) -> None:
         self.docs: dict[tuple[str, str, str, str], IndexDoc] = {}
         self.writes = 0
+        self.requests: list[str] = []  # each upsert or delete call, as a request to an engine
+        self.refused: set[str] = set()  # ids whose writes fail, as an engine may refuse them
+
+    def _refuse(self, ids: Sequence[str]) -> None:
+        if self.refused.intersection(ids):
+            raise StorageUnavailable("the search index refused some documents")
 
     def upsert(self, docs: Sequence[IndexDoc]) -> None:
+        self.requests.append("upsert")
+        self._refuse([doc.id for doc in docs])
         for doc in docs:
             key = (doc.tenant, doc.agent_id, doc.kind, doc.id)
             held = self.docs.get(key)
@@ -48,6 +58,8 @@ class MemoryIndex(SearchIndex):
                 self.writes += 1
 
     def delete(self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]) -> None:
+        self.requests.append("delete")
+        self._refuse(ids)
         for doc_id in ids:
             self.docs.pop((tenant, agent_id, kind, doc_id), None)
 
@@ -217,6 +229,68 @@ def test_a_batch_where_every_record_fails_raises_so_lambda_retries_it(indexer):
     bad["doc"] = {"S": "not json"}
     with pytest.raises(BatchProcessingError):
         indexer.process(batch(change("INSERT", new=bad)))
+
+
+def test_a_batch_is_written_to_the_index_together(indexer, index):
+    # Given a batch of three new records and the removal of a fourth
+    index.upsert([record_doc(make_record("rec_4"))])
+    index.requests.clear()
+    changes = [change("INSERT", new=record_image(make_record(f"rec_{i}"))) for i in (1, 2, 3)]
+    changes.append(change("REMOVE", old=record_image(make_record("rec_4"))))
+    # When it is processed
+    response = indexer.process(batch(*changes))
+    # Then the index gets one upsert of the three and one delete, not one request a record
+    assert response == {"batchItemFailures": []}
+    assert index.requests == ["upsert", "delete"]
+    assert {i for i in ("rec_1", "rec_2", "rec_3", "rec_4") if index.get(i)} == {
+        "rec_1",
+        "rec_2",
+        "rec_3",
+    }
+
+
+def test_a_write_the_index_refuses_fails_only_its_record(indexer, index):
+    # Given an index that refuses rec_2's document
+    index.refused.add("rec_2")
+    changes = [change("INSERT", new=record_image(make_record(f"rec_{i}"))) for i in (1, 2, 3)]
+    # When the batch is processed
+    response = indexer.process(batch(*changes))
+    # Then the batch is written again record by record, and only rec_2's change is reported
+    assert response == {
+        "batchItemFailures": [{"itemIdentifier": changes[1]["dynamodb"]["SequenceNumber"]}]
+    }
+    assert index.get("rec_1") is not None and index.get("rec_3") is not None
+    assert index.get("rec_2") is None
+    assert index.requests == ["upsert", "upsert", "upsert", "upsert"]
+
+
+def test_failures_of_both_kinds_are_reported_in_stream_order(indexer, index):
+    # Given a batch whose first change cannot be read and whose last the index refuses
+    bad = record_image(make_record("rec_1"))
+    bad["doc"] = {"S": "not json"}
+    index.refused.add("rec_3")
+    changes = [
+        change("INSERT", new=bad),
+        change("INSERT", new=record_image(make_record("rec_2"))),
+        change("INSERT", new=record_image(make_record("rec_3"))),
+    ]
+    response = indexer.process(batch(*changes))
+    # Then both are reported, lowest sequence first (Lambda resumes from the lowest)
+    assert response == {
+        "batchItemFailures": [
+            {"itemIdentifier": changes[0]["dynamodb"]["SequenceNumber"]},
+            {"itemIdentifier": changes[2]["dynamodb"]["SequenceNumber"]},
+        ]
+    }
+    assert index.get("rec_2") is not None
+
+
+def test_a_batch_the_index_refuses_whole_raises_so_lambda_retries_it(indexer, index):
+    index.refused.update({"rec_1", "rec_2"})
+    changes = [change("INSERT", new=record_image(make_record(f"rec_{i}"))) for i in (1, 2)]
+    with pytest.raises(StorageUnavailable):
+        indexer.process(batch(*changes))
+    assert index.docs == {}
 
 
 def test_an_older_version_replayed_later_does_not_overwrite_the_newer(indexer, index):

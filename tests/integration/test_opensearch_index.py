@@ -8,7 +8,6 @@ search and every filter; the k-NN request bodies are checked in tests/unit/test_
 from __future__ import annotations
 
 import socket
-import time
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -32,20 +31,12 @@ T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
 @pytest.fixture(scope="module")
 def engine():
-    # Port 0: the server binds a free loopback port and prints its URL once it listens; it also
-    # exits if this process goes away (--parent-pid), so no test run leaves it behind.
-    server = osmem_server.OsmemServer.start(addr="127.0.0.1:0", japanese=False)
-    client = opensearchpy.OpenSearch(hosts=[server.url], timeout=10)
-    try:
-        deadline = time.monotonic() + 15
-        while not client.ping():
-            if time.monotonic() > deadline:
-                pytest.fail(f"osmem-server at {server.url} did not answer within 15 s")
-            time.sleep(0.05)
+    # Port 0: the server binds a free loopback port; it exits if this process goes away
+    # (--parent-pid), so no test run leaves it behind.
+    from cloud_shape import osmem_engine
+
+    with osmem_engine() as client:
         yield client
-    finally:
-        client.close()
-        server.close()
 
 
 @pytest.fixture

@@ -11,10 +11,12 @@ from .domain.embeddings import Embedder
 from .domain.extraction.model import MemoryModel
 from .domain.ports import EventPublisher, ExtractionStarter, Store
 from .domain.search.service import SearchService
+from .domain.services.agent_search import AgentSearch
 from .domain.services.agents import AgentService
 from .domain.services.extraction import ExtractionService
 from .domain.services.files import FileLimits, FileService
 from .domain.services.history import HistoryService
+from .domain.services.history_search import HistorySearch
 from .domain.services.ingest import IngestService
 from .domain.services.records import RecordService
 from .domain.services.sessions import SessionService
@@ -38,6 +40,8 @@ class Services:
     records: RecordService
     files: FileService
     history: HistoryService
+    history_search: HistorySearch
+    agent_search: AgentSearch
     tools: ToolService
     ingest: IngestService
     extraction: ExtractionService | None = None
@@ -215,6 +219,7 @@ def build_services(
     agents = AgentService(store, files, manifests, search)
     records = RecordService(store, events, search, manifests)
     history = HistoryService(store, manifests, search)
+    history_search = HistorySearch(store, manifests, search)
     chosen_model = build_model(settings) if model is True else (model or None)
     extraction = (
         ExtractionService(store, manifests, records, events, chosen_model)
@@ -225,7 +230,7 @@ def build_services(
     sessions = SessionService(store, agents, records, files, events, history, extraction, starter)
     tools = ToolService(store, sessions, records, manifests, search)
     tools.register("memory", files.memory_tool)
-    tools.register("search_history", history.search_history)
+    tools.register("search_history", history_search.search_history)
     ingest = IngestService(sessions, history)
     vectors = build_vectors(store, search)
     return Services(
@@ -237,6 +242,8 @@ def build_services(
         records=records,
         files=files,
         history=history,
+        history_search=history_search,
+        agent_search=AgentSearch(store, search, history_search),
         tools=tools,
         ingest=ingest,
         extraction=extraction,

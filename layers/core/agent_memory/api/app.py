@@ -24,6 +24,7 @@ from .routes.history import history_router
 from .routes.ingest import ingest_router
 from .routes.memories import memories_router
 from .routes.records import records_router
+from .routes.search import search_router
 from .routes.sessions import sessions_router
 from .routes.tenant import tenant_router
 from .routes.tools import tools_router
@@ -170,6 +171,7 @@ class Api:
         self.resolver.include_router(records_router(services))
         self.resolver.include_router(memories_router(services))
         self.resolver.include_router(history_router(services))
+        self.resolver.include_router(search_router(services))
         self.resolver.include_router(ingest_router(services))
         self.resolver.include_router(tenant_router(services))
         self._openapi: dict[str, Any] | None = None

@@ -109,6 +109,9 @@ class MemoryConfig(_Strict):
 
 class HistoryConfig(_Strict):
     index: Literal["messages", "messages_and_tools"] | None = None
+    # How far the agent's search_history reaches: its own session (the spec's), or every
+    # session of the agent (results name their session).
+    search: Literal["session", "agent"] = "session"
 
 
 class Harness(BaseModel):

@@ -255,10 +255,19 @@ class FileStore(ABC):
 
     @abstractmethod
     def list_files(
-        self, tenant: str, agent_id: str, prefix: str, limit: int, after: str | None
+        self,
+        tenant: str,
+        agent_id: str,
+        prefix: str,
+        limit: int,
+        after: str | None,
+        *,
+        with_content: bool = False,
     ) -> list[FileMemory]:
         """Memories whose path starts with `prefix`, in path order after `after`, at most
-        `limit`. Adapters may leave `content` empty here: listings never show it."""
+        `limit`. Without `with_content`, adapters may leave `content` empty (listings never show
+        it, and it is up to 100 KiB a memory); with it, each memory's content is read in the
+        same request (a fork copies them all without a read per memory)."""
 
     @abstractmethod
     def file_versions(

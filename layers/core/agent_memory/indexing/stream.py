@@ -15,8 +15,13 @@ retried or replayed batch changes nothing. Within one batch only the last change
 applied: it carries the item's whole state, and indexing the earlier ones would leave copies the
 index cannot see yet (AOSS makes a write searchable only after its refresh interval).
 
-Failures are per record (ReportBatchItemFailures): Lambda retries from the first failed record
-and, after its retries, sends the batch's description to the on-failure destination.
+A batch's documents are embedded record by record, then written to the index together: one
+upsert of every document and one delete for each agent and kind (two OpenSearch requests a batch
+rather than two a record; benchmarks/RESULTS.md, "AWS calls per operation"). Failures are per
+record (ReportBatchItemFailures): a record that cannot be read or embedded is reported; when the
+index refuses the batch's writes, they are sent again record by record and only the records
+whose writes fail are reported. Lambda retries from the first failed record and, after its
+retries, sends the batch's description to the on-failure destination.
 
 Deliberately not done: an agent head's REMOVE does not trigger `delete_agent`. The agent head
 lives in another partition, so its stream record is not ordered with the agent's record heads;
@@ -45,6 +50,7 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 )
 
 from ..domain.embeddings import Embedder
+from ..domain.errors import StorageUnavailable
 from ..domain.history import HistoryEvent, part_id
 from ..domain.ids import new_id
 from ..domain.models import utcnow
@@ -65,6 +71,17 @@ _HEAD_PK = re.compile(r"^T#(?P<tenant>[^#]+)#A#(?P<agent>[^#]+)#(?P<part>[RF])$"
 _SESSION_PK = re.compile(r"^T#(?P<tenant>[^#]+)#A#(?P<agent>[^#]+)#S#(?P<session>[^#]+)$")
 _EVENT_SK = "EV#"
 _HEAD_SK: dict[str, tuple[str, DocKind]] = {"R": ("R#", "record"), "F": ("F#", "file")}
+
+
+@dataclasses.dataclass
+class Writes:
+    """What one stream record asks of the index, gathered so that a batch's writes go to the
+    index together (one search for stored copies and one bulk request for the whole batch, not
+    for each record)."""
+
+    sequence: str
+    upserts: list[IndexDoc] = dataclasses.field(default_factory=list)
+    deletes: list[tuple[str, str, DocKind, list[str]]] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,8 +149,8 @@ def history_event(
 
 
 def event_docs(event: HistoryEvent, before: Sequence[str] = ()) -> list[IndexDoc]:
-    """One document a part, found by its words and, at a lower weight, by the words of the
-    messages said `before` it. Every event of a session is indexed as it is appended; search
+    """One document a part, the first found by the event's words and, at a lower weight, by the
+    words of the messages said `before` it (HistoryEvent.word_texts); each found by meaning. Every event of a session is indexed as it is appended; search
     re-checks that its turn committed, so a rolled-back turn's events are never returned."""
     return [
         IndexDoc(
@@ -142,15 +159,15 @@ def event_docs(event: HistoryEvent, before: Sequence[str] = ()) -> list[IndexDoc
             kind="event",
             id=part_id(event.id, n),
             version=1,
-            text=f"{event.heading()}: {text}",
-            context=context_words(before),
+            text=words,
+            context=context_words(before) if n == 1 else "",
             created_at=event.time,
             scope="session",
             session_id=event.session_id,
             preview=event.preview,
             turn_sequence=event.turn_sequence,
         )
-        for n, text in enumerate(event.parts, start=1)
+        for n, words in enumerate(event.word_texts(), start=1)
     ]
 
 
@@ -180,22 +197,67 @@ class StreamIndexer:
     def process(self, event: dict[str, Any], context: Any = None) -> dict[str, Any]:
         """Index every change of the batch; the response names the ones that failed
         (`batchItemFailures`). Raises when all of them failed, so Lambda retries the batch."""
-        skip = superseded(event.get("Records") or [])
+        records = event.get("Records") or []
+        skip = superseded(records)
         # The processor logs each failed record with its traceback on this module's logger.
         processor = BatchProcessor(event_type=EventType.DynamoDBStreams, logger=logger)
+        gathered: list[Writes] = []
 
         def handle(record: DynamoDBRecord) -> None:
             if record.dynamodb is not None and record.dynamodb.sequence_number in skip:
                 return
-            self.apply(record)
+            gathered.append(self.writes_of(record))
 
         try:
-            response = process_partial_response(
-                event=event, record_handler=handle, processor=processor, context=context
+            response = dict(
+                process_partial_response(
+                    event=event, record_handler=handle, processor=processor, context=context
+                )
             )
+            failed = self._write(gathered)
         finally:
             self._keep_usage()
-        return dict(response)
+        if not failed:
+            return response
+        reported = [*response.get("batchItemFailures", []), *failed]
+        if len(reported) == len(records):
+            raise StorageUnavailable("the search index refused every change of the batch")
+        # Lambda resumes from the lowest failed sequence number (ReportBatchItemFailures).
+        reported.sort(key=lambda item: int(item["itemIdentifier"]))
+        return {**response, "batchItemFailures": reported}
+
+    def _write(self, gathered: Sequence[Writes]) -> list[dict[str, str]]:
+        """Send the batch's writes together; when the index refuses them, send them record by
+        record so only the records whose writes fail are reported (and retried)."""
+        if not any(w.upserts or w.deletes for w in gathered):
+            return []
+        try:
+            self._send(gathered)
+            return []
+        except StorageUnavailable:
+            logger.warning(
+                "the batch's index writes failed together; writing them record by record",
+                extra={"records": len(gathered)},
+            )
+        failed = []
+        for writes in gathered:
+            try:
+                self._send([writes])
+            except StorageUnavailable:
+                logger.exception("index writes failed", extra={"sequence": writes.sequence})
+                failed.append({"itemIdentifier": writes.sequence})
+        return failed
+
+    def _send(self, gathered: Sequence[Writes]) -> None:
+        upserts = [doc for writes in gathered for doc in writes.upserts]
+        if upserts:
+            self._index.upsert(upserts)
+        deletes: dict[tuple[str, str, DocKind], list[str]] = {}
+        for writes in gathered:
+            for tenant, agent_id, kind, ids in writes.deletes:
+                deletes.setdefault((tenant, agent_id, kind), []).extend(ids)
+        for (tenant, agent_id, kind), ids in deletes.items():
+            self._index.delete(tenant, agent_id, kind, ids)
 
     def _keep_usage(self) -> None:
         """The batch's embeddings as usage, one write an agent. Bookkeeping: a failure is
@@ -211,32 +273,38 @@ class StreamIndexer:
 
     def apply(self, record: DynamoDBRecord) -> None:
         """Apply one change of one item to the index."""
+        self._send([self.writes_of(record)])
+
+    def writes_of(self, record: DynamoDBRecord) -> Writes:
+        """What one change of one item asks of the index (its documents embedded already)."""
         stream = record.dynamodb
+        writes = Writes(str(stream.sequence_number) if stream is not None else "")
         if stream is None:
-            return
+            return writes
         keys = stream.keys
         pk, sk = str(keys.get("pk", "")), str(keys.get("sk", ""))
         if sk.startswith(_EVENT_SK) and _SESSION_PK.match(pk):
-            self._apply_event(record)
-            return
+            self._event_writes(record, writes)
+            return writes
         key = head_key(pk, sk)
         if key is None:
-            return
+            return writes
         if record.event_name is DynamoDBRecordEventName.REMOVE:
             # A file's document is named by its path, which a long path's key holds cut.
             old = stream.old_image or {}
             doc_id = str(old["path"]) if key.kind == "file" and old.get("path") else key.id
-            self._index.delete(key.tenant, key.agent_id, key.kind, [doc_id])
-            return
+            writes.deletes.append((key.tenant, key.agent_id, key.kind, [doc_id]))
+            return writes
         image = stream.new_image
         if key.kind == "record":
             head = from_doc(json.loads(image["doc"]))
             on = (head.provenance.session_id, head.provenance.turn_id)
-            self._index.upsert([self._embedded(record_doc(head), on=on)])
+            writes.upserts.append(self._embedded(record_doc(head), on=on))
         else:
-            self._index.upsert([self._embedded(file_doc(key, image))])
+            writes.upserts.append(self._embedded(file_doc(key, image)))
+        return writes
 
-    def _apply_event(self, record: DynamoDBRecord) -> None:
+    def _event_writes(self, record: DynamoDBRecord, writes: Writes) -> None:
         stream = record.dynamodb
         assert stream is not None
         if record.event_name is DynamoDBRecordEventName.REMOVE:
@@ -244,13 +312,13 @@ class StreamIndexer:
             old = history_event(image, None)
             if old is not None:
                 ids = [d.id for d in event_docs(old)]
-                self._index.delete(old.tenant, old.agent_id, "event", ids)
+                writes.deletes.append((old.tenant, old.agent_id, "event", ids))
             elif image.get("parts") and image.get("event_id"):
                 # Held in S3: its parts are named by the count the item keeps. (An item
                 # written before the count was kept leaves its parts until a re-index.)
                 count = int(image["parts"])
                 ids = [part_id(str(image["event_id"]), n) for n in range(1, count + 1)]
-                self._index.delete(str(image["tenant"]), str(image["agent_id"]), "event", ids)
+                writes.deletes.append((str(image["tenant"]), str(image["agent_id"]), "event", ids))
             return
         event = history_event(stream.new_image, self._fetch)
         if event is None:
@@ -259,15 +327,13 @@ class StreamIndexer:
             return  # kept for post-turn extraction only
         before = self._before(event) if self._before else []
         docs = event_docs(event, before)
-        self._index.upsert(
-            [
-                self._embedded(
-                    doc,
-                    with_context(event.meaning(part), before),
-                    on=(event.session_id, event.turn_id),
-                )
-                for doc, part in zip(docs, event.parts, strict=True)
-            ]
+        writes.upserts.extend(
+            self._embedded(
+                doc,
+                with_context(event.meaning(part), before),
+                on=(event.session_id, event.turn_id),
+            )
+            for doc, part in zip(docs, event.parts, strict=True)
         )
 
     def _embedded(

@@ -60,7 +60,14 @@ class DynamoFiles:
         return item.to_file() if item else None
 
     def list_files(
-        self, tenant: str, agent_id: str, prefix: str, limit: int, after: str | None
+        self,
+        tenant: str,
+        agent_id: str,
+        prefix: str,
+        limit: int,
+        after: str | None,
+        *,
+        with_content: bool = False,
     ) -> list[FileMemory]:
         if limit <= 0:
             return []
@@ -80,7 +87,7 @@ class DynamoFiles:
                 bound,
                 consistent_read=True,
                 # A list: pynamodb would take a tuple for one attribute's name.
-                attributes_to_get=list(FILE_SUMMARY),
+                attributes_to_get=None if with_content else list(FILE_SUMMARY),
                 page_size=limit,
             )
             found = takewhile(lambda item: item.sk.startswith(start), results)

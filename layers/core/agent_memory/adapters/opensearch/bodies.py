@@ -14,7 +14,7 @@ from typing import Any
 
 from ...domain.search.index import CONTEXT_WEIGHT, IndexDoc, IndexFilter
 
-HIT_SOURCE = ["doc_id", "created_at"]  # what a search hit needs back
+HIT_SOURCE = ["doc_id", "created_at", "session_id"]  # what a search hit needs back
 
 _KEYWORD = {"type": "keyword"}
 TEXT_FIELD = {

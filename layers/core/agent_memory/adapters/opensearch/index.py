@@ -262,6 +262,7 @@ class OpenSearchIndex(SearchIndex):
                     doc_id,
                     score(float(hit["_score"])),
                     datetime.fromisoformat(created) if created else None,
+                    source.get("session_id"),
                 )
             )
         return hits

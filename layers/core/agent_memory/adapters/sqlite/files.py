@@ -34,13 +34,21 @@ class SqliteFiles:
         return _head(tenant, agent_id, row) if row else None
 
     def list_files(
-        self, tenant: str, agent_id: str, prefix: str, limit: int, after: str | None
+        self,
+        tenant: str,
+        agent_id: str,
+        prefix: str,
+        limit: int,
+        after: str | None,
+        *,
+        with_content: bool = False,
     ) -> list[FileMemory]:
+        content = "content" if with_content else "'' AS content"
         # substr() rather than LIKE: paths may hold % and _, which LIKE would treat as wildcards.
         rows = (
             self.db.read()
             .execute(
-                "SELECT path, '' AS content, bytes, content_sha256, description, version, updated_at,"
+                f"SELECT path, {content}, bytes, content_sha256, description, version, updated_at,"
                 " updated_by FROM files WHERE tenant = ? AND agent_id = ? AND path > ?"
                 " AND substr(path, 1, ?) = ? ORDER BY path LIMIT ?",
                 (tenant, agent_id, after or "", len(prefix), prefix, limit),

@@ -45,6 +45,7 @@ class _Codes:
 
     def __init__(self) -> None:
         self._codes: dict[Any, int] = {}
+        self._values: list[Any] = []
 
     def code(self, value: Any) -> int:
         """The value's code, made on first sight (None is -1)."""
@@ -60,6 +61,14 @@ class _Codes:
         if value is None:
             return -1
         return self._codes.get(value, -2)
+
+    def value(self, code: int) -> Any:
+        """The value a code stands for (None for -1)."""
+        if code < 0:
+            return None
+        if len(self._values) != len(self._codes):
+            self._values = list(self._codes)  # codes are given in insertion order
+        return self._values[code]
 
     def known(self, values: Any) -> list[int]:
         """Codes of those of `values` seen so far (an unseen value matches no row)."""
@@ -494,7 +503,7 @@ class EmbeddedIndex(SearchIndex):
                 passing = {
                     row[0]: row
                     for row in conn.execute(
-                        "SELECT d.seq, d.doc_id, d.created_at FROM search_docs d"
+                        "SELECT d.seq, d.doc_id, d.created_at, d.session_id FROM search_docs d"
                         f" WHERE d.seq IN ({','.join('?' * len(batch))}) {filters}",
                         [seq for seq, _ in batch] + filter_args,
                     )
@@ -502,7 +511,9 @@ class EmbeddedIndex(SearchIndex):
                 for seq, rank in batch:
                     row = passing.get(seq)
                     if row is not None:
-                        hits.append(Hit(row[1], -float(rank), datetime.fromisoformat(row[2])))
+                        hits.append(
+                            Hit(row[1], -float(rank), datetime.fromisoformat(row[2]), row[3])
+                        )
                 batch_size = min(4 * batch_size, _MAX_BATCH)
         finally:
             ranked.close()
@@ -536,7 +547,13 @@ class EmbeddedIndex(SearchIndex):
             best = np.argpartition(-scores, top - 1)[:top]
             best = best[np.argsort(-scores[best])]
             return [
-                Hit(matrix.ids[keep[i]], float(scores[i]), matrix.created[keep[i]]) for i in best
+                Hit(
+                    matrix.ids[keep[i]],
+                    float(scores[i]),
+                    matrix.created[keep[i]],
+                    matrix.sessions.value(int(matrix.session[keep[i]])),
+                )
+                for i in best
             ]
 
     def _matrix(self, tenant: str, agent_id: str, kind: str) -> _Matrix:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
@@ -76,6 +77,39 @@ def history_router(services: Services) -> Router:
         return history.page(who.tenant, agent, session_id, from_turn, to_turn, roles, limit, cursor)
 
     @router.get(
+        "/v1/agents/<agent_id>/history",
+        summary="Search the agent's history across its sessions",
+        description="Events of committed live turns ranked by the query as search_history "
+        "ranks them (the agent's harness.memory.search), best first; each result names its "
+        "session and turn, one result an event (its best part). `sessionId` keeps one session; "
+        "`fromTime` and `toTime` (ISO 8601, UTC when no zone is given) keep events whose time "
+        "lies between them. Pages with `next`; the query's embedding is usage on the agent.",
+        responses=ERRORS,
+        tags=["history"],
+    )
+    def search(
+        agent_id: AgentId,
+        query: Annotated[str, Query(min_length=1, max_length=4096)],
+        session_id: Annotated[str | None, Query(alias="sessionId", max_length=128)] = None,
+        from_time: Annotated[str | None, Query(alias="fromTime", max_length=64)] = None,
+        to_time: Annotated[str | None, Query(alias="toTime", max_length=64)] = None,
+        limit: Annotated[int | None, Query(ge=1, le=50, description="1-50 (default 10).")] = None,
+        cursor: Cursor = None,
+    ) -> dict[str, Any]:
+        who = caller()
+        who.can_read()
+        return services.history_search.search_agent(
+            who.tenant,
+            agent_id_from(agent_id),
+            query,
+            session_id,
+            _moment(from_time, "fromTime"),
+            _moment(to_time, "toTime"),
+            limit or 10,
+            cursor,
+        )
+
+    @router.get(
         SESSIONS + "/<session_id>/export",
         summary="The whole session as JSON Lines",
         responses=ERRORS,
@@ -91,3 +125,16 @@ def history_router(services: Services) -> Router:
         return Response(200, "application/x-ndjson", body)
 
     return router
+
+
+def _moment(raw: str | None, name: str) -> datetime | None:
+    """An ISO 8601 time of a query string; one without a zone is UTC."""
+    if raw is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(raw)
+    except ValueError as exc:
+        raise InvalidRequest(
+            f"{name} is an ISO 8601 time such as 2024-05-01T00:00:00Z", code="invalid_time"
+        ) from exc
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -80,6 +80,7 @@ class Hit:
     id: str
     score: float  # lexical: BM25 (higher is better); vector: cosine in [-1, 1]
     created_at: datetime | None = None
+    session_id: str | None = None  # a session-scoped document's session (history: its event's)
 
 
 class SearchIndex(ABC):

@@ -25,6 +25,8 @@ STOPWORDS = frozenset(
 
 def fold(text: str) -> str:
     """Lower case without diacritics (`Zürich` -> `zurich`), as unicode61 indexes words."""
+    if text.isascii():
+        return text.lower()  # nothing to strip: skips a Python step per character
     decomposed = unicodedata.normalize("NFKD", text.lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 

@@ -28,6 +28,7 @@ class Ranked:
     score: float
     lexical: float | None = None
     cosine: float | None = None
+    session_id: str | None = None
 
 
 def fuse(
@@ -49,6 +50,7 @@ def fuse(
     best_words = max(words.values(), default=0.0) or 1.0
     # A document the vector list did not reach scores as its weakest member.
     weakest = min(meaning.values(), default=0.0)
+    sessions = {h.id: h.session_id for h in (*lexical, *vector) if h.session_id is not None}
     ranked = []
     for doc_id in words.keys() | meaning.keys():
         cosine = meaning.get(doc_id)
@@ -63,7 +65,7 @@ def fuse(
                 vector_weight * (cosine if cosine is not None else weakest)
                 + (1 - vector_weight) * words.get(doc_id, 0.0) / best_words
             )
-        ranked.append(Ranked(doc_id, score, words.get(doc_id), cosine))
+        ranked.append(Ranked(doc_id, score, words.get(doc_id), cosine, sessions.get(doc_id)))
     ranked.sort(key=lambda r: (round(r.score, 6), _naive(created.get(r.id)), r.id), reverse=True)
     return ranked
 

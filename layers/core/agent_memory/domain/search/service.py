@@ -6,6 +6,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from typing import Any
 
 from ..embeddings import Embedder
 from ..files.models import FileMemory, FileWrite
@@ -154,6 +155,15 @@ class SearchService:
         """The document of a record whose text did not change (the index keeps its vector)."""
         return record_doc(record)
 
+    def embed_query(self, query: str, mode: str) -> tuple[Any, list[UsageEntry]]:
+        """The query's embedding for `mode` (None when it ranks by words, or nothing embeds)."""
+        if mode == "lexical" or self.embedder is None:
+            return None, []
+        embedding = self.embedder.embed([query], query=True)
+        return embedding.vectors[0], [
+            UsageEntry("embed", embedding.model_id, embedding.input_tokens)
+        ]
+
     def rank(
         self,
         tenant: str,
@@ -164,10 +174,12 @@ class SearchService:
         min_score: float | None,
         extra: Sequence[Record] = (),
         depth: int = CANDIDATES,
+        query_vector: Any = None,
     ) -> tuple[list[Ranked], list[UsageEntry]]:
         """Candidates with their scores, best first, from the best `depth` of each list.
         `extra` are records not in the index yet (the turn's own staged writes), ranked beside
-        the indexed ones."""
+        the indexed ones. `query_vector`, the query's embedding from an earlier call (a search
+        looking deeper), saves embedding it again."""
         assert self.index is not None
         usage: list[UsageEntry] = []
         lexical: list[Hit] = []
@@ -175,7 +187,9 @@ class SearchService:
         if mode != "vector":
             lexical = self.index.lexical(tenant, agent_id, query, where, depth)
             lexical = staged_hits(query, extra, lexical) + lexical
-        if mode != "lexical" and self.embedder is not None:
+        if mode != "lexical" and query_vector is not None and not extra:
+            vector = self.index.vector(tenant, agent_id, query_vector, where, depth)
+        elif mode != "lexical" and self.embedder is not None:
             texts = [query, *(meaning_text(r) for r in extra)]
             embedding = self.embedder.embed(texts, query=True)
             usage.append(UsageEntry("embed", embedding.model_id, embedding.input_tokens))
@@ -186,6 +200,44 @@ class SearchService:
             vector.sort(key=lambda h: h.score, reverse=True)
         created = {h.id: h.created_at for h in (*lexical, *vector) if h.created_at is not None}
         return fuse(lexical, vector, mode, min_score, created), usage
+
+    def rank_kinds(
+        self,
+        tenant: str,
+        agent_id: str,
+        query: str,
+        wheres: Sequence[IndexFilter],
+        mode: str,
+        min_score: float | None,
+        depth: int = CANDIDATES,
+    ) -> tuple[list[tuple[str, Ranked]], list[UsageEntry]]:
+        """Candidates of several kinds (one filter each) in one ranking, best first, each with
+        its kind: the query is embedded once, and words are weighed against the best match of
+        any kind, so a record, a memory and a message compare on one scale."""
+        assert self.index is not None
+        lexical: list[Hit] = []
+        vector: list[Hit] = []
+        if mode != "vector":
+            for where in wheres:
+                found = self.index.lexical(tenant, agent_id, query, where, depth)
+                lexical += _tagged(found, where.kind)
+        query_vector, usage = self.embed_query(query, mode)
+        if query_vector is not None:
+            for where in wheres:
+                found = self.index.vector(tenant, agent_id, query_vector, where, depth)
+                vector += _tagged(found, where.kind)
+            vector.sort(key=lambda h: h.score, reverse=True)
+        created = {h.id: h.created_at for h in (*lexical, *vector) if h.created_at is not None}
+        ranked = fuse(lexical, vector, mode, min_score, created)
+        out = []
+        for r in ranked:
+            kind, _, doc_id = r.id.partition(":")
+            out.append((kind, replace(r, id=doc_id)))
+        return out, usage
+
+
+def _tagged(hits: Sequence[Hit], kind: str) -> list[Hit]:
+    return [replace(h, id=f"{kind}:{h.id}") for h in hits]
 
 
 def staged_hits(query: str, extra: Sequence[Record], indexed: Sequence[Hit]) -> list[Hit]:

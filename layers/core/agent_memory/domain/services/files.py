@@ -602,13 +602,11 @@ class FileService:
     def copy_all(self, tenant: str, source: str, target: str, actor: str) -> int:
         """Fork: every memory copied to `target` at version 1, without history."""
         copied = 0
-        files = _all_files(self._store, tenant, source, MEMORY_ROOT + "/")
+        # With their content: one Query a thousand memories, not a read for each.
+        files = _all_files(self._store, tenant, source, MEMORY_ROOT + "/", with_content=True)
         now = utcnow()
         writes = []
-        for summary in files:
-            full = self._store.get_file(tenant, source, summary.path)
-            if full is None:
-                continue
+        for full in files:
             head = _head(tenant, target, full.path, full.content, 1, now, actor)
             writes.append(
                 FileWrite(
@@ -735,11 +733,13 @@ def _head(
     )
 
 
-def _all_files(store: Store, tenant: str, agent_id: str, prefix: str) -> list[FileMemory]:
+def _all_files(
+    store: Store, tenant: str, agent_id: str, prefix: str, *, with_content: bool = False
+) -> list[FileMemory]:
     found: list[FileMemory] = []
     after = None
     while True:
-        batch = store.list_files(tenant, agent_id, prefix, 1000, after)
+        batch = store.list_files(tenant, agent_id, prefix, 1000, after, with_content=with_content)
         found += batch
         if len(batch) < 1000:
             return found

@@ -22,16 +22,11 @@ from ..history import (
 from ..models import Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, encode_cursor, int_pair_field
 from ..ports import PreconditionFailed, Store
-from ..search.index import EmbedRequest, IndexDoc, IndexFilter
-from ..search.ranking import Ranked
-from ..search.service import CANDIDATES, SearchService
-from .turn_context import ManifestCache, ToolRefused, TurnContext, turn_closed
+from ..search.index import EmbedRequest, IndexDoc
+from ..search.service import SearchService
+from .turn_context import ManifestCache, turn_closed
 
 MAX_EVENTS_PER_APPEND = 500
-# How deep search_history looks for candidates it may return, at most.
-MAX_DEPTH = 800
-# Candidates past the best ones whose events are read at once.
-READ_AHEAD = 50
 # Appends racing for the same sequences: each loser counts again.
 _APPEND_ATTEMPTS = 5
 
@@ -40,14 +35,6 @@ class AppendIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     events: list[EventIn] = Field(min_length=1, max_length=MAX_EVENTS_PER_APPEND)
-
-
-class SearchHistoryIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    query: str | None = Field(default=None, max_length=4096)
-    ids: list[str] | None = Field(default=None, max_length=100)
-    limit: int = Field(default=5, ge=1, le=50)
 
 
 class HistoryService:
@@ -224,7 +211,7 @@ class HistoryService:
         parts = [(e, n, text) for e in events for n, text in enumerate(e.parts, start=1)]
         if not parts:
             return []
-        texts = [f"{e.heading()}: {text}" for e, _, text in parts]
+        texts = [words for e in events for words in e.word_texts()]
         # Each part is found with the messages said before its event (with_context, above).
         before = said_before(self._store, events[0])
         said: list[list[str]] = []
@@ -241,7 +228,7 @@ class HistoryService:
                 id=part_id(e.id, n),
                 version=1,
                 text=text,
-                context=context_words(b),
+                context=context_words(b) if n == 1 else "",
                 created_at=e.time,
                 scope="session",
                 session_id=turn.session_id,
@@ -255,132 +242,6 @@ class HistoryService:
             )
             for (e, n, part), text, b in zip(parts, texts, said, strict=True)
         ]
-
-    # -- the search_history tool ----------------------------------------------------------------
-
-    def search_history(self, ctx: TurnContext, body: dict[str, Any]) -> dict[str, Any]:
-        index = self._manifests.manifest(ctx.turn).harness.history.index
-        if index is None:
-            raise ToolRefused(
-                "search_history is not offered: this agent keeps no history "
-                "(harness.history.index is not set)",
-                code="tool_not_offered",
-            )
-        try:
-            args = SearchHistoryIn.model_validate(body)
-        except ValidationError as exc:
-            raise ToolRefused(
-                f"search_history: {exc.errors(include_url=False)[0]['msg']}",
-                code="memory.invalid_argument",
-            ) from exc
-        # A replay searches what its original turn saw: the session's turns before it.
-        horizon = ctx.root_turn.sequence
-        if args.ids:
-            events = [
-                e
-                for e in self._store.get_events(ctx.tenant, ctx.agent_id, ctx.session_id, args.ids)
-                if self._visible(ctx, e, horizon)
-            ]
-            return {"events": [_whole(e) for e in events]}
-        if not args.query:
-            raise ToolRefused("search_history needs a query or ids", code="memory.invalid_argument")
-        if self._search.index is None:
-            return {"events": []}
-        where = IndexFilter(
-            kind="event",
-            include_agent=False,
-            session_id=ctx.session_id,
-            preview="any" if ctx.preview else "live",
-        )
-        # Events the search may not return (the current turn's, a rolled-back or failed
-        # attempt's, those after a replay's original) may fill the best candidates of a long
-        # session: then it looks deeper.
-        depth = CANDIDATES
-        while True:
-            ranked, usage = self._search.rank(
-                ctx.tenant,
-                ctx.agent_id,
-                args.query,
-                where,
-                "hybrid",
-                ctx.memory.search.min_score,
-                depth=depth,
-            )
-            ctx.usage.extend(usage)
-            results = self._best_visible(ctx, ranked, horizon, args.limit)
-            if len(results) >= args.limit or len(ranked) < depth or depth >= MAX_DEPTH:
-                return {"events": results}
-            depth *= 4
-
-    def _best_visible(
-        self, ctx: TurnContext, ranked: list[Ranked], horizon: int, limit: int
-    ) -> list[dict[str, Any]]:
-        # The best candidates are read in one call and reordered: a message ending in a question
-        # ranks a little below one that tells (ASKED).
-        head = ranked[: REORDERED * limit]
-        wanted = list(dict.fromkeys(r.id.rpartition(".")[0] for r in head))
-        read = self._store.get_events(ctx.tenant, ctx.agent_id, ctx.session_id, wanted)
-        by_event: dict[str, HistoryEvent | None] = dict.fromkeys(wanted)
-        by_event.update((e.id, e) for e in read)
-
-        def weighed(candidate: Ranked) -> float:
-            eid, _, number = candidate.id.rpartition(".")
-            event = by_event.get(eid)
-            asked = event is not None and event.asks(int(number))
-            return (
-                candidate.score - (1 - ASKED) * abs(candidate.score) if asked else candidate.score
-            )
-
-        results: list[dict[str, Any]] = []
-        ordered = [*sorted(head, key=weighed, reverse=True), *ranked[len(head) :]]
-        committed: dict[str, bool] = {}
-        for at, candidate in enumerate(ordered):
-            eid, _, number = candidate.id.rpartition(".")
-            if eid not in by_event:
-                # Past the head: the next candidates' events in one read, not one by one.
-                unread = list(
-                    dict.fromkeys(
-                        e
-                        for e in (c.id.rpartition(".")[0] for c in ordered[at:])
-                        if e not in by_event
-                    )
-                )[:READ_AHEAD]
-                by_event.update(dict.fromkeys(unread))
-                found = self._store.get_events(ctx.tenant, ctx.agent_id, ctx.session_id, unread)
-                by_event.update((e.id, e) for e in found)
-            event = by_event[eid]
-            if event is None or not self._visible(ctx, event, horizon, committed):
-                continue
-            parts = event.parts
-            part = int(number)
-            if part > len(parts):
-                continue
-            results.append(_part(event, part, parts))
-            if len(results) >= limit:
-                break
-        return results
-
-    def _visible(
-        self,
-        ctx: TurnContext,
-        event: HistoryEvent,
-        horizon: int,
-        committed: dict[str, bool] | None = None,
-    ) -> bool:
-        """Kept, as searchable, by a committed turn before the horizon; a preview turn's
-        events only for preview turns. (Events kept only for post-turn extraction, before the
-        manifest indexed history, are never searchable, not even by id.)"""
-        if event.turn_sequence >= horizon or (event.preview and not ctx.preview):
-            return False
-        if not event.searchable:
-            return False
-        if committed is not None and event.turn_id in committed:
-            return committed[event.turn_id]
-        turn = self._store.get_turn(ctx.tenant, ctx.agent_id, ctx.session_id, event.turn_id)
-        done = turn is not None and turn.status is TurnStatus.COMMITTED
-        if committed is not None:
-            committed[event.turn_id] = done
-        return done
 
     # -- management ---------------------------------------------------------------------------
 
@@ -446,34 +307,6 @@ class HistoryService:
                 )
         return "\n".join(lines) + ("\n" if lines else "")
 
-
-def _part(event: HistoryEvent, part: int, parts: list[str]) -> dict[str, Any]:
-    result: dict[str, Any] = {
-        "id": event.id,
-        "turn": event.turn_sequence,
-        "part": part,
-        "parts": len(parts),
-        "text": f"{event.heading()}\n{parts[part - 1]}",
-        "execution": event.execution_id,
-        "sequence": event.sequence,
-        "role": event.role,
-    }
-    if event.role in ("tool_result", "error") and event.call_id:
-        result["call"] = event.call_id
-    return result
-
-
-def _whole(event: HistoryEvent) -> dict[str, Any]:
-    result = _part(event, 1, [event.searchable_text()])
-    result["parts"] = len(event.parts)
-    return result
-
-
-# A message ending in a question tells less than the one answering it: among the best
-# REORDERED x limit candidates, a part ending in a question mark loses (1 - ASKED) of its score's
-# size. Measured on LoCoMo, benchmarks/RESULTS.md: nDCG@10 0.595 -> 0.601.
-ASKED = 0.9
-REORDERED = 3
 
 # What was said just before an event helps find it: an answer ("Yes, last week!") is found by
 # what it answers. Its meaning is embedded with the CONTEXT_MESSAGES messages before it

@@ -1,0 +1,404 @@
+"""LongMemEval retrieval benchmark: load each question's haystack into the service, ask it.
+
+    .venv/bin/python benchmarks/longmemeval.py --out /tmp/lme.json \
+        [--mode hybrid|lexical|vector] [--layout sessions|one-session] [--questions N] \
+        [--data FILE] [--url URL --token TOKEN] [--scorer PATH] [--keep-data] [--source DIR]
+
+Data: `../shared/data/longmemeval_s_dev.json.gz` beside the repository by default (a plain
+`.json` list of the same shape works too). Each question carries its own haystack: about 50
+chat sessions of one user with an assistant, about 500 messages. The data is read from where it
+lies and never copied into this repository; results files hold ids only.
+
+Per question, one agent `<prefix>/<question_id>` keeping history (harness.history.index =
+messages; the manifest's memory.search.mode = `--mode`; memory read_only, so no post-turn review
+runs beside the load). Its haystack is loaded through the
+service's own bulk route (`POST /v1/ingest`): one round (a user message and the assistant's
+reply) is one committed turn, each event carrying its session's date as its `time`.
+
+Layouts:
+- `sessions` (default): each haystack session is a session of its own, and the question is
+  asked with search_history reaching every session of the agent (harness.history.search =
+  agent), from a turn of a session of its own.
+- `one-session`: the whole haystack is one session, in order, and the question is asked with
+  search_history from a turn after the last (the spec's default reach).
+
+Each question is one turn calling search_history {query, limit 50} as the agent, rolled back;
+each hit maps back to its haystack session and message. `--questions N` takes N questions
+spread evenly over the question types (a quick run); `--mode lexical` starts the embedded server
+with no embedder, so nothing is embedded.
+
+Then the scorer runs (`lme_retrieval.py score`, beside the data by default) and this prints its
+metrics overall and per question type, with BM25 over messages (the scorer's baseline) beside
+them. `OUT` gets the scorer's results format plus a `meta` block; `OUT` with `.scores.json` in
+place of `.json` gets the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import importlib.util
+import json
+import os
+import statistics
+import sys
+import time
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+BENCHMARKS = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCHMARKS))
+
+from locomo import (  # noqa: E402 - beside this file
+    ROOT,
+    EmbeddedServer,
+    latency_summary,
+    recreate_agent,
+    wait_for_vectors,
+)
+
+from agent_memory.client import ApiError, Client  # noqa: E402
+
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "longmemeval_s_dev.json.gz"
+SCORER_NAME = "lme_retrieval.py"
+SEARCH_LIMIT = 50  # the most search_history returns at once; the scorer reads the top 10
+LATENCY_LIMIT = 10
+INGEST_BATCH = 500  # messages a /v1/ingest request
+ASKING_SESSION = "questions"
+ONE_SESSION = "haystack"
+METRICS = ("S-any@5", "S-all@5", "S-nDCG@10", "T-rec@1", "T-rec@5", "T-rec@10")
+
+
+# -- the data ----------------------------------------------------------------------------------
+
+
+def load_questions(path: Path) -> list[dict[str, Any]]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as stream:  # type: ignore[operator]
+        data: list[dict[str, Any]] = json.load(stream)
+    return data
+
+
+def spread(questions: list[dict[str, Any]], count: int | None) -> list[dict[str, Any]]:
+    """`count` questions taken in turn from each question type (file order within a type)."""
+    if count is None or count >= len(questions):
+        return questions
+    by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for q in questions:
+        by_type[q["question_type"]].append(q)
+    chosen: list[dict[str, Any]] = []
+    queues = [list(v) for v in by_type.values()]
+    while len(chosen) < count:
+        for queue in queues:
+            if queue and len(chosen) < count:
+                chosen.append(queue.pop(0))
+    return chosen
+
+
+def haystack_time(date: str) -> str:
+    """`2023/05/20 (Sat) 02:21` -> `2023-05-20T02:21:00Z` (LongMemEval's dates carry no zone)."""
+    day, _, clock = date.partition(")")
+    moment = datetime.strptime(f"{day.split(' (')[0]} {clock.strip()}", "%Y/%m/%d %H:%M")
+    return moment.strftime("%Y-%m-%dT%H:%M:00Z")
+
+
+def rounds(messages: list[dict[str, Any]]) -> list[list[tuple[int, dict[str, Any]]]]:
+    """The session's messages as rounds (a turn each): a user message and the replies after it.
+    Each message keeps its index in the session (what the scorer's `turn` names)."""
+    out: list[list[tuple[int, dict[str, Any]]]] = []
+    for index, message in enumerate(messages):
+        if message["role"] == "user" or not out:
+            out.append([])
+        out[-1].append((index, message))
+    return out
+
+
+# -- loading -----------------------------------------------------------------------------------
+
+
+def manifest(mode: str, layout: str) -> dict[str, Any]:
+    history: dict[str, Any] = {"index": "messages"}
+    if layout == "sessions":
+        history["search"] = "agent"
+    return {
+        "harness": {
+            # read_only: no post-turn review runs beside the load (it would only take the CPU:
+            # what is measured is history search).
+            "memory": {"enabled": True, "access": "read_only", "search": {"mode": mode}},
+            "history": history,
+        }
+    }
+
+
+Where = tuple[str, int, int]  # the service's session, turn sequence, event sequence
+
+
+def ingest_messages(
+    agent_id: str, question: dict[str, Any], layout: str
+) -> tuple[list[dict[str, Any]], dict[Where, dict[str, Any]]]:
+    """The haystack as ingestion messages, and where each message lands in the service (its
+    session, turn and event sequences) -> the scorer's `{session_id, turn}`."""
+    messages: list[dict[str, Any]] = []
+    where: dict[Where, dict[str, Any]] = {}
+    turn_sequence: dict[str, int] = defaultdict(int)
+    for session_id, date, session in zip(
+        question["haystack_session_ids"],
+        question["haystack_dates"],
+        question["haystack_sessions"],
+        strict=True,
+    ):
+        target = ONE_SESSION if layout == "one-session" else session_id
+        if turn_sequence[target] == 0:
+            messages.append({"op": "session", "agent": agent_id, "session": target})
+        moment = haystack_time(date)
+        for number, said in enumerate(rounds(session)):
+            turn_sequence[target] += 1
+            turn = f"{session_id}-{number}"
+            key = {"agent": agent_id, "session": target, "turn": turn}
+            events = []
+            for sequence, (index, message) in enumerate(said, start=1):
+                if not message["content"].strip():
+                    continue
+                events.append(
+                    {
+                        "role": "user" if message["role"] == "user" else "assistant",
+                        "text": message["content"],
+                        "time": moment,
+                        "sequence": sequence,
+                    }
+                )
+                where[(target, turn_sequence[target], sequence)] = {
+                    "session_id": session_id,
+                    "turn": index,
+                }
+            messages.append({"op": "begin", **key})
+            if events:
+                messages.append({"op": "events", **key, "events": events})
+            messages.append({"op": "commit", **key})
+    return messages, where
+
+
+def ingest(client: Client, messages: list[dict[str, Any]]) -> None:
+    for start in range(0, len(messages), INGEST_BATCH):
+        batch = messages[start : start + INGEST_BATCH]
+        answer = client.ingest(batch)
+        failed = [
+            (m, r) for m, r in zip(batch, answer["results"], strict=True) if r["status"] == "failed"
+        ]
+        if failed:
+            raise RuntimeError(f"{len(failed)} messages failed, the first: {failed[0]}")
+
+
+# -- asking ------------------------------------------------------------------------------------
+
+
+def ask(
+    client: Client, agent_id: str, session_id: str, question: str
+) -> tuple[list[dict[str, Any]], float, float]:
+    """The question's hits (limit 50, scored) and the seconds it took, then the seconds the
+    same question took with limit 10 (what an agent asks for; the latency figure)."""
+    turn = client.begin_turn(agent_id, session_id)["id"]
+    seconds: list[float] = []
+    try:
+        for limit in (SEARCH_LIMIT, LATENCY_LIMIT):
+            started = time.perf_counter()
+            output = client.call_tool(
+                agent_id,
+                session_id,
+                turn,
+                "search_history",
+                {"role": "agent"},
+                query=question,
+                limit=limit,
+            )
+            seconds.append(time.perf_counter() - started)
+            if limit == SEARCH_LIMIT:
+                events: list[dict[str, Any]] = output.get("events", [])
+    finally:
+        client.rollback_turn(agent_id, session_id, turn)
+    return events, seconds[0], seconds[1]
+
+
+def run(
+    args: argparse.Namespace, client: Client, questions: list[dict[str, Any]]
+) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = []
+    latencies: list[float] = []
+    quick_latencies: list[float] = []
+    load_seconds = 0.0
+    loaded_events = 0
+    unmapped = 0
+    for position, question in enumerate(questions, start=1):
+        agent_id = f"{args.agent_prefix}/{question['question_id']}"
+        started = time.perf_counter()
+        recreate_agent(client, agent_id, manifest(args.mode, args.layout))
+        messages, where = ingest_messages(agent_id, question, args.layout)
+        ingest(client, messages)
+        if args.mode != "lexical":
+            wait_for_vectors(client, agent_id)
+        loaded = time.perf_counter() - started
+        load_seconds += loaded
+        loaded_events += len(where)
+
+        asking = ONE_SESSION
+        if args.layout == "sessions":
+            asking = client.create_session(agent_id, id=ASKING_SESSION)["id"]
+        events, seconds, quick = ask(client, agent_id, asking, question["question"])
+        latencies.append(seconds)
+        quick_latencies.append(quick)
+        retrieved = []
+        for event in events:
+            session = event.get("session", asking)
+            found = where.get((session, int(event["turn"]), int(event["sequence"])))
+            if found is None:
+                unmapped += 1
+                continue
+            retrieved.append(found)
+        rows.append({"question_id": question["question_id"], "retrieved": retrieved})
+        if not args.keep_agents:
+            client.delete_agent(agent_id)
+        print(
+            f"[{position}/{len(questions)}] {question['question_id']} "
+            f"({question['question_type']}): {len(where)} events loaded in {loaded:.1f} s, "
+            f"search {seconds * 1000:.0f} ms",
+            flush=True,
+        )
+    return {
+        "system": (
+            f"agent-memory search_history (mode={args.mode}, layout={args.layout}, "
+            f"limit={SEARCH_LIMIT})"
+        ),
+        "results": rows,
+        "meta": {
+            "mode": args.mode,
+            "layout": args.layout,
+            "questions": len(rows),
+            "events": loaded_events,
+            "load_s": round(load_seconds, 2),
+            "load_events_per_s": round(loaded_events / load_seconds, 1) if load_seconds else None,
+            "unmapped_hits": unmapped,
+            "search_latency": latency_summary(latencies),
+            "search_latency_limit_10": latency_summary(quick_latencies),
+        },
+    }
+
+
+# -- scoring -----------------------------------------------------------------------------------
+
+
+def load_scorer(path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location("lme_retrieval", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))  # it imports locomo_retrieval beside it
+    spec.loader.exec_module(module)
+    return module
+
+
+def figures(scorer: Any, questions: list[dict[str, Any]], results: list[dict[str, Any]]) -> Any:
+    """The scorer's metrics averaged overall and per question type."""
+    by_id = {r["question_id"]: r["retrieved"] for r in results}
+    groups: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for q in questions:
+        if q["question_id"].endswith("_abs"):
+            continue  # the scorer skips abstention questions
+        for metric, value in scorer.metrics(q, by_id.get(q["question_id"], [])).items():
+            groups["all"][metric].append(value)
+            groups[q["question_type"]][metric].append(value)
+    return {
+        name: {"n": len(values["S-any@5"]), **{m: statistics.fmean(values[m]) for m in METRICS}}
+        for name, values in groups.items()
+    }
+
+
+def print_table(ours: dict[str, Any], bm25: dict[str, Any]) -> None:
+    header = f"{'question type':<27} {'n':>3} " + " ".join(f"{m:>10}" for m in METRICS)
+    print(header)
+    for name in ["all", *sorted(k for k in ours if k != "all")]:
+        row = ours[name]
+        print(f"{name:<27} {row['n']:>3} " + " ".join(f"{row[m]:>10.3f}" for m in METRICS))
+        base = bm25[name]
+        print(f"{'  bm25':<27} {'':>3} " + " ".join(f"{base[m]:>10.3f}" for m in METRICS))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--out", type=Path, required=True, help="results file (scorer format)")
+    parser.add_argument("--mode", choices=["hybrid", "lexical", "vector"], default="hybrid")
+    parser.add_argument("--layout", choices=["sessions", "one-session"], default="sessions")
+    parser.add_argument("--questions", type=int, default=None, help="a quick run: N questions")
+    parser.add_argument("--url", help="a running server (default: start an embedded one)")
+    parser.add_argument("--token", help="its API token (default $AGENT_MEMORY_TOKEN)")
+    parser.add_argument("--agent-prefix", default="lme", help="agents are <prefix>/<question_id>")
+    parser.add_argument("--keep-agents", action="store_true", help="leave the agents loaded")
+    parser.add_argument(
+        "--scorer", type=Path, default=None, help=f"default: {SCORER_NAME} beside --data"
+    )
+    parser.add_argument("--keep-data", action="store_true", help="keep the embedded data dir")
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=None,
+        help="serve agent_memory from this directory (default: this checkout's layers/core)",
+    )
+    args = parser.parse_args()
+
+    data = args.data.resolve()
+    scorer_path = (args.scorer or data.parent / SCORER_NAME).resolve()
+    if not scorer_path.exists():
+        scorer_path = DEFAULT_DATA.parent / SCORER_NAME
+    scorer = load_scorer(scorer_path)
+    questions = spread(load_questions(data), args.questions)
+
+    started = time.perf_counter()
+    server = None
+    if args.url:
+        client = Client(args.url, args.token or os.environ.get("AGENT_MEMORY_TOKEN"), timeout=300.0)
+    else:
+        if args.mode == "lexical":
+            os.environ["AGENT_MEMORY_EMBEDDINGS"] = "none"  # nothing to embed: words only
+        server = EmbeddedServer(keep_data=args.keep_data, source=args.source).start()
+        client = server.client(timeout=300.0)
+        print(f"embedded server {server.url} (data: {server.data_dir})", flush=True)
+    try:
+        result = run(args, client, questions)
+    except ApiError:
+        if server is not None:
+            print(server.log_tail(), file=sys.stderr)
+        raise
+    finally:
+        if server is not None:
+            server.stop()
+    meta = result["meta"]
+    meta["wall_s"] = round(time.perf_counter() - started, 2)
+    meta["data"] = str(data)
+    ours = figures(scorer, questions, result["results"])
+    bm25 = figures(scorer, questions, scorer.run_bm25(questions))
+    meta["figures"] = ours
+    meta["bm25"] = bm25
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1))
+    args.out.with_name(args.out.stem + ".scores.json").write_text(
+        json.dumps({"ours": ours, "bm25": bm25}, indent=1)
+    )
+
+    print()
+    print_table(ours, bm25)
+    search, quick = meta["search_latency"], meta["search_latency_limit_10"]
+    print(
+        f"\nload: {meta['events']} events in {meta['load_s']:.1f} s "
+        f"({meta['load_events_per_s']} events/s through /v1/ingest"
+        f"{', every vector embedded' if args.mode != 'lexical' else ', words only'}); "
+        f"unmapped hits {meta['unmapped_hits']}\n"
+        f"search_history over HTTP: limit 50 p50 {search['p50_ms']} ms, p99 {search['p99_ms']} "
+        f"ms; limit 10 p50 {quick['p50_ms']} ms, p99 {quick['p99_ms']} ms"
+    )
+    print(f"results: {args.out}\nwall: {meta['wall_s']:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""One search over everything an agent knows: records, file memories and history."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Query
+
+from ...bootstrap import Services
+from ...domain.services.agent_search import parse_types
+from ..paths import agent_id_from
+from .agents import AgentId
+from .common import ERRORS, caller_of
+
+
+def search_router(services: Services) -> Router:
+    router = Router()
+    caller = caller_of(router, services.settings.tenant_claim)
+
+    @router.get(
+        "/v1/agents/<agent_id>/search",
+        summary="Search the agent's records, file memories and history at once",
+        description="One ranked list, best first, of the agent's active live records, its file "
+        "memories and the events of its committed live turns (one result an event: its best "
+        "part), ranked as the agent's harness.memory.search says. Each hit has a `type` "
+        "(record | memory | history), its `score`, and what reading it needs: a record's id and "
+        "version, a memory's path and version, an event's session, turn and event id. The "
+        "query's embedding is usage on the agent.",
+        responses=ERRORS,
+        tags=["search"],
+    )
+    def search(
+        agent_id: AgentId,
+        query: Annotated[str, Query(min_length=1, max_length=4096)],
+        types: Annotated[
+            str | None,
+            Query(max_length=64, description="Comma-separated: records, memories, history."),
+        ] = None,
+        limit: Annotated[int | None, Query(ge=1, le=50, description="1-50 (default 10).")] = None,
+    ) -> dict[str, Any]:
+        who = caller()
+        who.can_read()
+        return services.agent_search.search(
+            who.tenant, agent_id_from(agent_id), query, parse_types(types), limit or 10
+        )
+
+    return router

@@ -1,0 +1,159 @@
+"""One search over everything an agent knows: its records, its file memories and its history,
+in one ranked list (the management API's GET /v1/agents/{id}/-/search).
+
+The three kinds are ranked together (SearchService.rank_kinds: one embedding of the query,
+words weighed against the best match of any kind), then each candidate is re-read from the
+store as every search re-reads: an active live record, a memory that still exists, an event of
+a committed live turn. Each hit is typed and carries what reading it needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..errors import InvalidRequest, NotFound
+from ..manifest import Manifest
+from ..ports import Store
+from ..records import RecordQuery, RecordStatus
+from ..search.index import IndexFilter
+from ..search.ranking import Ranked
+from ..search.service import CANDIDATES, SearchService
+from ..usage import usage_rows
+from .history_search import HistorySearch
+
+TYPES = ("records", "memories", "history")
+MAX_LIMIT = 50
+_LIVE_RECORDS = RecordQuery(
+    statuses=frozenset({RecordStatus.ACTIVE}), include_agent=True, include_all_sessions=True
+)
+
+
+def parse_types(raw: str | None) -> list[str]:
+    """`records,memories,history` (any of them, default all) as a list."""
+    if raw is None:
+        return list(TYPES)
+    types = [t.strip() for t in raw.split(",") if t.strip()]
+    unknown = sorted(set(types) - set(TYPES))
+    if not types or unknown:
+        raise InvalidRequest(
+            f"types is a comma-separated list of {', '.join(TYPES)}"
+            + (f" (not {', '.join(unknown)})" if unknown else ""),
+            code="invalid_types",
+        )
+    return list(dict.fromkeys(types))
+
+
+class AgentSearch:
+    def __init__(self, store: Store, search: SearchService, history: HistorySearch) -> None:
+        self._store = store
+        self._search = search
+        self._history = history
+
+    def search(
+        self, tenant: str, agent_id: str, query: str, types: list[str], limit: int
+    ) -> dict[str, Any]:
+        if not 1 <= limit <= MAX_LIMIT:
+            raise InvalidRequest(f"limit must be between 1 and {MAX_LIMIT}", code="invalid_limit")
+        if not query.strip():
+            raise InvalidRequest("query is empty", code="invalid_query")
+        agent = self._store.get_agent(tenant, agent_id)
+        if agent is None:
+            raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
+        if self._search.index is None:
+            raise InvalidRequest(
+                "searching needs a search index; none is configured", code="search_unavailable"
+            )
+        search = Manifest.model_validate(agent.manifest).harness.memory.search
+        wheres = [_where(t) for t in types]
+        ranked, usage = self._search.rank_kinds(
+            tenant, agent_id, query, wheres, search.mode, search.min_score, depth=CANDIDATES
+        )
+        if usage:
+            self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
+        by_kind: dict[str, list[Ranked]] = {}
+        for kind, candidate in ranked:
+            by_kind.setdefault(kind, []).append(candidate)
+        hits = [
+            *self._records(tenant, agent_id, by_kind.get("record", []), limit),
+            *self._memories(tenant, agent_id, by_kind.get("file", []), limit),
+            *self._events(tenant, agent_id, query, by_kind.get("event", []), limit),
+        ]
+        hits.sort(key=lambda h: h["score"], reverse=True)
+        return {"hits": hits[:limit]}
+
+    def _records(
+        self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int
+    ) -> Iterable[dict[str, Any]]:
+        scores = {r.id: r.score for r in ranked}
+        found = 0
+        step = limit + 5  # most candidates pass the re-check: read a few more than needed
+        for start in range(0, len(ranked), step):
+            chunk = [r.id for r in ranked[start : start + step]]
+            records = {r.id: r for r in self._store.get_records(tenant, agent_id, chunk)}
+            for record_id in chunk:
+                record = records.get(record_id)
+                if record is None or not _LIVE_RECORDS.matches(record):
+                    continue
+                yield {
+                    "type": "record",
+                    "score": scores[record_id],
+                    "id": record.id,
+                    "version": record.version,
+                    "kind": record.kind,
+                    "scope": record.scope,
+                    "sessionId": record.session_id,
+                    "summary": record.summary,
+                    "labels": record.labels,
+                }
+                found += 1
+                if found >= limit:
+                    return
+
+    def _memories(
+        self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int
+    ) -> Iterable[dict[str, Any]]:
+        found = 0
+        for candidate in ranked:
+            memory = self._store.get_file(tenant, agent_id, candidate.id)
+            if memory is None:  # deleted since it was indexed
+                continue
+            yield {
+                "type": "memory",
+                "score": candidate.score,
+                "path": memory.path,
+                "version": memory.version,
+                "contentSha256": memory.content_sha256,
+                "description": memory.description,
+                "updatedAt": memory.updated_at.isoformat(),
+            }
+            found += 1
+            if found >= limit:
+                return
+
+    def _events(
+        self, tenant: str, agent_id: str, query: str, ranked: list[Ranked], limit: int
+    ) -> Iterable[dict[str, Any]]:
+        for candidate, event in self._history.app_hits(tenant, agent_id, query, ranked, limit):
+            yield {
+                "type": "history",
+                "score": candidate.score,
+                "sessionId": event["session"],
+                "turn": event["turn"],
+                "turnId": event["turnId"],
+                "eventId": event["id"],
+                "sequence": event["sequence"],
+                "part": event["part"],
+                "parts": event["parts"],
+                "role": event["role"],
+                "time": event["time"],
+                "text": event["text"],
+            }
+
+
+def _where(kind: str) -> IndexFilter:
+    if kind == "records":
+        return IndexFilter(kind="record", include_agent=True, include_all_sessions=True)
+    if kind == "memories":
+        return IndexFilter(kind="file")
+    return IndexFilter(kind="event", include_agent=False, include_all_sessions=True)

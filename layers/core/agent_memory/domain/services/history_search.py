@@ -1,0 +1,392 @@
+"""Searching history: the search_history tool (within the asking turn's session, or across the
+agent's sessions when harness.history.search is `agent`) and the management API's search over
+an agent's history.
+
+Every hit is an event part found in the index; it is re-read from the store and returned only
+when it is visible to the asker (kept as searchable by a committed turn; a preview turn's events
+only to preview turns; the asking session's turns only before the asking turn, so a replay sees
+what its original saw). Parts of one event come back as one result: its best part, with `part`
+and `parts` telling which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import InvalidRequest, NotFound
+from ..history import HistoryEvent
+from ..manifest import Manifest
+from ..models import TurnStatus
+from ..paging import decode_cursor, encode_cursor, int_field, str_field
+from ..ports import Store
+from ..search.index import IndexFilter
+from ..search.lexical import tokenize
+from ..search.ranking import Ranked
+from ..search.service import CANDIDATES, SearchService, UsageEntry
+from ..usage import usage_rows
+from .turn_context import ManifestCache, ToolRefused, TurnContext
+
+# How deep a search looks for candidates it may return, at most.
+MAX_DEPTH = 800
+# Candidates past the best ones whose events are read at once.
+READ_AHEAD = 50
+MAX_LIMIT = 50
+
+# A message ending in a question tells less than the one answering it: among the best
+# REORDERED x limit candidates, a part ending in a question mark loses (1 - ASKED) of its score's
+# size. Measured on LoCoMo, benchmarks/RESULTS.md: nDCG@10 0.595 -> 0.601.
+ASKED = 0.9
+REORDERED = 3
+
+
+class SearchHistoryIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str | None = Field(default=None, max_length=4096)
+    ids: list[str] | None = Field(default=None, max_length=100)
+    limit: int = Field(default=5, ge=1, le=MAX_LIMIT)
+    cursor: str | None = Field(default=None, max_length=1024)
+
+
+Visible = Callable[[HistoryEvent, "TurnCache"], bool]
+
+
+@dataclass
+class TurnCache:
+    """Whether each turn met is committed (and when it ended), read once per search."""
+
+    store: Store
+    tenant: str
+    agent_id: str
+    seen: dict[tuple[str, str], tuple[bool, datetime | None]] = field(default_factory=dict)
+
+    def committed(self, event: HistoryEvent) -> tuple[bool, datetime | None]:
+        key = (event.session_id, event.turn_id)
+        if key not in self.seen:
+            turn = self.store.get_turn(self.tenant, self.agent_id, event.session_id, event.turn_id)
+            done = turn is not None and turn.status is TurnStatus.COMMITTED
+            self.seen[key] = (done, turn.ended_at if turn else None)
+        return self.seen[key]
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a page of a search starts: how many results came before it, and how many of the
+    best candidates its first page reordered (so every page orders them alike)."""
+
+    offset: int
+    head: int
+    query: str
+
+    @staticmethod
+    def read(cursor: str | None, query: str, limit: int) -> Position:
+        position = decode_cursor(cursor)
+        if position is None:
+            return Position(0, REORDERED * limit, query)
+        offset, head = int_field(position, "offset"), int_field(position, "head")
+        asked = str_field(position, "query")
+        if offset is None or head is None or offset < 0 or not 0 < head <= MAX_DEPTH:
+            raise InvalidRequest("cursor is not one this service issued", code="invalid_cursor")
+        if asked != query[:64]:
+            raise InvalidRequest(
+                "the cursor belongs to another query: send the query it came with",
+                code="invalid_cursor",
+            )
+        return Position(offset, head, query)
+
+    def next(self, count: int) -> str:
+        return encode_cursor(
+            {"offset": self.offset + count, "head": self.head, "query": self.query[:64]}
+        )
+
+
+class HistorySearch:
+    def __init__(self, store: Store, manifests: ManifestCache, search: SearchService) -> None:
+        self._store = store
+        self._manifests = manifests
+        self._search = search
+
+    # -- the search_history tool ----------------------------------------------------------------
+
+    def search_history(self, ctx: TurnContext, body: dict[str, Any]) -> dict[str, Any]:
+        history = self._manifests.manifest(ctx.turn).harness.history
+        if history.index is None:
+            raise ToolRefused(
+                "search_history is not offered: this agent keeps no history "
+                "(harness.history.index is not set)",
+                code="tool_not_offered",
+            )
+        try:
+            args = SearchHistoryIn.model_validate(body)
+        except ValidationError as exc:
+            raise ToolRefused(
+                f"search_history: {exc.errors(include_url=False)[0]['msg']}",
+                code="memory.invalid_argument",
+            ) from exc
+        across = history.search == "agent"
+        if args.ids:
+            # Ids name events of the asking session (an event's id is unique in its session).
+            cache = TurnCache(self._store, ctx.tenant, ctx.agent_id)
+            events = [
+                e
+                for e in self._store.get_events(ctx.tenant, ctx.agent_id, ctx.session_id, args.ids)
+                if self._visible_to_turn(ctx, e, cache)
+            ]
+            return {"events": [_whole(e) for e in events]}
+        if not args.query:
+            raise ToolRefused("search_history needs a query or ids", code="memory.invalid_argument")
+        try:
+            position = Position.read(args.cursor, args.query, args.limit)
+        except InvalidRequest as exc:
+            raise ToolRefused(str(exc), code="memory.invalid_argument") from exc
+        if self._search.index is None:
+            return {"events": [], "next": None}
+        where = IndexFilter(
+            kind="event",
+            include_agent=False,
+            session_id=None if across else ctx.session_id,
+            include_all_sessions=across,
+            preview="any" if ctx.preview else "live",
+        )
+        results, more, usage = self._ranked(
+            ctx.tenant,
+            ctx.agent_id,
+            args.query,
+            where,
+            ctx.memory.search.mode,
+            ctx.memory.search.min_score,
+            lambda event, cache: self._visible_to_turn(ctx, event, cache),
+            position,
+            args.limit,
+        )
+        ctx.usage.extend(usage)
+        return {"events": results, "next": position.next(len(results)) if more else None}
+
+    def _visible_to_turn(self, ctx: TurnContext, event: HistoryEvent, cache: TurnCache) -> bool:
+        """Kept, as searchable, by a committed turn; a preview turn's events only for preview
+        turns. In the asking session, only turns before the asking one (a replay searches what
+        its original saw); in another session, turns that had ended before the asking one
+        began. (Events kept only for post-turn extraction, before the manifest indexed history,
+        are never searchable, not even by id.)"""
+        if not event.searchable or (event.preview and not ctx.preview):
+            return False
+        done, ended = cache.committed(event)
+        if not done:
+            return False
+        if event.session_id == ctx.session_id:
+            return event.turn_sequence < ctx.root_turn.sequence
+        if ctx.root_turn.id == ctx.turn.id:
+            return True
+        return ended is not None and ended <= ctx.root_turn.created_at
+
+    # -- the management API -----------------------------------------------------------------------
+
+    def search_agent(
+        self,
+        tenant: str,
+        agent_id: str,
+        query: str,
+        session_id: str | None,
+        from_time: datetime | None,
+        to_time: datetime | None,
+        limit: int,
+        cursor: str | None,
+    ) -> dict[str, Any]:
+        """An app's search over the agent's history: every session (or one), committed live
+        turns only, events in [from_time, to_time] when given. Its embedding is usage on the
+        agent, ranked as the agent's current harness.memory.search says."""
+        if not 1 <= limit <= MAX_LIMIT:
+            raise InvalidRequest(f"limit must be between 1 and {MAX_LIMIT}", code="invalid_limit")
+        if from_time and to_time and from_time > to_time:
+            raise InvalidRequest("fromTime is after toTime", code="invalid_time_range")
+        agent = self._store.get_agent(tenant, agent_id)
+        if agent is None:
+            raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
+        if session_id is not None and self._store.get_session(tenant, agent_id, session_id) is None:
+            raise NotFound(f"session {session_id!r} does not exist", code="session_not_found")
+        position = Position.read(cursor, query, limit)
+        if self._search.index is None:
+            return {"events": [], "next": None}
+        search = Manifest.model_validate(agent.manifest).harness.memory.search
+        where = IndexFilter(
+            kind="event",
+            include_agent=False,
+            session_id=session_id,
+            include_all_sessions=session_id is None,
+        )
+        visible = _visible_to_apps(from_time, to_time)
+        results, more, usage = self._ranked(
+            tenant, agent_id, query, where, search.mode, search.min_score, visible, position, limit
+        )
+        if usage:
+            self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
+        return {"events": results, "next": position.next(len(results)) if more else None}
+
+    def app_hits(
+        self, tenant: str, agent_id: str, query: str, ranked: list[Ranked], limit: int
+    ) -> list[tuple[Ranked, dict[str, Any]]]:
+        """The best `limit` of ranked event parts an app may see (committed live turns), one
+        an event, each with the candidate that found it."""
+        visible = _visible_to_apps()
+        return self._best_visible(tenant, agent_id, query, ranked, visible, 0, limit, None)
+
+    # -- ranking ------------------------------------------------------------------------------------
+
+    def _ranked(
+        self,
+        tenant: str,
+        agent_id: str,
+        query: str,
+        where: IndexFilter,
+        mode: str,
+        min_score: float | None,
+        visible: Visible,
+        position: Position,
+        limit: int,
+    ) -> tuple[list[dict[str, Any]], bool, list[UsageEntry]]:
+        """The page of visible results at `position`, whether more follow, and the model calls
+        made. Events the search may not return (the current turn's, a rolled-back or failed
+        attempt's, another asker's preview) may fill the best candidates: then it looks deeper.
+        """
+        wanted = position.offset + limit + 1  # one more tells whether a next page exists
+        # Embedded once, however deep the search looks.
+        query_vector, usage = self._search.embed_query(query, mode)
+        depth = max(CANDIDATES, position.head)
+        while True:
+            ranked, _ = self._search.rank(
+                tenant,
+                agent_id,
+                query,
+                where,
+                mode,
+                min_score,
+                depth=depth,
+                query_vector=query_vector,
+            )
+            found = [
+                result
+                for _, result in self._best_visible(
+                    tenant,
+                    agent_id,
+                    query,
+                    ranked,
+                    visible,
+                    position.head,
+                    wanted,
+                    where.session_id,
+                )
+            ]
+            if len(found) >= wanted or len(ranked) < depth or depth >= MAX_DEPTH:
+                break
+            depth *= 4
+        page = found[position.offset : position.offset + limit]
+        return page, len(found) > position.offset + limit, usage
+
+    def _best_visible(
+        self,
+        tenant: str,
+        agent_id: str,
+        query: str,
+        ranked: list[Ranked],
+        visible: Visible,
+        head_size: int,
+        wanted: int,
+        session_id: str | None,
+    ) -> list[tuple[Ranked, dict[str, Any]]]:
+        # The best candidates are read in one go and reordered: a message ending in a question
+        # ranks a little below one that tells (ASKED).
+        cache = TurnCache(self._store, tenant, agent_id)
+        words = set(tokenize(query))
+        events: dict[tuple[str, str], HistoryEvent | None] = {}
+
+        def key(candidate: Ranked) -> tuple[str, str]:
+            # A hit names its session; one searched within a session is of that session.
+            return (candidate.session_id or session_id or "", candidate.id.rpartition(".")[0])
+
+        def read(candidates: list[Ranked]) -> None:
+            by_session: dict[str, list[str]] = {}
+            for k in dict.fromkeys(map(key, candidates)):
+                if k not in events:
+                    events[k] = None
+                    by_session.setdefault(k[0], []).append(k[1])
+            for session_id, ids in by_session.items():
+                for event in self._store.get_events(tenant, agent_id, session_id, ids):
+                    events[(session_id, event.id)] = event
+
+        head = ranked[:head_size]
+        read(head)
+
+        def weighed(candidate: Ranked) -> float:
+            event = events.get(key(candidate))
+            asked = event is not None and event.asks(int(candidate.id.rpartition(".")[2]))
+            score = candidate.score
+            return score - (1 - ASKED) * abs(score) if asked else score
+
+        ordered = [*sorted(head, key=weighed, reverse=True), *ranked[len(head) :]]
+        results: list[tuple[Ranked, dict[str, Any]]] = []
+        returned: set[tuple[str, str]] = set()
+        for at, candidate in enumerate(ordered):
+            k = key(candidate)
+            if k not in events:
+                # Past the head: the next candidates' events in one read, not one by one.
+                read([c for c in ordered[at:] if key(c) not in events][:READ_AHEAD])
+            event = events[k]
+            if event is None or k in returned or not visible(event, cache):
+                continue
+            part = int(candidate.id.rpartition(".")[2])
+            parts = event.parts
+            if part > len(parts):
+                continue
+            if part == 1 and candidate.lexical is not None:
+                # Found by the event's words (all on its first part): show the part holding them.
+                part = event.best_part(words)
+            returned.add(k)  # an event's later parts add nothing to its best one
+            results.append((candidate, found_part(event, part, parts)))
+            if len(results) >= wanted:
+                break
+        return results
+
+
+def _visible_to_apps(from_time: datetime | None = None, to_time: datetime | None = None) -> Visible:
+    """What an app's search shows: events kept as searchable by committed live turns, within
+    the time window when one is given."""
+
+    def visible(event: HistoryEvent, cache: TurnCache) -> bool:
+        if not event.searchable or event.preview or not cache.committed(event)[0]:
+            return False
+        return (from_time is None or event.time >= from_time) and (
+            to_time is None or event.time <= to_time
+        )
+
+    return visible
+
+
+def found_part(event: HistoryEvent, part: int, parts: list[str]) -> dict[str, Any]:
+    """A search result: the event with the text of one of its parts."""
+    result: dict[str, Any] = {
+        "id": event.id,
+        "session": event.session_id,
+        "turn": event.turn_sequence,
+        "turnId": event.turn_id,
+        "part": part,
+        "parts": len(parts),
+        "text": f"{event.heading()}\n{parts[part - 1]}",
+        "execution": event.execution_id,
+        "sequence": event.sequence,
+        "role": event.role,
+        "time": event.time.isoformat(),
+    }
+    if event.role in ("tool_result", "error") and event.call_id:
+        result["call"] = event.call_id
+    return result
+
+
+def _whole(event: HistoryEvent) -> dict[str, Any]:
+    result = found_part(event, 1, [event.searchable_text()])
+    result["parts"] = len(event.parts)
+    return result

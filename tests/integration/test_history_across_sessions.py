@@ -1,0 +1,209 @@
+"""Searching an agent's history across its sessions: search_history with
+harness.history.search = agent, and the management API's GET /v1/agents/{id}/-/history."""
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+A = "/v1/agents/support/bot"
+AGENT = {"role": "agent"}
+
+
+def agent(api, reach="agent", index="messages"):
+    history = {"index": index, "search": reach}
+    api.ok("PUT", A, {"harness": {"memory": {"enabled": True}, "history": history}}, expect=201)
+
+
+def session(api, sid=None):
+    return api.ok("POST", f"{A}/-/sessions", {"id": sid} if sid else None, expect=201)["id"]
+
+
+class Turn:
+    def __init__(self, api, sid, **begin):
+        self.api = api
+        body = api.ok("POST", f"{A}/-/sessions/{sid}/turns", begin, expect=201)
+        self.id = body["id"]
+        self.path = f"{A}/-/sessions/{sid}/turns/{self.id}"
+
+    def say(self, *texts, role="user", **more):
+        events = [{"role": role, "text": t, **more} for t in texts]
+        return self.api.ok("POST", f"{self.path}/events", {"events": events})
+
+    def call(self, **args):
+        return self.api.call("POST", f"{self.path}/tools/search_history", {**args, "caller": AGENT})
+
+    def search(self, **args):
+        status, body = self.call(**args)
+        assert status == 200, body
+        return body["output"]
+
+    def commit(self):
+        return self.api.ok("POST", f"{self.path}/commit")
+
+    def rollback(self):
+        return self.api.ok("POST", f"{self.path}/rollback")
+
+
+def said(api, sid, *texts, **more):
+    t = Turn(api, sid, **more)
+    t.say(*texts)
+    t.commit()
+
+
+def test_search_history_reaches_every_session_of_the_agent_and_names_each_result_session(
+    api, embedded
+):
+    agent(api)
+    first, second = session(api, "monday"), session(api, "tuesday")
+    said(api, first, "my dog is called Biscuit")
+    said(api, second, "the invoice number is 88123")
+    asking = Turn(api, session(api))
+    found = asking.search(query="what is my dog called")["events"]
+    assert found[0]["session"] == "monday"
+    assert found[0]["text"].endswith("my dog is called Biscuit")
+    invoice = asking.search(query="invoice number")["events"]
+    assert invoice[0]["session"] == "tuesday"
+
+
+def test_by_default_search_history_stays_within_its_session(api, embedded):
+    agent(api, reach="session")
+    said(api, session(api, "monday"), "my dog is called Biscuit")
+    here = session(api)
+    said(api, here, "the weather is fine")
+    found = Turn(api, here).search(query="dog called Biscuit")["events"]
+    assert all(e["session"] == here for e in found)
+    assert not any("Biscuit" in e["text"] for e in found)
+
+
+def test_rolled_back_and_preview_turns_of_other_sessions_stay_hidden(api, embedded):
+    agent(api)
+    other = session(api, "other")
+    rolled = Turn(api, other)
+    rolled.say("the vault code is 4417")
+    rolled.rollback()
+    said(api, other, "draft: the vault code may become 9921", preview=True)
+    live = Turn(api, session(api))
+    assert live.search(query="vault code")["events"] == []
+    previewing = Turn(api, session(api), preview=True)
+    hits = previewing.search(query="vault code")["events"]
+    assert [h["text"].rsplit("\n", 1)[1] for h in hits] == ["draft: the vault code may become 9921"]
+
+
+def test_the_parts_of_one_event_come_back_as_one_result(api, embedded):
+    agent(api)
+    sid = session(api)
+    # Three parts of 200 words (overlapping by 40), the query's words in the first and last.
+    words = ["kubernetes", "upgrade"] + [f"w{i}" for i in range(450)] + ["kubernetes", "upgrade"]
+    said(api, sid, " ".join(words))
+    found = Turn(api, session(api)).search(query="kubernetes upgrade", limit=10)["events"]
+    assert len(found) == 1
+    assert found[0]["parts"] == 3 and found[0]["part"] in (1, 3)
+
+
+def test_results_page_past_the_first_with_next(api, embedded):
+    agent(api)
+    for day in range(4):
+        sid = session(api, f"day{day}")
+        for n in range(5):
+            said(api, sid, f"standup note {day}-{n}: the deploy pipeline was green")
+    asking = Turn(api, session(api))
+    seen = []
+    cursor = None
+    for _ in range(10):
+        args = {"query": "deploy pipeline standup", "limit": 6}
+        if cursor:
+            args["cursor"] = cursor
+        page = asking.search(**args)
+        seen += [(e["session"], e["id"]) for e in page["events"]]
+        cursor = page["next"]
+        if cursor is None:
+            break
+    assert len(seen) == 20 and len(set(seen)) == 20  # every event once, across four pages
+    # A cursor is bound to its query: another query with it is refused and changes nothing.
+    first = asking.search(query="deploy pipeline standup", limit=6)
+    status, body = asking.call(query="something else", cursor=first["next"])
+    assert status == 400 and body["error"]["code"] == "memory.invalid_argument"
+    status, body = asking.call(query="deploy", cursor="not-a-cursor")
+    assert status == 400
+
+
+def test_the_management_api_searches_the_agents_history(api, embedded):
+    agent(api, reach="session")  # the app's search reaches every session whatever the agent's
+    first, second = session(api, "s1"), session(api, "s2")
+    said(api, first, "we moved to Lisbon in May")
+    said(api, second, "the Lisbon office opens at nine")
+    said(api, second, "unrelated chatter about lunch")
+    said(api, second, "draft: Lisbon rent is 2000", preview=True)
+    rolled = Turn(api, first)
+    rolled.say("Lisbon secret plan")
+    rolled.rollback()
+
+    found = api.ok("GET", f"{A}/-/history", query="Lisbon")
+    texts = [e["text"].rsplit("\n", 1)[1] for e in found["events"]]
+    # (The chatter is found too, a little: it was said just after a message naming Lisbon.)
+    assert sorted(texts[:2]) == ["the Lisbon office opens at nine", "we moved to Lisbon in May"]
+    assert not {"draft: Lisbon rent is 2000", "Lisbon secret plan"} & set(texts)
+    assert {e["session"] for e in found["events"][:2]} == {"s1", "s2"}
+    assert found["next"] is None
+
+    one = api.ok("GET", f"{A}/-/history", query="Lisbon", sessionId="s2")
+    assert {e["session"] for e in one["events"]} == {"s2"}
+
+    paged = api.ok("GET", f"{A}/-/history", query="Lisbon", limit=1)
+    assert len(paged["events"]) == 1 and paged["next"]
+    rest = api.ok("GET", f"{A}/-/history", query="Lisbon", limit=1, cursor=paged["next"])
+    assert rest["events"][0]["id"] != paged["events"][0]["id"] or (
+        rest["events"][0]["session"] != paged["events"][0]["session"]
+    )
+
+
+def test_the_management_search_keeps_a_time_window(api, embedded):
+    agent(api)
+    sid = session(api)
+    t = Turn(api, sid)
+    t.say("the boiler was serviced", time="2023-05-02T10:00:00Z")
+    t.say("the boiler broke down", time="2023-08-20T10:00:00Z")
+    t.commit()
+    may = api.ok(
+        "GET", f"{A}/-/history", query="boiler", fromTime="2023-05-01", toTime="2023-05-31"
+    )
+    assert [e["text"].rsplit("\n", 1)[1] for e in may["events"]] == ["the boiler was serviced"]
+    assert may["events"][0]["time"].startswith("2023-05-02T10:00")
+    later = api.ok("GET", f"{A}/-/history", query="boiler", fromTime="2023-06-01T00:00:00+00:00")
+    assert [e["text"].rsplit("\n", 1)[1] for e in later["events"]] == ["the boiler broke down"]
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "code"),
+    [
+        ({"query": "x", "fromTime": "last tuesday"}, 400, "invalid_time"),
+        (
+            {"query": "x", "fromTime": "2024-02-01", "toTime": "2024-01-01"},
+            400,
+            "invalid_time_range",
+        ),
+        ({"query": "x", "limit": 51}, 400, None),
+        ({"query": "x", "cursor": "bm90IGEgY3Vyc29y"}, 400, "invalid_cursor"),
+        ({}, 400, None),
+        ({"query": "x", "sessionId": "nope"}, 404, "session_not_found"),
+    ],
+)
+def test_a_bad_management_search_is_refused(api, embedded, query, status, code):
+    agent(api)
+    said(api, session(api), "something to find")
+    got, body = api.call("GET", f"{A}/-/history", **query)
+    assert got == status, body
+    if code:
+        assert body["error"]["code"] == code
+
+
+def test_the_management_search_of_a_missing_agent_is_a_404(api, embedded):
+    status, body = api.call("GET", "/v1/agents/nobody/-/history", query="x")
+    assert (status, body["error"]["code"]) == (404, "agent_not_found")
+
+
+def test_another_tenant_finds_nothing(api, embedded):
+    agent(api)
+    said(api, session(api), "tenant acme's secret roadmap")
+    status, body = api.as_tenant("globex").call("GET", f"{A}/-/history", query="roadmap")
+    assert status == 404
