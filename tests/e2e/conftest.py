@@ -92,3 +92,14 @@ def server(tmp_path) -> Iterator[Server]:
         srv.process.kill()
         srv.process.wait()
     print(srv.output[-20_000:])  # shown with a failing test's report
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory) -> Iterator[Server]:
+    """One server for a module whose tests share what they set up (the console's browser tests,
+    which seed an agent once)."""
+    srv = Server(tmp_path_factory.mktemp("server") / "data").start()
+    yield srv
+    if srv.process is not None:
+        srv.process.kill()
+        srv.process.wait()
