@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -146,7 +147,17 @@ def seeded(module_server) -> dict[str, str]:
         AGENT, "notes/oncall.md", "---\ndescription: Who is on call\n---\nAna this week.\n"
     )
     c.put_agent(AGENT, {"harness": {**MANIFEST["harness"], "instructions_note": "v2"}})
+    # A turn whose post-turn review (the offline rule-based model) keeps what the user said.
+    reviewed = c.create_session(AGENT)["id"]
+    turn = c.begin_turn(AGENT, reviewed)["id"]
+    c.append_events(AGENT, reviewed, turn, [{"role": "user", "text": "I prefer short answers."}])
+    c.commit_turn(AGENT, reviewed, turn)
+    deadline = time.monotonic() + 30
+    while c.get_turn(AGENT, reviewed, turn)["extraction"]["status"] not in ("done", "failed"):
+        assert time.monotonic() < deadline, "the review did not finish in 30 s"
+        time.sleep(0.1)
     return {
+        "reviewed_turn": turn,
         "session": session,
         "first": first,
         "second": second,
@@ -407,6 +418,19 @@ def test_records_are_filtered_searched_and_show_versions_and_provenance(console,
     expect(page.get_by_role("heading", name=re.compile(r"^Turn 2"))).to_be_visible()
 
 
+def test_a_record_kept_by_a_review_names_the_review_and_its_turn(console, seeded):
+    console.sign_in()
+    console.open(f"/agents/{AGENT}/-/records")
+    page = console.page
+    page.get_by_role("table", name="Records").get_by_role(
+        "link", name=re.compile("short answers")
+    ).click()
+    detail = page.get_by_role("region", name=re.compile("short answers"))
+    expect(detail).to_contain_text("post-turn extraction")
+    expect(detail.get_by_role("link", name=re.compile("review of turn")).first).to_be_visible()
+    console.shot("record-from-review")
+
+
 def test_a_sessions_turn_shows_its_events_executions_and_memories(console, seeded):
     console.sign_in()
     console.open(f"/agents/{AGENT}/-/sessions")
@@ -425,8 +449,9 @@ def test_a_sessions_turn_shows_its_events_executions_and_memories(console, seede
         "Remember that we release on Tuesdays."
     )
     expect(turn.get_by_role("list", name="Executions")).to_contain_text("add_memory")
-    expect(turn).to_contain_text("Releases go out on Tuesdays")
-    expect(turn).to_contain_text("/memories/conventions/release.md")
+    wrote = turn.get_by_role("list", name="Memories this turn wrote")
+    expect(wrote.get_by_role("link", name="Releases go out on Tuesdays")).to_be_visible()
+    expect(wrote.get_by_role("link", name="/memories/conventions/release.md")).to_be_visible()
     console.shot("session-turn")
     # Search over the session's history.
     page.get_by_label("Search this session's history").fill("staging")

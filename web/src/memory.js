@@ -6,7 +6,7 @@ import { useEffect, useState } from "preact/hooks";
 import { agentPath, get, getAll, request, segments } from "./api.js";
 import { html } from "./html.js";
 import { ago, href, navigate, useLoad, useReveal, when } from "./util.js";
-import { Confirm, Diff, Empty, Loading, Markdown, Problem } from "./widgets.js";
+import { Confirm, Diff, Empty, Loading, Markdown, Problem, VersionPair } from "./widgets.js";
 
 const PREFIX = "/memories/";
 const short = (path) => (path.startsWith(PREFIX) ? path.slice(PREFIX.length) : path);
@@ -305,18 +305,8 @@ function History({ agentId, versions }) {
     </ol>
     ${list.length > 1 &&
     html`<form class="compare" onSubmit=${compare}>
-      <div class="field inline">
-        <label for="diff-from">From</label>
-        <select id="diff-from" value=${from} onChange=${(e) => setFrom(e.target.value)}>
-          ${list.map((v) => html`<option value=${v.id}>${label(v)}</option>`)}
-        </select>
-      </div>
-      <div class="field inline">
-        <label for="diff-to">To</label>
-        <select id="diff-to" value=${to} onChange=${(e) => setTo(e.target.value)}>
-          ${list.map((v) => html`<option value=${v.id}>${label(v)}</option>`)}
-        </select>
-      </div>
+      <${VersionPair} idPrefix="diff" options=${list.map((v) => [v.id, label(v)])} from=${from} to=${to}
+        setFrom=${setFrom} setTo=${setTo} />
       <button type="submit">Compare</button>
     </form>`}
     ${diff &&

@@ -113,10 +113,11 @@ export function RecordsTab({ agentId, rest, changed }) {
   </div>`;
 }
 
-const Labels = ({ labels }) =>
-  Object.entries(labels || {}).map(
-    ([name, value]) => html`<span class="chip" key=${name}>${name}: ${value}</span> `,
-  );
+const Labels = ({ labels }) => {
+  const pairs = Object.entries(labels || {});
+  if (!pairs.length) return html`<span class="muted">none</span>`;
+  return pairs.map(([name, value]) => html`<span class="chip" key=${name}>${name}: ${value}</span> `);
+};
 
 function RecordDetail({ agentId, id, changed, onClose }) {
   const record = useLoad(() => get(agentPath(agentId, "records/" + id)), [agentId, id, changed]);
@@ -173,10 +174,10 @@ export function Provenance({ agentId, p, compact }) {
           ${review ? "review of turn" : "turn"} <code>${p.turnId}</code></a>`
       : null;
   if (compact) {
-    return html`<span><${Actor} actor=${p.actor} />${turn && html` · `}${turn}</span>`;
+    return html`<span><${Actor} actor=${p.actor} agentId=${agentId} />${turn && html` · `}${turn}</span>`;
   }
   return html`<dl class="facts">
-    <dt>Written by</dt><dd><${Actor} actor=${p.actor} />${p.manifestVersion ? ` (manifest v${p.manifestVersion})` : ""}</dd>
+    <dt>Written by</dt><dd><${Actor} actor=${p.actor} agentId=${agentId} />${p.manifestVersion ? ` (manifest v${p.manifestVersion})` : ""}</dd>
     ${review && html`<dt>Review</dt><dd>post-turn extraction</dd>`}
     ${turn && html`<dt>Session</dt><dd><code>${p.sessionId}</code></dd><dt>Turn</dt><dd>${turn}</dd>`}
     ${p.execution && !review && html`<dt>Execution</dt><dd><code>${p.execution}</code></dd>`}

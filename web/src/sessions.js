@@ -5,7 +5,6 @@
 import { useState } from "preact/hooks";
 import { agentPath, get, getAll } from "./api.js";
 import { html } from "./html.js";
-import { Actor } from "./memory.js";
 import { ago, href, navigate, pretty, useLoad, useReveal, when } from "./util.js";
 import { Empty, Loading, Problem } from "./widgets.js";
 
@@ -208,16 +207,17 @@ function TurnDetail({ agentId, sessionId, turnId, changed }) {
       </ol>
       <h4>Memories it wrote</h4>
       ${!t.memories.length && !(files.data || []).length && html`<${Empty}>None.</${Empty}>`}
-      <ul class="plain">
+      ${files.loading && !files.data && html`<${Loading} label="Loading the memories it wrote" />`}
+      <ul class="plain" aria-label="Memories this turn wrote">
         ${t.memories.map(
-          (r) => html`<li key=${r.id}><span class="chip">record</span>
-            <a href=${href(`/agents/${agentId}/-/records/${r.id}`)}>${r.summary}</a>
+          (r) => html`<li key=${r.id}><span class="chip">record</span>${" "}
+            <a href=${href(`/agents/${agentId}/-/records/${r.id}`)}>${r.summary}</a>${" "}
             <span class=${"status " + r.status}>${r.status.toLowerCase()}</span>${r.preview ? " (preview)" : ""}</li>`,
         )}
         ${(files.data || []).map(
-          (v) => html`<li key=${v.id}><span class="chip">file</span>
+          (v) => html`<li key=${v.id}><span class="chip">file</span>${" "}
             <a href=${href(`/agents/${agentId}/-/memory/${v.path.replace(/^\/memories\//, "")}`)}>${v.path}</a>
-            ${" "}${v.operation} → v${v.version} <${Actor} actor=${v.actor} /></li>`,
+            ${" "}${v.operation} → v${v.version}</li>`,
         )}
       </ul>`}
   </section>`;

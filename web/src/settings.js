@@ -4,7 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { agentPath, getAll } from "./api.js";
 import { html } from "./html.js";
 import { ago, pretty, useLoad, when } from "./util.js";
-import { Diff, Loading, Problem } from "./widgets.js";
+import { Diff, Loading, Problem, VersionPair } from "./widgets.js";
 
 export function SettingsTab({ agent, agentId, changed }) {
   const versions = useLoad(
@@ -39,18 +39,8 @@ export function SettingsTab({ agent, agentId, changed }) {
       </ol>
       ${list.length > 1 &&
       html`<div class="compare">
-          <div class="field inline">
-            <label for="manifest-from">From</label>
-            <select id="manifest-from" value=${from} onChange=${(e) => setFrom(Number(e.target.value))}>
-              ${list.map((v) => html`<option value=${v.version}>v${v.version}</option>`)}
-            </select>
-          </div>
-          <div class="field inline">
-            <label for="manifest-to">To</label>
-            <select id="manifest-to" value=${to} onChange=${(e) => setTo(Number(e.target.value))}>
-              ${list.map((v) => html`<option value=${v.version}>v${v.version}</option>`)}
-            </select>
-          </div>
+          <${VersionPair} idPrefix="manifest" options=${list.map((v) => [v.version, `v${v.version}`])}
+            from=${from} to=${to} setFrom=${(v) => setFrom(Number(v))} setTo=${(v) => setTo(Number(v))} />
         </div>
         <${Diff} before=${text(from)} after=${text(to)} label=${`Diff from manifest v${from} to v${to}`} />`}
     </section>

@@ -68,3 +68,17 @@ export function Confirm({ open, title, children, confirmLabel, onConfirm, onCanc
 }
 
 export const Empty = ({ children }) => html`<p class="empty">${children}</p>`;
+
+// The From and To of a comparison between two versions.
+export const VersionPair = ({ idPrefix, options, from, to, setFrom, setTo }) =>
+  [
+    ["from", "From", from, setFrom],
+    ["to", "To", to, setTo],
+  ].map(
+    ([end, label, value, set]) => html`<div class="field inline" key=${end}>
+      <label for=${`${idPrefix}-${end}`}>${label}</label>
+      <select id=${`${idPrefix}-${end}`} value=${value} onChange=${(e) => set(e.target.value)}>
+        ${options.map(([key, text]) => html`<option value=${key} key=${key}>${text}</option>`)}
+      </select>
+    </div>`,
+  );
