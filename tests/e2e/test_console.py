@@ -286,7 +286,7 @@ def test_the_memory_tab_opens_a_memory_its_history_and_a_diff(console, seeded):
     console.shot("memory-tab")
     row.get_by_role("link", name="conventions/release.md").click()
     detail = page.get_by_role("region", name="conventions/release.md")
-    expect(detail.get_by_role("heading", name="Release")).to_be_visible()  # rendered Markdown
+    expect(detail.get_by_role("heading", name="Release", exact=True)).to_be_visible()  # rendered Markdown
     expect(detail.locator(".markdown code")).to_have_text("vX.Y.Z")
     console.shot("memory-rendered")
     detail.get_by_role("button", name="Raw").click()

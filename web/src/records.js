@@ -93,7 +93,9 @@ export function RecordsTab({ agentId, rest, changed }) {
                 ${(records.data || []).map(
                   (r) => html`<tr key=${r.id} class=${r.id === selected ? "selected" : ""}>
                     <td><a href=${href(`/agents/${agentId}/-/records/${r.id}`)}
-                      aria-current=${r.id === selected ? "true" : undefined}>${r.summary}</a></td>
+                      aria-current=${r.id === selected ? "true" : undefined}>${r.summary}</a>
+                      <div class="narrow muted">${r.scope}${r.pinned ? " · pinned" : ""}${" "}
+                        <${Labels} labels=${r.labels} quiet=${true} /></div></td>
                     <td>${r.kind}</td>
                     <td class="wide"><${Labels} labels=${r.labels} /></td>
                     <td class="wide">${r.scope}</td>
@@ -113,9 +115,9 @@ export function RecordsTab({ agentId, rest, changed }) {
   </div>`;
 }
 
-const Labels = ({ labels }) => {
+const Labels = ({ labels, quiet }) => {
   const pairs = Object.entries(labels || {});
-  if (!pairs.length) return html`<span class="muted">none</span>`;
+  if (!pairs.length) return quiet ? null : html`<span class="muted">none</span>`;
   return pairs.map(([name, value]) => html`<span class="chip" key=${name}>${name}: ${value}</span> `);
 };
 

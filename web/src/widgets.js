@@ -16,25 +16,41 @@ export const Loading = ({ label = "Loading" }) =>
   html`<p class="muted" role="status" aria-live="polite">${label}…</p>`;
 
 // A line diff of two texts; every line says whether it was added or removed for screen readers
-// too, not only by colour.
+// too, not only by colour. Long unchanged runs fold to their first and last lines of context.
+const CONTEXT = 3;
+
 export function Diff({ before, after, label }) {
-  const parts = diffLines(before ?? "", after ?? "");
-  const changed = parts.some((part) => part.added || part.removed);
+  const lines = [];
+  for (const part of diffLines(before ?? "", after ?? "")) {
+    const kind = part.added ? "add" : part.removed ? "del" : "same";
+    for (const text of part.value.replace(/\n$/, "").split("\n")) lines.push({ kind, text });
+  }
+  const changed = lines.some((line) => line.kind !== "same");
+  const near = (i) =>
+    lines.slice(Math.max(0, i - CONTEXT), i + CONTEXT + 1).some((line) => line.kind !== "same");
+  const shown = [];
+  let folded = 0;
+  lines.forEach((line, i) => {
+    if (!changed || line.kind !== "same" || near(i)) {
+      if (folded) shown.push({ kind: "fold", text: `… ${folded} unchanged line${folded === 1 ? "" : "s"}` });
+      folded = 0;
+      shown.push(line);
+    } else {
+      folded += 1;
+    }
+  });
+  if (folded) shown.push({ kind: "fold", text: `… ${folded} unchanged line${folded === 1 ? "" : "s"}` });
+  const sign = { add: "+", del: "-", same: " ", fold: " " };
+  const said = { add: "added", del: "removed" };
   return html`<figure class="diff" aria-label=${label}>
     ${!changed && html`<p class="muted">No difference.</p>`}
-    <pre>${parts.flatMap((part, i) => {
-      const kind = part.added ? "add" : part.removed ? "del" : "same";
-      const sign = part.added ? "+" : part.removed ? "-" : " ";
-      const lines = part.value.replace(/\n$/, "").split("\n");
-      return lines.map(
-        (line, j) =>
-          html`<span key=${i + "." + j} class=${"line " + kind}
-            ><span class="sign" aria-label=${kind === "same" ? "" : kind === "add" ? "added" : "removed"}
-              >${sign}</span
-            >${line + "\n"}</span
-          >`,
-      );
-    })}</pre>
+    <pre>${shown.map(
+      (line, i) =>
+        html`<span key=${i} class=${"line " + line.kind}
+          ><span class="sign" aria-label=${said[line.kind]}>${sign[line.kind]}</span
+          >${line.text + "\n"}</span
+        >`,
+    )}</pre>
   </figure>`;
 }
 
