@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -213,7 +214,16 @@ def console(playwright_browser, module_server, seeded) -> Iterator[Console]:
 def expect(locator):
     from playwright.sync_api import expect as playwright_expect
 
+    # The page's own waits and the assertions' share one bound, roomy for a busy CI machine.
+    playwright_expect.set_options(timeout=WAIT_MS)
     return playwright_expect(locator)
+
+
+@pytest.fixture
+def fresh() -> str:
+    """A path prefix no other test (or earlier run of this one) wrote under: tests that change
+    memories share the module's agent."""
+    return f"t{uuid.uuid4().hex[:8]}"
 
 
 def test_the_token_is_pasted_once_and_kept_in_session_storage_only(console):
@@ -286,7 +296,9 @@ def test_the_memory_tab_opens_a_memory_its_history_and_a_diff(console, seeded):
     console.shot("memory-tab")
     row.get_by_role("link", name="conventions/release.md").click()
     detail = page.get_by_role("region", name="conventions/release.md")
-    expect(detail.get_by_role("heading", name="Release", exact=True)).to_be_visible()  # rendered Markdown
+    expect(
+        detail.get_by_role("heading", name="Release", exact=True)
+    ).to_be_visible()  # rendered Markdown
     expect(detail.locator(".markdown code")).to_have_text("vX.Y.Z")
     console.shot("memory-rendered")
     detail.get_by_role("button", name="Raw").click()
@@ -305,21 +317,21 @@ def test_the_memory_tab_opens_a_memory_its_history_and_a_diff(console, seeded):
 
 
 def test_a_memory_is_edited_then_deleted_with_confirmation_and_its_history_shows_it(
-    console, client
+    console, client, fresh
 ):
-    client.put_memory(AGENT, "drafts/plan.md", "---\ndescription: The plan\n---\nStep one.\n")
+    client.put_memory(AGENT, f"{fresh}/plan.md", "---\ndescription: The plan\n---\nStep one.\n")
     console.sign_in()
     page = console.page
-    console.open(f"/agents/{AGENT}/-/memory/drafts/plan.md")
-    detail = page.get_by_role("region", name="drafts/plan.md")
+    console.open(f"/agents/{AGENT}/-/memory/{fresh}/plan.md")
+    detail = page.get_by_role("region", name=f"{fresh}/plan.md")
     detail.get_by_role("button", name="Edit").click()
-    detail.get_by_label(re.compile("^Content of drafts/plan.md")).fill(
+    detail.get_by_label(re.compile(f"^Content of {fresh}/plan.md")).fill(
         "---\ndescription: The plan\n---\nStep one.\nStep two.\n"
     )
     console.shot("memory-edit")
     detail.get_by_role("button", name="Save").click()
     expect(detail.get_by_role("status")).to_have_text("Saved v2.")
-    assert client.get_memory(AGENT, "drafts/plan.md")["content"].endswith("Step two.\n")
+    assert client.get_memory(AGENT, f"{fresh}/plan.md")["content"].endswith("Step two.\n")
     # Delete asks first; Cancel keeps the memory.
     detail.get_by_role("button", name="Delete").click()
     dialog = page.get_by_role("dialog", name="Delete this memory?")
@@ -327,41 +339,41 @@ def test_a_memory_is_edited_then_deleted_with_confirmation_and_its_history_shows
     console.shot("memory-delete-confirm")
     dialog.get_by_role("button", name="Cancel").click()
     expect(dialog).to_be_hidden()
-    assert client.get_memory(AGENT, "drafts/plan.md")["version"] == 2
+    assert client.get_memory(AGENT, f"{fresh}/plan.md")["version"] == 2
     detail.get_by_role("button", name="Delete").click()
     dialog.get_by_role("button", name="Delete").click()
-    expect(detail.get_by_role("status")).to_have_text("Deleted drafts/plan.md.")
+    expect(detail.get_by_role("status")).to_have_text(f"Deleted {fresh}/plan.md.")
     versions = detail.get_by_role("list", name="Versions, newest first")
     expect(versions.get_by_role("listitem").first).to_contain_text("delete")
     expect(versions.get_by_role("listitem")).to_have_count(3)
-    expect(page.get_by_role("table", name="Memories").get_by_text("drafts/plan.md")).to_have_count(
-        0
-    )
+    expect(
+        page.get_by_role("table", name="Memories").get_by_text(f"{fresh}/plan.md")
+    ).to_have_count(0)
     console.shot("memory-deleted")
     # A reload shows the same: the memory gone, its history kept.
     page.reload()
     expect(page.get_by_text("This memory is deleted; its history is kept.")).to_be_visible()
 
 
-def test_an_edit_that_lost_a_race_shows_both_versions(console, client):
-    client.put_memory(AGENT, "drafts/race.md", "base\n")
+def test_an_edit_that_lost_a_race_shows_both_versions(console, client, fresh):
+    client.put_memory(AGENT, f"{fresh}/race.md", "base\n")
     console.sign_in()
     page = console.page
-    console.open(f"/agents/{AGENT}/-/memory/drafts/race.md")
-    detail = page.get_by_role("region", name="drafts/race.md")
+    console.open(f"/agents/{AGENT}/-/memory/{fresh}/race.md")
+    detail = page.get_by_role("region", name=f"{fresh}/race.md")
     detail.get_by_role("button", name="Edit").click()
-    detail.get_by_label(re.compile("^Content of drafts/race.md")).fill("mine\n")
-    client.put_memory(AGENT, "drafts/race.md", "theirs\n")  # meanwhile, elsewhere
+    detail.get_by_label(re.compile(f"^Content of {fresh}/race.md")).fill("mine\n")
+    client.put_memory(AGENT, f"{fresh}/race.md", "theirs\n")  # meanwhile, elsewhere
     detail.get_by_role("button", name="Save").click()
     conflict = detail.get_by_role("alert")
     expect(conflict).to_contain_text("Changed meanwhile")
     expect(conflict.get_by_label("Current version", exact=True)).to_have_text("theirs")
     expect(conflict.get_by_label("Your version", exact=True)).to_have_text("mine")
     console.shot("memory-conflict")
-    assert client.get_memory(AGENT, "drafts/race.md")["content"] == "theirs\n"
+    assert client.get_memory(AGENT, f"{fresh}/race.md")["content"] == "theirs\n"
     detail.get_by_role("button", name="Save mine over it").click()
     expect(detail.get_by_role("status")).to_have_text("Saved v3.")
-    assert client.get_memory(AGENT, "drafts/race.md")["content"] == "mine\n"
+    assert client.get_memory(AGENT, f"{fresh}/race.md")["content"] == "mine\n"
 
 
 def test_memories_are_searched(console):
@@ -375,17 +387,20 @@ def test_memories_are_searched(console):
     console.shot("memory-search")
 
 
-def test_a_change_made_elsewhere_appears_without_a_reload(console, client):
+def test_a_change_made_elsewhere_appears_without_a_reload(console, client, fresh):
     console.sign_in()
     console.open(f"/agents/{AGENT}/-/memory")
     page = console.page
-    expect(page.get_by_role("status").filter(has_text="Live")).to_be_visible()
+    # Connected: what is written from now on reaches this page.
+    expect(page.get_by_role("status").filter(has_text=re.compile("^Live"))).to_be_visible()
     page.evaluate("window.stillTheSamePage = true")
-    client.put_memory(AGENT, "live/arrived.md", "---\ndescription: Written elsewhere\n---\nhi\n")
+    client.put_memory(
+        AGENT, f"{fresh}/arrived.md", "---\ndescription: Written elsewhere\n---\nhi\n"
+    )
     row = (
         page.get_by_role("table", name="Memories")
         .get_by_role("row")
-        .filter(has_text="live/arrived.md")
+        .filter(has_text=f"{fresh}/arrived.md")
     )
     expect(row).to_contain_text("Written elsewhere")
     assert page.evaluate("window.stillTheSamePage") is True

@@ -19,7 +19,7 @@ const TABS = [
 ];
 
 const STREAM_TEXT = {
-  connecting: "Connecting to live updates",
+  connecting: "Connecting…",
   live: "Live",
   reconnecting: "Reconnecting",
   off: "No live updates",

@@ -444,7 +444,7 @@ Please report this to https://github.com/markedjs/marked.`,t){let r="<p>An error
         </div>
         <${Ft} before=${f(o)} after=${f(l)} label=${`Diff from manifest v${o} to v${l}`} />`}
     </section>
-  </div>`}var Nr=[["memory","Memory",qo],["records","Records",Vo],["sessions","Sessions",Go],["settings","Settings",Yo]],ac={connecting:"Connecting to live updates",live:"Live",reconnecting:"Reconnecting",off:"No live updates"};function Xo({agentId:t,tab:e,rest:n}){let r=te(()=>ge(z(t)),[t]),[s,o]=C(0),[i,l]=C("connecting"),[u,f]=C("");he(()=>Hs(t,m=>{o(T=>T+1);let p=(m.changes||[]).length,k=(m.changes||[]).map(T=>T.path||T.id).slice(0,3).join(", ");f(`${p} change${p===1?"":"s"}${k?": "+k:""}`)},l),[t]);let c=Nr.find(([m])=>m===e)||Nr[0],h=c[2];return _`<main id="main" class="page" tabindex="-1">
+  </div>`}var Nr=[["memory","Memory",qo],["records","Records",Vo],["sessions","Sessions",Go],["settings","Settings",Yo]],ac={connecting:"Connecting\u2026",live:"Live",reconnecting:"Reconnecting",off:"No live updates"};function Xo({agentId:t,tab:e,rest:n}){let r=te(()=>ge(z(t)),[t]),[s,o]=C(0),[i,l]=C("connecting"),[u,f]=C("");he(()=>Hs(t,m=>{o(T=>T+1);let p=(m.changes||[]).length,k=(m.changes||[]).map(T=>T.path||T.id).slice(0,3).join(", ");f(`${p} change${p===1?"":"s"}${k?": "+k:""}`)},l),[t]);let c=Nr.find(([m])=>m===e)||Nr[0],h=c[2];return _`<main id="main" class="page" tabindex="-1">
     <div class="page-head">
       <div>
         <p class="crumbs"><a href=${V("/agents")}>Agents</a> /</p>
