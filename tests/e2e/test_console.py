@@ -355,6 +355,31 @@ def test_a_memory_is_edited_then_deleted_with_confirmation_and_its_history_shows
     expect(page.get_by_text("This memory is deleted; its history is kept.")).to_be_visible()
 
 
+def test_markdown_written_by_an_agent_runs_and_loads_nothing_in_the_console(console, client, fresh):
+    # An agent's memory is untrusted text: the HTML in it is shown as text, never parsed; a
+    # javascript: link loses its target; an image becomes a link, so nothing is fetched.
+    client.put_memory(
+        AGENT,
+        f"{fresh}/hostile.md",
+        '# Notes\n\n<b onmouseover="window.pwned = 1">bold</b>'
+        '<script>window.pwned = 2</script><iframe src="javascript:window.pwned = 3"></iframe>\n\n'
+        "[click](javascript:window.pwned=4) ![tracker](https://tracker.invalid/pixel.png)\n",
+    )
+    console.sign_in()
+    page = console.page
+    console.open(f"/agents/{AGENT}/-/memory/{fresh}/hostile.md")
+    rendered = page.locator(".markdown")
+    expect(rendered.get_by_role("heading", name="Notes")).to_be_visible()
+    expect(rendered).to_contain_text('<b onmouseover="window.pwned = 1">bold</b>')
+    assert rendered.locator("script, iframe, img, [onmouseover]").count() == 0
+    rendered.get_by_text("click").click()
+    assert rendered.get_by_text("click").get_attribute("href") is None
+    expect(rendered.get_by_role("link", name="image: tracker")).to_have_attribute(
+        "href", "https://tracker.invalid/pixel.png"
+    )
+    assert page.evaluate("window.pwned") is None
+
+
 def test_an_edit_that_lost_a_race_shows_both_versions(console, client, fresh):
     client.put_memory(AGENT, f"{fresh}/race.md", "base\n")
     console.sign_in()

@@ -2,7 +2,7 @@
 
 import { diffLines } from "diff";
 import DOMPurify from "dompurify";
-import { marked } from "marked";
+import { Marked } from "marked";
 import { useEffect, useRef } from "preact/hooks";
 import { html } from "./html.js";
 
@@ -54,10 +54,21 @@ export function Diff({ before, after, label }) {
   </figure>`;
 }
 
-// Memories are written by agents: their Markdown is rendered, then sanitised, so that no
-// script, handler or javascript: link in a memory runs in the console.
+// Memories are written by agents: untrusted text. HTML inside their Markdown is shown as text
+// (never parsed, so no handler or script in it can run), images become links (nothing is
+// fetched from elsewhere), and the result is sanitised as well (javascript: links).
+const escapeHtml = (text) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+const markdown = new Marked({
+  renderer: {
+    html: ({ text }) => escapeHtml(text),
+    image: ({ href, text }) => `<a href="${escapeHtml(href || "")}">image: ${escapeHtml(text || href || "")}</a>`,
+  },
+});
+
 export function Markdown({ text }) {
-  const clean = DOMPurify.sanitize(marked.parse(text ?? "", { async: false }));
+  const clean = DOMPurify.sanitize(markdown.parse(text ?? "", { async: false }));
   return html`<div class="markdown" dangerouslySetInnerHTML=${{ __html: clean }}></div>`;
 }
 
