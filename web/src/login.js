@@ -32,8 +32,8 @@ export function Login({ onSignedIn }) {
     <form onSubmit=${submit} class="card">
       <h1>agent-memory</h1>
       <p>
-        Paste the API token. <code>agent-memory serve</code> keeps it in
-        <code>data/token</code>. It stays in this tab only and is sent in a header, never in a
+        Paste the API token (<code>agent-memory serve</code> keeps it in${" "}
+        <code>data/token</code>). It stays in this tab only and is sent in a header, never in a
         URL.
       </p>
       <label for="token">API token</label>

@@ -512,8 +512,8 @@ Please report this to https://github.com/markedjs/marked.`,t){let r="<p>An error
     <form onSubmit=${async u=>{u.preventDefault(),i(!0),s(null);let f=e.trim();try{await Fe("GET","/v1/agents",{params:{limit:1},token:f}),Fs(f),t()}catch(c){s(c.status===401?{code:"unauthorized",message:"This token is not accepted."}:c)}finally{i(!1)}}} class="card">
       <h1>agent-memory</h1>
       <p>
-        Paste the API token. <code>agent-memory serve</code> keeps it in
-        <code>data/token</code>. It stays in this tab only and is sent in a header, never in a
+        Paste the API token (<code>agent-memory serve</code> keeps it in${" "}
+        <code>data/token</code>). It stays in this tab only and is sent in a header, never in a
         URL.
       </p>
       <label for="token">API token</label>
