@@ -226,6 +226,10 @@ def fresh() -> str:
     return f"t{uuid.uuid4().hex[:8]}"
 
 
+def test_the_server_says_where_the_console_is(module_server):
+    assert f"web console: {module_server.url}/ " in module_server.output
+
+
 def test_the_token_is_pasted_once_and_kept_in_session_storage_only(console):
     page = console.page
     page.goto(console.url + "/")
