@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint cloud-check bench clean
+.PHONY: serve test lint console console-check chromium cloud-check bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,9 +21,33 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# The web console (web/) is built into the package, and the build is committed so that
+# `make serve` needs no Node. `make console` rebuilds it after a change to web/.
+CONSOLE := layers/core/agent_memory/console
+NPM_CI := npm ci --no-audit --no-fund --loglevel=error
+
+console:
+	cd web && $(NPM_CI) && node build.mjs
+
+# The committed build must be what the sources (and package-lock.json's pins) build to.
+console-check:
+	cd web && $(NPM_CI)
+	rm -rf web/.check && node web/build.mjs --outdir web/.check
+	@diff -r $(CONSOLE) web/.check >/dev/null || { diff -r $(CONSOLE) web/.check | head -20; \
+		echo "$(CONSOLE) differs from a fresh build of web/: run make console and commit it" >&2; \
+		exit 1; }
+	rm -rf web/.check
+
+# The console's browser tests drive Debian's chromium (no browser can be downloaded here). When it
+# cannot be installed (not root, no apt) they skip, saying why; under CI they fail instead.
+chromium:
+	@[ -x /usr/bin/chromium ] || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+		|| echo "chromium is not installed: the console's browser tests will skip" >&2
+
 # The suite runs on every core (pytest-xdist; an idle worker takes tests from a busy one).
 # ARGS passes flags through (ARGS="tests/unit -x"); a selection with no tests (exit 5) passes.
-test: lint
+test: lint console-check chromium
 	$(BIN)/python -m pytest -n auto --dist worksteal $(ARGS) || [ $$? -eq 5 ]
 
 cloud-check:
@@ -33,4 +57,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/cold_start.py
 
 clean:
-	rm -rf $(VENV) .venv-sam .aws-sam .pytest_cache .ruff_cache .mypy_cache
+	rm -rf $(VENV) .venv-sam .aws-sam .pytest_cache .ruff_cache .mypy_cache web/node_modules web/.check test-artifacts

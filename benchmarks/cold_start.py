@@ -48,6 +48,8 @@ STAND_INS = {
     "AGENT_MEMORY_EXTRACTION_STATE_MACHINE_ARN": (
         "arn:aws:states:us-east-1:123456789012:stateMachine:ExtractionStateMachine-BENCH"
     ),
+    # The Console parameter's default, Enabled.
+    "AGENT_MEMORY_CONSOLE": "true",
 }
 # What the Lambda runtime adds (credentials are the role's, from the environment).
 RUNTIME = {

@@ -24,6 +24,8 @@ class Settings(BaseSettings):
     token: SecretStr | None = None
     threads: int = Field(default=16, ge=2, le=256)
     webhook_url: str | None = None
+    # The web console at `/` (both shapes; the cloud template's Console parameter sets it).
+    console: bool = True
 
     # Cloud shape.
     table_name: str | None = None

@@ -20,6 +20,7 @@ from ..bootstrap import Services
 from ..domain.errors import DomainError, field_problems, problems_text
 from .paths import external, normalize_event
 from .routes.agents import agents_router
+from .routes.console import console_router
 from .routes.history import history_router
 from .routes.ingest import ingest_router
 from .routes.memories import memories_router
@@ -174,6 +175,8 @@ class Api:
         self.resolver.include_router(search_router(services))
         self.resolver.include_router(ingest_router(services))
         self.resolver.include_router(tenant_router(services))
+        if services.settings.console:
+            self.resolver.include_router(console_router())
         self._openapi: dict[str, Any] | None = None
         self._openapi_lock = threading.Lock()
         self._register_handlers()

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from ..api.app import OPENAPI_PATH, Api
+from ..api.routes.console import is_console_path
 from .sse import EventStreams
 from .tokens import TokenBook
 
@@ -46,7 +47,8 @@ class LocalGateway:
         except (UnicodeEncodeError, UnicodeDecodeError):
             return error(start_response, 400, "invalid_path", "the request path is not UTF-8")
         grant = None
-        if path not in PUBLIC_PATHS:
+        # The console's files are public (they hold no data); the API behind them is not.
+        if path not in PUBLIC_PATHS and not is_console_path(path):
             header = environ.get("HTTP_AUTHORIZATION", "")
             scheme, _, token = header.partition(" ")
             grant = self.tokens.grant_for(token.strip()) if scheme.lower() == "bearer" else None

@@ -101,6 +101,8 @@ def serve(settings: Settings) -> None:
         f"(store: {settings.store}, data: {settings.data_dir}, extraction: {model})",
         flush=True,
     )
+    if settings.console:
+        print(f"web console: http://{host}:{port}/ (sign in with the API token)", flush=True)
     try:
         server.run()
     finally:
