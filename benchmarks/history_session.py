@@ -65,7 +65,13 @@ def search(client: Any, session: str, questions: list[str]) -> list[float]:
         for question in questions:
             t0 = time.perf_counter()
             client.call_tool(
-                AGENT, session, turn, "search_history", {"role": "agent"}, query=question, limit=10
+                AGENT,
+                session,
+                turn,
+                "search_history",
+                caller={"role": "agent"},
+                query=question,
+                limit=10,
             )
             seconds.append(time.perf_counter() - t0)
     finally:

@@ -400,7 +400,7 @@ def ask(
             session_id,
             turn,
             tool,
-            {"role": "agent"},
+            caller={"role": "agent"},
             query=qa["question"],
             limit=SEARCH_LIMIT,
         )
@@ -440,7 +440,12 @@ def load_records(
         try:
             for obs in observations[start : start + RECORDS_PER_TURN]:
                 client.call_tool(
-                    agent_id, session_id, turn, "add_memory", {"role": "agent"}, **record_input(obs)
+                    agent_id,
+                    session_id,
+                    turn,
+                    "add_memory",
+                    caller={"role": "agent"},
+                    **record_input(obs),
                 )
                 written += 1
         except BaseException:

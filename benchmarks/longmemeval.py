@@ -209,7 +209,7 @@ def ask(
                 session_id,
                 turn,
                 "search_history",
-                {"role": "agent"},
+                caller={"role": "agent"},
                 query=question,
                 limit=limit,
             )

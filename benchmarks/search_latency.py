@@ -484,7 +484,7 @@ def http_calls(client: Any, turn: Turn, bodies: list[dict[str, Any]]) -> list[An
     def call(body: dict[str, Any]) -> Callable[[], int]:
         return lambda: len(
             client.call_tool(
-                AGENT, turn.session_id, turn.id, "search_memory", {"role": "agent"}, **body
+                AGENT, turn.session_id, turn.id, "search_memory", caller={"role": "agent"}, **body
             )["records"]
         )
 
@@ -562,7 +562,7 @@ def coverage_probe(client: Any, turn: Turn, corpus: Corpus, size: int) -> dict[s
             turn.session_id,
             turn.id,
             "search_memory",
-            {"role": "agent"},
+            caller={"role": "agent"},
             query=f"ref {corpus.ref(i)}",
             limit=SEARCH_LIMIT,
         )
