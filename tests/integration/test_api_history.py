@@ -65,48 +65,6 @@ def test_only_committed_turns_are_searched(api, embedded):
     )
 
 
-def test_a_message_ending_in_a_question_ranks_a_little_below_one_that_tells(
-    api, services, embedded, monkeypatch
-):
-    from agent_memory.domain.search.ranking import Ranked
-
-    s = setup(api)
-    t1 = Turn(api, s)
-    t1.say(
-        user("Which region do we deploy to?"),
-        {"role": "assistant", "text": "We deploy to eu-west-1."},
-        user("And the api, where does it go?"),
-        {"role": "assistant", "text": "Same region."},
-        user("Is that final?"),
-        {"role": "assistant", "text": "It is."},
-    )
-    t1.commit()
-    ids = {e["text"]: e["id"] for e in api.ok("GET", f"{A}/-/sessions/{s}/history")["events"]}
-    # Fused scores as the index would give them: each question a little above its answer.
-    fused = [
-        Ranked(ids["Which region do we deploy to?"] + ".1", 0.50),
-        Ranked(ids["We deploy to eu-west-1."] + ".1", 0.46),
-        Ranked(ids["And the api, where does it go?"] + ".1", 0.30),
-        Ranked(ids["Same region."] + ".1", 0.20),
-        # Below zero a question still moves down: -0.100 counts -0.110.
-        Ranked(ids["Is that final?"] + ".1", -0.100),
-        Ranked(ids["It is."] + ".1", -0.105),
-    ]
-    monkeypatch.setattr(services.history_search._search, "rank", lambda *a, **k: (fused, []))
-    found = [
-        e["text"].split("\n", 1)[1] for e in Turn(api, s).search(query="deploy region", limit=10)
-    ]
-    # 0.50 counts 0.45 and falls below 0.46; 0.30 counts 0.27 and stays above 0.20.
-    assert found == [
-        "We deploy to eu-west-1.",
-        "Which region do we deploy to?",
-        "And the api, where does it go?",
-        "Same region.",
-        "It is.",
-        "Is that final?",
-    ]
-
-
 @pytest.mark.parametrize(
     ("index", "memory", "kept_roles"),
     [

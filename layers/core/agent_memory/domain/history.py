@@ -92,12 +92,6 @@ class HistoryEvent(Entity):
             return f"error: {part}"
         return part
 
-    def asks(self, part: int = 1) -> bool:
-        """A message whose part `part` ends in a question."""
-        parts = self.parts
-        text = parts[part - 1] if 0 < part <= len(parts) else self.text
-        return self.role in ("user", "assistant") and text.rstrip().endswith("?")
-
     def word_texts(self) -> list[str]:
         """The words each part's document is found by: the first holds the whole event, the
         others none. BM25 weighs an event as a whole: a long message cut in parts would have

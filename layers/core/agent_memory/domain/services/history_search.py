@@ -37,12 +37,6 @@ MAX_DEPTH = 800
 READ_AHEAD = 50
 MAX_LIMIT = 50
 
-# A message ending in a question tells less than the one answering it: among the best
-# REORDERED x limit candidates, a part ending in a question mark loses (1 - ASKED) of its score's
-# size. Measured on LoCoMo, benchmarks/RESULTS.md: nDCG@10 0.595 -> 0.601.
-ASKED = 0.9
-REORDERED = 3
-
 
 class SearchHistoryIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -76,33 +70,29 @@ class TurnCache:
 
 @dataclass(frozen=True)
 class Position:
-    """Where a page of a search starts: how many results came before it, and how many of the
-    best candidates its first page reordered (so every page orders them alike)."""
+    """Where a page of a search starts: how many results came before it, for which query."""
 
     offset: int
-    head: int
     query: str
 
     @staticmethod
-    def read(cursor: str | None, query: str, limit: int) -> Position:
+    def read(cursor: str | None, query: str) -> Position:
         position = decode_cursor(cursor)
         if position is None:
-            return Position(0, REORDERED * limit, query)
-        offset, head = int_field(position, "offset"), int_field(position, "head")
+            return Position(0, query)
+        offset = int_field(position, "offset")
         asked = str_field(position, "query")
-        if offset is None or head is None or offset < 0 or not 0 < head <= MAX_DEPTH:
+        if offset is None or not 0 <= offset <= MAX_DEPTH:
             raise InvalidRequest("cursor is not one this service issued", code="invalid_cursor")
         if asked != query[:64]:
             raise InvalidRequest(
                 "the cursor belongs to another query: send the query it came with",
                 code="invalid_cursor",
             )
-        return Position(offset, head, query)
+        return Position(offset, query)
 
     def next(self, count: int) -> str:
-        return encode_cursor(
-            {"offset": self.offset + count, "head": self.head, "query": self.query[:64]}
-        )
+        return encode_cursor({"offset": self.offset + count, "query": self.query[:64]})
 
 
 class HistorySearch:
@@ -141,7 +131,7 @@ class HistorySearch:
         if not args.query:
             raise ToolRefused("search_history needs a query or ids", code="memory.invalid_argument")
         try:
-            position = Position.read(args.cursor, args.query, args.limit)
+            position = Position.read(args.cursor, args.query)
         except InvalidRequest as exc:
             raise ToolRefused(str(exc), code="memory.invalid_argument") from exc
         if self._search.index is None:
@@ -209,7 +199,7 @@ class HistorySearch:
             raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
         if session_id is not None and self._store.get_session(tenant, agent_id, session_id) is None:
             raise NotFound(f"session {session_id!r} does not exist", code="session_not_found")
-        position = Position.read(cursor, query, limit)
+        position = Position.read(cursor, query)
         if self._search.index is None:
             return {"events": [], "next": None}
         search = Manifest.model_validate(agent.manifest).harness.memory.search
@@ -233,7 +223,7 @@ class HistorySearch:
         """The best `limit` of ranked event parts an app may see (committed live turns), one
         an event, each with the candidate that found it."""
         visible = _visible_to_apps()
-        return self._best_visible(tenant, agent_id, query, ranked, visible, 0, limit, None)[0]
+        return self._best_visible(tenant, agent_id, query, ranked, visible, limit, None)[0]
 
     # -- ranking ------------------------------------------------------------------------------------
 
@@ -256,7 +246,7 @@ class HistorySearch:
         wanted = position.offset + limit
         # Embedded once, however deep the search looks.
         query_vector, usage = self._search.embed_query(query, mode)
-        depth = max(CANDIDATES, position.head)
+        depth = CANDIDATES
         while True:
             ranked, _ = self._search.rank(
                 tenant,
@@ -269,7 +259,7 @@ class HistorySearch:
                 query_vector=query_vector,
             )
             hits, left = self._best_visible(
-                tenant, agent_id, query, ranked, visible, position.head, wanted, where.session_id
+                tenant, agent_id, query, ranked, visible, wanted, where.session_id
             )
             deeper = len(ranked) >= depth and depth < MAX_DEPTH
             if len(hits) >= wanted or not deeper:
@@ -287,14 +277,11 @@ class HistorySearch:
         query: str,
         ranked: list[Ranked],
         visible: Visible,
-        head_size: int,
         wanted: int,
         session_id: str | None,
     ) -> tuple[list[tuple[Ranked, dict[str, Any]]], bool]:
         """The best `wanted` visible results, one an event, each with the candidate that found
         it; and whether candidates were left unexamined."""
-        # The best candidates are read in one go and reordered: a message ending in a question
-        # ranks a little below one that tells (ASKED).
         cache = TurnCache(self._store, tenant, agent_id)
         words = set(tokenize(query))
         events: dict[tuple[str, str], HistoryEvent | None] = {}
@@ -313,23 +300,17 @@ class HistorySearch:
                 for event in self._store.get_events(tenant, agent_id, session_id, ids):
                     events[(session_id, event.id)] = event
 
-        head = ranked[:head_size]
-        read(head)
-
-        def weighed(candidate: Ranked) -> float:
-            event = events.get(key(candidate))
-            asked = event is not None and event.asks(int(candidate.id.rpartition(".")[2]))
-            score = candidate.score
-            return score - (1 - ASKED) * abs(score) if asked else score
-
-        ordered = [*sorted(head, key=weighed, reverse=True), *ranked[len(head) :]]
+        # Events are read a batch at a time as the candidates are walked, the first batch a
+        # little more than the page wants (most candidates are visible).
+        batch = min(READ_AHEAD, 2 * wanted + 5)
         results: list[tuple[Ranked, dict[str, Any]]] = []
         returned: set[tuple[str, str]] = set()
-        for at, candidate in enumerate(ordered):
+        for at, candidate in enumerate(ranked):
             k = key(candidate)
             if k not in events:
-                # Past the head: the next candidates' events in one read, not one by one.
-                read([c for c in ordered[at:] if key(c) not in events][:READ_AHEAD])
+                # The next candidates' events in one read, not one by one.
+                read([c for c in ranked[at:] if key(c) not in events][:batch])
+                batch = READ_AHEAD
             event = events[k]
             if event is None or k in returned or not visible(event, cache):
                 continue
@@ -343,7 +324,7 @@ class HistorySearch:
             returned.add(k)  # an event's later parts add nothing to its best one
             results.append((candidate, found_part(event, part, parts)))
             if len(results) >= wanted:
-                return results, at + 1 < len(ordered)
+                return results, at + 1 < len(ranked)
         return results, False
 
 
