@@ -12,6 +12,7 @@ from .domain.extraction.model import MemoryModel
 from .domain.ports import EventPublisher, ExtractionStarter, Store
 from .domain.search.service import SearchService
 from .domain.services.agents import AgentService
+from .domain.services.audit import AuditService
 from .domain.services.extraction import ExtractionService
 from .domain.services.files import FileLimits, FileService
 from .domain.services.history import HistoryService
@@ -40,6 +41,7 @@ class Services:
     history: HistoryService
     tools: ToolService
     ingest: IngestService
+    audit: AuditService
     extraction: ExtractionService | None = None
     starter: ExtractionStarter | None = None
     # Embedded shape: adds the vectors of what writes queued (the server runs it in background).
@@ -239,6 +241,7 @@ def build_services(
         history=history,
         tools=tools,
         ingest=ingest,
+        audit=AuditService(store, settings.audit_retention_days),
         extraction=extraction,
         starter=starter,
         vectors=vectors,

@@ -287,6 +287,10 @@ class Client:
     def tenant_limits(self) -> dict[str, Any]:
         return self.request("GET", "/v1/tenant/limits")
 
+    def reset_tenant(self, confirm: str) -> dict[str, Any]:
+        """One step of a tenant reset (`done: false`: call again to go on)."""
+        return self.request("DELETE", "/v1/tenant", query={"confirm": confirm})
+
     def set_tenant_limits(
         self, memory_bytes: int | None = None, memories_per_agent: int | None = None
     ) -> dict[str, Any]:

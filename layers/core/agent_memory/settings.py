@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     )
     dynamodb_endpoint: str | None = None
     tenant_claim: str = "tenant"
+    # The JWT claim listing the caller roles (agent, helper, programmatic, agent_as_tool) a
+    # credential may state; a JWT without it may state any.
+    roles_claim: str = "roles"
     event_bus_name: str | None = None
 
     # Search: embeddings default to the offline local model embedded, Bedrock in the cloud.
@@ -62,6 +65,9 @@ class Settings(BaseSettings):
     memories_per_agent: int = Field(default=10_000, ge=1)
     memory_index_lines: int = Field(default=200, ge=1)
     memory_index_bytes: int = Field(default=25 * 1024, ge=256)
+
+    # Audit entries are kept this many days (DynamoDB's TTL removes them; 0: kept for ever).
+    audit_retention_days: int = Field(default=365, ge=0, le=36_500)
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from ..api.app import OPENAPI_PATH, Api
+from ..api.context import TOKEN_ID_CLAIM
 from .sse import EventStreams
 from .tokens import TokenBook
 
@@ -32,11 +33,17 @@ class LocalGateway:
     not in requests. Event streams (which hold a request open) never enter the resolver."""
 
     def __init__(
-        self, api: Api, tokens: TokenBook, tenant_claim: str, streams: EventStreams | None = None
+        self,
+        api: Api,
+        tokens: TokenBook,
+        tenant_claim: str,
+        streams: EventStreams | None = None,
+        roles_claim: str = "roles",
     ) -> None:
         self.api = api
         self.tokens = tokens
         self.tenant_claim = tenant_claim
+        self.roles_claim = roles_claim
         self.streams = streams
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
@@ -71,8 +78,10 @@ class LocalGateway:
         claims = (
             {
                 self.tenant_claim: grant.tenant,
-                "sub": "local-token",
+                "sub": grant.who,
                 "scope": " ".join(sorted(grant.scopes)),
+                self.roles_claim: " ".join(sorted(grant.roles)),
+                TOKEN_ID_CLAIM: grant.id,
             }
             if grant
             else None
@@ -82,7 +91,7 @@ class LocalGateway:
 
 
 def to_event(
-    environ: dict[str, Any], path: str, body: bytes, claims: dict[str, str] | None
+    environ: dict[str, Any], path: str, body: bytes, claims: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The API Gateway HTTP API (payload format 2.0) event for one WSGI request."""
     headers: dict[str, str] = {}

@@ -63,7 +63,9 @@ def serve(settings: Settings) -> None:
     if isinstance(services.events, InProcessBus):
         # Event streams hold a thread each: keep half the threads for requests.
         streams = EventStreams(services.events, services.agents, settings.threads // 2)
-    gateway = LocalGateway(Api(services), tokens, settings.tenant_claim, streams)
+    gateway = LocalGateway(
+        Api(services), tokens, settings.tenant_claim, streams, settings.roles_claim
+    )
     # Post-turn reviews run beside the requests, reviews queued before a restart first.
     worker = services.starter if isinstance(services.starter, ExtractionWorker) else None
     if worker is not None:
