@@ -92,3 +92,22 @@ def server(tmp_path) -> Iterator[Server]:
         srv.process.kill()
         srv.process.wait()
     print(srv.output[-20_000:])  # shown with a failing test's report
+
+
+@pytest.fixture
+def make_server(tmp_path) -> Iterator[type[Server]]:
+    """Server itself, for a test that starts one its own way (a data directory made before, or
+    settings in the environment); each made is killed when the test ends."""
+    made: list[Server] = []
+
+    class Tracked(Server):
+        def __init__(self, data_dir: Path) -> None:
+            super().__init__(data_dir)
+            made.append(self)
+
+    yield Tracked
+    for srv in made:
+        if srv.process is not None:
+            srv.process.kill()
+            srv.process.wait()
+        print(srv.output[-20_000:])

@@ -105,3 +105,36 @@ def test_a_body_that_is_not_utf8_is_a_400_and_writes_nothing(gateway):
     assert (status, body["error"]["code"]) == (400, "invalid_request")
     assert "UTF-8" in body["error"]["message"]
     assert request(gateway, "tok", "GET", f"{memories}/a.md")[0] == 404
+
+
+def test_a_token_past_its_rate_is_a_429_with_retry_after_and_others_go_on(tmp_path):
+    from agent_memory.local.limits import RateLimiter
+
+    services = build_services(Settings(data_dir=tmp_path), embedder=None, model=None)
+    book = TokenBook.of_tokens(
+        {"tok-a": TokenGrant("acme", ALL_SCOPES, "a"), "tok-b": TokenGrant("acme", ALL_SCOPES, "b")}
+    )
+    gateway = LocalGateway(
+        Api(services),
+        book,
+        "tenant",
+        per_token=RateLimiter(per_minute=6, burst=2),
+        failed_auth=RateLimiter(per_minute=6, burst=2),
+    )
+    answers = []
+
+    def seen(env, start):
+        return gateway(
+            env, lambda status, headers: start(status, answers.append(headers) or headers)
+        )
+
+    assert [wsgi_request(seen, "tok-a", "GET", "/v1/agents")[0] for _ in range(3)] == [
+        200,
+        200,
+        429,
+    ]
+    assert dict(answers[-1])["Retry-After"] == "10"
+    assert request(gateway, "tok-b", "GET", "/v1/agents")[0] == 200
+    # Guessing tokens: two misses, then the address waits, even with a good token.
+    assert [request(gateway, "guess", "GET", "/v1/agents")[0] for _ in range(3)] == [401, 401, 429]
+    assert request(gateway, "tok-b", "GET", "/v1/agents")[0] == 429

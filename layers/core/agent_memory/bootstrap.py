@@ -80,7 +80,7 @@ def build_store(settings: Settings) -> Store:
     from .adapters.sqlite import SqliteStore
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return SqliteStore(settings.database_path)
+    return SqliteStore(settings.database_path, settings.sqlite_synchronous)
 
 
 def build_events(settings: Settings) -> EventPublisher:
@@ -90,7 +90,7 @@ def build_events(settings: Settings) -> EventPublisher:
         return EventBridgePublisher(settings.event_bus_name, region=settings.region)
     from .adapters.events.local_bus import InProcessBus
 
-    return InProcessBus(webhook_url=settings.webhook_url)
+    return InProcessBus(webhook_url=settings.webhook_url, webhook_key=settings.webhook_key)
 
 
 def build_embedder(settings: Settings) -> Embedder | None:

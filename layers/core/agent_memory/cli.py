@@ -201,7 +201,7 @@ def _memories(args: argparse.Namespace) -> int:
             written = client.put_memory(args.agent, args.path, content, args.sha256)
             print(f"{written['path']} v{written['version']} {written['contentSha256']}")
         elif args.verb == "rm":
-            client.delete_memory(args.agent, args.path)
+            client.delete_memory(args.agent, args.path, recursive=args.recursive)
         else:
             for version in _all_pages(
                 lambda cursor: client.memory_versions(args.agent, path=args.path, cursor=cursor),
@@ -370,7 +370,10 @@ def _memory_commands(parser: argparse.ArgumentParser) -> None:
     )
     rm = _action(verbs, "rm", "delete a memory, or every memory in a folder")
     rm.add_argument("agent", help=agent_help)
-    rm.add_argument("path", help=path_help + ", or a folder")
+    rm.add_argument("path", help=path_help + ", or a folder (with --recursive)")
+    rm.add_argument(
+        "-r", "--recursive", action="store_true", help="delete a folder: every memory in it"
+    )
     versions = _action(verbs, "versions", "every change, newest first")
     versions.add_argument("agent", help=agent_help)
     versions.add_argument("--path", help="only this memory's changes")

@@ -264,8 +264,13 @@ class Client:
             body["contentSha256"] = content_sha256
         return self.request("PUT", f"/v1/agents/{agent_id}/-/memories/{_memory_path(path)}", body)
 
-    def delete_memory(self, agent_id: str, path: str) -> None:
-        self.request("DELETE", f"/v1/agents/{agent_id}/-/memories/{_memory_path(path)}")
+    def delete_memory(self, agent_id: str, path: str, recursive: bool = False) -> None:
+        """Delete a memory; a folder (every memory in it) only with `recursive`."""
+        self.request(
+            "DELETE",
+            f"/v1/agents/{agent_id}/-/memories/{_memory_path(path)}",
+            query={"recursive": "true"} if recursive else None,
+        )
 
     def memory_versions(
         self,

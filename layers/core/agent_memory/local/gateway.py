@@ -15,6 +15,8 @@ from urllib.parse import parse_qsl
 
 from ..api.app import OPENAPI_PATH, Api
 from ..api.context import TOKEN_ID_CLAIM
+from ..domain.auth import Principal
+from .limits import RateLimiter, retry_after
 from .sse import EventStreams
 from .tokens import TokenBook
 
@@ -39,11 +41,17 @@ class LocalGateway:
         tenant_claim: str,
         streams: EventStreams | None = None,
         roles_claim: str = "roles",
+        per_token: RateLimiter | None = None,
+        failed_auth: RateLimiter | None = None,
     ) -> None:
         self.api = api
         self.tokens = tokens
         self.tenant_claim = tenant_claim
         self.roles_claim = roles_claim
+        # Requests of each token; and attempts with no valid token, of each client address
+        # (guessing tokens is slowed, not only refused).
+        self.per_token = per_token
+        self.failed_auth = failed_auth
         self.streams = streams
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
@@ -54,18 +62,26 @@ class LocalGateway:
             return error(start_response, 400, "invalid_path", "the request path is not UTF-8")
         grant = None
         if path not in PUBLIC_PATHS:
+            client = f"addr:{environ.get('REMOTE_ADDR', '')}"
+            if self.failed_auth is not None and (wait := self.failed_auth.peek(client)):
+                return too_many(start_response, wait)
             header = environ.get("HTTP_AUTHORIZATION", "")
             scheme, _, token = header.partition(" ")
             grant = self.tokens.grant_for(token.strip()) if scheme.lower() == "bearer" else None
             if grant is None:
+                if self.failed_auth is not None:
+                    self.failed_auth.take(client)
                 return error(
                     start_response,
                     401,
                     "unauthorized",
                     "send Authorization: Bearer <token> (see <data-dir>/token)",
                 )
+            if self.per_token is not None and (wait := self.per_token.take(f"token:{grant.id}")):
+                return too_many(start_response, wait)
         if self.streams is not None and grant is not None and self.streams.matches(environ):
-            return self.streams(environ, start_response, grant.tenant)
+            who = Principal(grant.tenant, grant.who, grant.scopes, grant.roles, grant.id)
+            return self.streams(environ, start_response, who)
         length = int(environ.get("CONTENT_LENGTH") or 0)
         if length > MAX_BODY_BYTES:
             return error(
@@ -161,12 +177,28 @@ def respond(start_response: StartResponse, result: dict[str, Any]) -> list[bytes
     return [payload]
 
 
-def error(start_response: StartResponse, status: int, code: str, message: str) -> list[bytes]:
+def too_many(start_response: StartResponse, wait: float) -> list[bytes]:
+    return error(
+        start_response,
+        429,
+        "too_many_requests",
+        "too many requests: try again after Retry-After seconds",
+        {"Retry-After": retry_after(wait)},
+    )
+
+
+def error(
+    start_response: StartResponse,
+    status: int,
+    code: str,
+    message: str,
+    headers: dict[str, str] | None = None,
+) -> list[bytes]:
     return respond(
         start_response,
         {
             "statusCode": status,
-            "headers": {"Content-Type": "application/json"},
+            "headers": {"Content-Type": "application/json", **(headers or {})},
             "body": json.dumps(
                 {"error": {"code": code, "message": message}}, separators=(",", ":")
             ),

@@ -27,8 +27,8 @@ from .usage import SqliteUsage
 class SqliteStore(
     SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, SqliteExtraction, SqliteAudit, Store
 ):
-    def __init__(self, path: Path | str) -> None:
-        self.db = Database(path)
+    def __init__(self, path: Path | str, synchronous: str = "FULL") -> None:
+        self.db = Database(path, synchronous)
         self.index: EmbeddedIndex | None = None
 
     def attach_index(self, model_id: str | None, dimensions: int | None) -> EmbeddedIndex:

@@ -118,11 +118,18 @@ def memories_router(services: Services) -> Router:
 
     @router.delete(
         MEMORIES + "/<path>",
-        summary="Delete a memory, or every memory in a folder",
+        summary="Delete a memory, or every memory in a folder (with ?recursive=true)",
         responses=NO_CONTENT,
         tags=["memories"],
     )
-    def delete_memory(agent_id: AgentId, path: MemoryPath) -> Response[Any]:
+    def delete_memory(
+        agent_id: AgentId,
+        path: MemoryPath,
+        recursive: Annotated[
+            bool,
+            Query(description="Needed to delete a folder: every memory in it goes."),
+        ] = False,
+    ) -> Response[Any]:
         who = caller()
         who.can_write_agents()
         files.delete(
@@ -130,6 +137,7 @@ def memories_router(services: Services) -> Router:
             agent_of(agent_id, who.tenant),
             unquote(path),
             actor=who.audit_name,
+            recursive=recursive,
         )
         return no_content()
 
