@@ -39,6 +39,8 @@ REGION = "us-east-1"
 STAND_INS = {
     "AGENT_MEMORY_TABLE_NAME": "agent-memory-Table-BENCH",
     "AGENT_MEMORY_TENANT_CLAIM": "tenant",
+    "AGENT_MEMORY_ROLES_CLAIM": "roles",
+    "AGENT_MEMORY_AUDIT_RETENTION_DAYS": "365",
     "AGENT_MEMORY_EVENT_BUS_NAME": "agent-memory-MemoryEventBus-BENCH",
     "AGENT_MEMORY_OPENSEARCH_ENDPOINT": "https://bench0123456789.us-east-1.aoss.amazonaws.com",
     "AGENT_MEMORY_OPENSEARCH_INDEX": "agent-memory",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 from urllib.parse import urlencode
 
-ALL_SCOPES = "agents:read agents:write sessions:own"
+ALL_SCOPES = "agents:read agents:write sessions:own admin"
 
 
 def http_event(
@@ -16,6 +17,7 @@ def http_event(
     query: dict[str, Any] | None = None,
     tenant: str | None = "acme",
     scope: str = ALL_SCOPES,
+    extra_claims: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     params = {k: str(v) for k, v in (query or {}).items() if v is not None}
     context: dict[str, Any] = {
@@ -33,7 +35,10 @@ def http_event(
     }
     if tenant is not None:
         context["authorizer"] = {
-            "jwt": {"claims": {"tenant": tenant, "sub": "u1", "scope": scope}, "scopes": None}
+            "jwt": {
+                "claims": {"tenant": tenant, "sub": "u1", "scope": scope, **(extra_claims or {})},
+                "scopes": None,
+            }
         }
     return {
         "version": "2.0",
@@ -65,16 +70,24 @@ def drained(handler: Any, services: Any) -> Any:
 class ApiClient:
     """Calls `handler(event, context)` and returns (status, parsed body)."""
 
-    def __init__(self, handler: Any, tenant: str = "acme", scope: str = ALL_SCOPES) -> None:
+    def __init__(
+        self,
+        handler: Any,
+        tenant: str = "acme",
+        scope: str = ALL_SCOPES,
+        claims: dict[str, Any] | None = None,
+    ) -> None:
         self.handler = handler
         self.tenant = tenant
         self.scope = scope
+        self.claims = claims
 
-    def as_tenant(self, tenant: str | None, scope: str = ALL_SCOPES) -> ApiClient:
-        return ApiClient(self.handler, tenant, scope)  # type: ignore[arg-type]
+    def as_tenant(self, tenant: str | None, scope: str = ALL_SCOPES, **claims: Any) -> ApiClient:
+        """The same handler for another caller: `sub="u2"` or `roles="helper"` set claims."""
+        return ApiClient(self.handler, tenant, scope, claims)  # type: ignore[arg-type]
 
     def call(self, method: str, path: str, body: Any = None, /, **query: Any) -> tuple[int, Any]:
-        event = http_event(method, path, body, query, self.tenant, self.scope)
+        event = http_event(method, path, body, query, self.tenant, self.scope, self.claims)
         response = self.handler(event, None)
         raw = response.get("body") or ""
         return int(response["statusCode"]), json.loads(raw) if raw else None
@@ -85,3 +98,29 @@ class ApiClient:
         status, payload = self.call(method, path, body, **query)
         assert status == expect, (status, payload)
         return payload
+
+
+def wsgi_request(
+    app: Any,
+    token: str,
+    method: str,
+    path: str,
+    body: Any = None,
+    query: dict[str, str] | None = None,
+) -> tuple[int, bytes]:
+    """One request to a WSGI app (the embedded server's gateway) as a WSGI server hands it:
+    the decoded path's UTF-8 bytes as latin-1 text (PEP 3333). Returns (status, body)."""
+    raw = body if isinstance(body, bytes) else b"" if body is None else json.dumps(body).encode()
+    environ = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path.encode("utf-8", "surrogateescape").decode("latin-1"),
+        "QUERY_STRING": urlencode(query or {}),
+        "HTTP_AUTHORIZATION": f"Bearer {token}",
+        "CONTENT_TYPE": "application/json",
+        "CONTENT_LENGTH": str(len(raw)),
+        "wsgi.input": io.BytesIO(raw),
+        "SERVER_PROTOCOL": "HTTP/1.1",
+    }
+    status: list[str] = []
+    payload = b"".join(app(environ, lambda s, _headers: status.append(s)))
+    return int(status[0].split()[0]), payload

@@ -102,3 +102,22 @@ def server(tmp_path) -> Iterator[Server]:
 def module_server(tmp_path_factory) -> Iterator[Server]:
     """One server for a module whose tests keep to their own agents (starting one costs ~1 s)."""
     yield from _serving(tmp_path_factory.mktemp("server") / "data")
+
+
+@pytest.fixture
+def make_server(tmp_path) -> Iterator[type[Server]]:
+    """Server itself, for a test that starts one its own way (a data directory made before, or
+    settings in the environment); each made is killed when the test ends."""
+    made: list[Server] = []
+
+    class Tracked(Server):
+        def __init__(self, data_dir: Path) -> None:
+            super().__init__(data_dir)
+            made.append(self)
+
+    yield Tracked
+    for srv in made:
+        if srv.process is not None:
+            srv.process.kill()
+            srv.process.wait()
+        print(srv.output[-20_000:])

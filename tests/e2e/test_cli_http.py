@@ -48,3 +48,16 @@ def test_tenant_limits_shows_and_sets_them(server, capsys):
     assert "memoriesPerAgent\t3\n" in changed and "memoryBytes\t102400\n" in changed
     assert main(["tenant", "limits", "--memory-bytes", "0", *flags]) == 1
     assert "400 invalid_limit" in capsys.readouterr().err
+
+
+def test_tenant_reset_deletes_every_agent_after_the_name_is_confirmed(server, capsys):
+    client = server.client()
+    flags = ["--url", server.url, "--token", client.token]
+    client.put_agent("teams/a", {})
+    client.put_agent("teams/b", {})
+    assert main(["tenant", "reset", "--confirm", "acme", *flags]) == 1
+    assert "confirmation_mismatch" in capsys.readouterr().err
+    assert len(client.list_agents()["agents"]) == 2
+    out = run(capsys, "tenant", "reset", "--confirm", "default", *flags)
+    assert out == "tenant default reset: 2 agents deleted\n"
+    assert client.list_agents()["agents"] == []

@@ -31,7 +31,7 @@ ROUNDS = 4
 
 
 def test_sixteen_clients_of_two_tenants_each_get_only_their_own_answers(server):
-    token = add_token(server.data_dir, "globex")
+    token, _ = add_token(server.data_dir, "globex")
     server.stop()
     server.start()
     tokens = {"default": server.client().token, "globex": token}

@@ -159,7 +159,7 @@ def test_a_second_tenant_token_sees_only_its_own_agents(server):
     )
     server.stop()
     server.start()
-    other = Client(server.url, result.stdout.strip())
+    other = Client(server.url, result.stdout.split()[-1])
     assert other.list_agents()["agents"] == []
     with pytest.raises(ApiError) as caught:
         other.get_agent("teams/web")
@@ -171,7 +171,7 @@ def test_concurrent_requests_of_two_tenants_each_see_only_their_own(server):
     # once must never see each other's caller, body or route.
     from agent_memory.local.tokens import add_token
 
-    token = add_token(server.data_dir, "globex")
+    token, _ = add_token(server.data_dir, "globex")
     server.stop()
     server.start()
     clients = {"default": server.client(), "globex": Client(server.url, token)}

@@ -112,7 +112,7 @@ def test_the_cli_mirrors_the_api(server, tmp_path):
         run_cli(server, "memories", "cat", AGENT, "/memories/conventions/release.md").stdout
         == note.read_text()
     )
-    assert run_cli(server, "memories", "rm", AGENT, "conventions").returncode == 0
+    assert run_cli(server, "memories", "rm", AGENT, "conventions", "-r").returncode == 0
     history = run_cli(server, "memories", "versions", AGENT, "--path", "conventions/release.md")
     assert [line.split("\t")[1] for line in history.stdout.splitlines()] == ["delete", "create"]
     missing = run_cli(server, "memories", "cat", AGENT, "conventions/release.md")

@@ -110,9 +110,14 @@ def test_delete_a_memory_or_a_folder(agent):
     for path in ["a/one.md", "a/two.md", "b.md"]:
         agent.ok("PUT", f"{M}/{path}", {"content": "x"}, expect=201)
     assert agent.call("DELETE", f"{M}/b.md") == (204, None)
-    assert agent.call("DELETE", f"{M}/a") == (204, None)
+    # A folder, or the whole of /memories, goes only when the call says so.
+    for folder in (f"{M}/a", f"{M}//memories", f"{M}/a/"):
+        status, body = agent.call("DELETE", folder)
+        assert (status, body["error"]["code"]) == (400, "recursive_required"), folder
+    assert len(agent.ok("GET", M)["memories"]) == 2
+    assert agent.call("DELETE", f"{M}/a", recursive="true") == (204, None)
     assert agent.ok("GET", M)["memories"] == []
-    status, body = agent.call("DELETE", f"{M}/a")
+    status, body = agent.call("DELETE", f"{M}/a", recursive="true")
     assert (status, body["error"]["code"]) == (404, "memory_not_found")
     versions = agent.ok("GET", A + "/-/memory-versions")["versions"]
     assert [v["operation"] for v in versions][:3] == ["delete", "delete", "delete"]

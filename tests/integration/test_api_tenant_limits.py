@@ -115,8 +115,11 @@ def test_bad_values_are_a_400_that_changes_nothing(api, body):
     assert api.ok("GET", LIMITS) == {**DEFAULTS, "memoriesPerAgent": 9}
 
 
-def test_setting_limits_takes_agents_write(api):
+def test_setting_limits_takes_admin(api):
     reader = api.as_tenant("acme", scope="agents:read")
-    status, body = reader.call("PUT", LIMITS, {"memoriesPerAgent": 3})
-    assert (status, body["error"]["code"]) == (403, "insufficient_scope")
+    writer = api.as_tenant("acme", scope="agents:read agents:write sessions:own")
+    for caller in (reader, writer):
+        status, body = caller.call("PUT", LIMITS, {"memoriesPerAgent": 3})
+        assert (status, body["error"]["code"]) == (403, "insufficient_scope")
     assert reader.ok("GET", LIMITS) == DEFAULTS
+    assert api.as_tenant("acme", scope="admin").ok("PUT", LIMITS, {"memoriesPerAgent": 3})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import threading
 
@@ -10,29 +9,18 @@ import pytest
 
 from agent_memory.api.app import Api
 from agent_memory.bootstrap import build_services
+from agent_memory.domain.auth import ALL_SCOPES
 from agent_memory.local.gateway import LocalGateway
-from agent_memory.local.tokens import ALL_SCOPES, TokenBook, TokenGrant
+from agent_memory.local.tokens import TokenBook, TokenGrant
 from agent_memory.settings import Settings
+from apiclient import wsgi_request
 
 pytestmark = pytest.mark.integration
 
 
 def request(gateway, token: str, method: str, path: str, body: dict | bytes | None = None):
-    raw = body if isinstance(body, bytes) else b"" if body is None else json.dumps(body).encode()
-    environ = {
-        "REQUEST_METHOD": method,
-        # As a WSGI server hands it: the decoded path's UTF-8 bytes as latin-1 text (PEP 3333).
-        "PATH_INFO": path.encode("utf-8", "surrogateescape").decode("latin-1"),
-        "QUERY_STRING": "",
-        "HTTP_AUTHORIZATION": f"Bearer {token}",
-        "CONTENT_TYPE": "application/json",
-        "CONTENT_LENGTH": str(len(raw)),
-        "wsgi.input": io.BytesIO(raw),
-        "SERVER_PROTOCOL": "HTTP/1.1",
-    }
-    status: list[str] = []
-    payload = b"".join(gateway(environ, lambda s, headers: status.append(s)))
-    return int(status[0].split()[0]), json.loads(payload or b"null")
+    status, payload = wsgi_request(gateway, token, method, path, body)
+    return status, json.loads(payload or b"null")
 
 
 def test_a_request_paused_in_its_route_keeps_its_own_caller(tmp_path, monkeypatch):
@@ -59,7 +47,7 @@ def test_a_request_paused_in_its_route_keeps_its_own_caller(tmp_path, monkeypatc
 
     monkeypatch.setattr(agent_routes, "caller_of", pausing_caller_of)
     services = build_services(Settings(data_dir=tmp_path), embedder=None, model=None)
-    book = TokenBook(
+    book = TokenBook.of_tokens(
         {"tok-acme": TokenGrant("acme", ALL_SCOPES), "tok-globex": TokenGrant("globex", ALL_SCOPES)}
     )
     gateway = LocalGateway(Api(services), book, "tenant")
@@ -92,7 +80,7 @@ def test_a_request_paused_in_its_route_keeps_its_own_caller(tmp_path, monkeypatc
 def gateway(tmp_path):
     services = build_services(Settings(data_dir=tmp_path), embedder=None, model=None)
     gateway = LocalGateway(
-        Api(services), TokenBook({"tok": TokenGrant("acme", ALL_SCOPES)}), "tenant"
+        Api(services), TokenBook.of_tokens({"tok": TokenGrant("acme", ALL_SCOPES)}), "tenant"
     )
     assert request(gateway, "tok", "PUT", "/v1/agents/teams/acme", {})[0] == 201
     return gateway
@@ -117,3 +105,36 @@ def test_a_body_that_is_not_utf8_is_a_400_and_writes_nothing(gateway):
     assert (status, body["error"]["code"]) == (400, "invalid_request")
     assert "UTF-8" in body["error"]["message"]
     assert request(gateway, "tok", "GET", f"{memories}/a.md")[0] == 404
+
+
+def test_a_token_past_its_rate_is_a_429_with_retry_after_and_others_go_on(tmp_path):
+    from agent_memory.local.limits import RateLimiter
+
+    services = build_services(Settings(data_dir=tmp_path), embedder=None, model=None)
+    book = TokenBook.of_tokens(
+        {"tok-a": TokenGrant("acme", ALL_SCOPES, "a"), "tok-b": TokenGrant("acme", ALL_SCOPES, "b")}
+    )
+    gateway = LocalGateway(
+        Api(services),
+        book,
+        "tenant",
+        per_token=RateLimiter(per_minute=6, burst=2),
+        failed_auth=RateLimiter(per_minute=6, burst=2),
+    )
+    answers = []
+
+    def seen(env, start):
+        return gateway(
+            env, lambda status, headers: start(status, answers.append(headers) or headers)
+        )
+
+    assert [wsgi_request(seen, "tok-a", "GET", "/v1/agents")[0] for _ in range(3)] == [
+        200,
+        200,
+        429,
+    ]
+    assert dict(answers[-1])["Retry-After"] == "10"
+    assert request(gateway, "tok-b", "GET", "/v1/agents")[0] == 200
+    # Guessing tokens: two misses, then the address waits, even with a good token.
+    assert [request(gateway, "guess", "GET", "/v1/agents")[0] for _ in range(3)] == [401, 401, 429]
+    assert request(gateway, "tok-b", "GET", "/v1/agents")[0] == 429

@@ -1,11 +1,13 @@
 """The embedded server's event bus: resuming after a restart, and what a webhook is told."""
 
 import json
+import time
 from datetime import UTC, datetime
 
 import pytest
 
 from agent_memory.adapters.events.local_bus import InProcessBus
+from agent_memory.adapters.events.webhooks import secret_key, signature
 from agent_memory.domain.events import Change, Event
 
 pytestmark = pytest.mark.unit
@@ -36,7 +38,7 @@ def test_a_client_resuming_after_a_restart_gets_what_was_kept_since():
     assert after.subscribe("t", "a", None, last_id=last_seen).queue.qsize() == 10
 
 
-def test_a_webhook_is_told_the_tenant(monkeypatch):
+def test_a_webhook_is_told_the_tenant_in_a_signed_delivery(monkeypatch):
     sent = []
 
     class Response:
@@ -44,13 +46,31 @@ def test_a_webhook_is_told_the_tenant(monkeypatch):
             pass
 
     def capture(request, timeout):
-        sent.append(json.loads(request.data))
+        sent.append((json.loads(request.data), request.data, dict(request.header_items())))
         return Response()
 
     monkeypatch.setattr("urllib.request.urlopen", capture)
-    bus = InProcessBus(webhook_url="http://127.0.0.1:9/hook")
+    key = secret_key("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+    bus = InProcessBus(webhook_url="http://127.0.0.1:9/hook", webhook_key=key)
     bus._post([event("globex", 1)])
-    assert sent[0][0]["tenant"] == "globex" and sent[0][0]["type"] == "agent.memory_updated"
+    body, raw, headers = sent[0]
+    assert body[0]["tenant"] == "globex" and body[0]["type"] == "agent.memory_updated"
+    # What a receiver checks (urllib capitalises header names).
+    delivery, stamp = headers["Webhook-id"], int(headers["Webhook-timestamp"])
+    assert abs(stamp - time.time()) < 60
+    assert headers["Webhook-signature"] == signature(key, delivery, stamp, raw)
+
+
+def test_the_signature_is_the_standard_webhooks_one():
+    # The test vector of the Standard Webhooks specification's libraries.
+    key = secret_key("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+    body = b'{"test": 2432232314}'
+    assert signature(key, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, body) == (
+        "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
+    )
+    assert signature(key, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265331, body) != (
+        "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
+    )
 
 
 def test_a_subscriber_too_slow_to_keep_up_is_told_to_reconnect():

@@ -56,7 +56,24 @@ def test_an_unknown_store_fails_at_start():
 def test_binding_beyond_loopback_needs_an_explicit_token(host):
     with pytest.raises(ValidationError, match="without an explicit token"):
         Settings(host=host)
-    assert Settings(host=host, token="s3cret").host == host
+    # Empty, or too short to resist guessing: refused at start.
+    for short in ("", "s", "s3cret", "x" * 31):
+        with pytest.raises(ValidationError, match="at least 32"):
+            Settings(host=host, token=short)
+    assert Settings(host=host, token="x" * 32).host == host
+
+
+WHSEC = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+
+
+def test_a_webhook_needs_a_well_formed_signing_secret():
+    with pytest.raises(ValidationError, match="needs AGENT_MEMORY_WEBHOOK_SECRET"):
+        Settings(webhook_url="http://127.0.0.1:9/hook")
+    for bad in ("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "whsec_not base64!", "whsec_c2hvcnQ="):
+        with pytest.raises(ValidationError, match="webhook secret"):
+            Settings(webhook_url="http://127.0.0.1:9/hook", webhook_secret=bad)
+    settings = Settings(webhook_url="http://127.0.0.1:9/hook", webhook_secret=WHSEC)
+    assert settings.webhook_key is not None and len(settings.webhook_key) == 24
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "::1", "localhost", "127.1.2.3"])

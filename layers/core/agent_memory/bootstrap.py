@@ -13,6 +13,7 @@ from .domain.ports import EventPublisher, ExtractionStarter, Store
 from .domain.search.service import SearchService
 from .domain.services.agent_search import AgentSearch
 from .domain.services.agents import AgentService
+from .domain.services.audit import AuditService
 from .domain.services.extraction import ExtractionService
 from .domain.services.files import FileLimits, FileService
 from .domain.services.history import HistoryService
@@ -44,6 +45,7 @@ class Services:
     agent_search: AgentSearch
     tools: ToolService
     ingest: IngestService
+    audit: AuditService
     extraction: ExtractionService | None = None
     starter: ExtractionStarter | None = None
     # Embedded shape: adds the vectors of what writes queued (the server runs it in background).
@@ -82,7 +84,7 @@ def build_store(settings: Settings) -> Store:
     from .adapters.sqlite import SqliteStore
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return SqliteStore(settings.database_path)
+    return SqliteStore(settings.database_path, settings.sqlite_synchronous)
 
 
 def build_events(settings: Settings) -> EventPublisher:
@@ -92,7 +94,7 @@ def build_events(settings: Settings) -> EventPublisher:
         return EventBridgePublisher(settings.event_bus_name, region=settings.region)
     from .adapters.events.local_bus import InProcessBus
 
-    return InProcessBus(webhook_url=settings.webhook_url)
+    return InProcessBus(webhook_url=settings.webhook_url, webhook_key=settings.webhook_key)
 
 
 def build_embedder(settings: Settings) -> Embedder | None:
@@ -246,6 +248,7 @@ def build_services(
         agent_search=AgentSearch(store, search, history_search),
         tools=tools,
         ingest=ingest,
+        audit=AuditService(store, settings.audit_retention_days),
         extraction=extraction,
         starter=starter,
         vectors=vectors,

@@ -94,12 +94,59 @@ class _ProgressLine:
             print(file=sys.stderr)
 
 
-def _token_create(args: argparse.Namespace) -> int:
-    from .local.tokens import add_token
+def _data_dir(args: argparse.Namespace) -> Path:
     from .settings import Settings
 
-    data_dir = Path(args.data_dir) if args.data_dir else Settings().data_dir
-    print(add_token(data_dir, args.tenant))
+    return Path(args.data_dir) if args.data_dir else Settings().data_dir
+
+
+def _csv(text: str | None) -> frozenset[str] | None:
+    return None if text is None else frozenset(p.strip() for p in text.split(",") if p.strip())
+
+
+def _token_create(args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime
+
+    from .domain.auth import ALL_ROLES
+    from .local.tokens import LEGACY_SCOPES, TokenError, add_token, parse_expiry
+
+    try:
+        token, grant = add_token(
+            _data_dir(args),
+            args.tenant,
+            scopes=_csv(args.scopes) or LEGACY_SCOPES,
+            subject=args.subject,
+            roles=_csv(args.roles) or ALL_ROLES,
+            expires=parse_expiry(args.expires, datetime.now(UTC)),
+        )
+    except TokenError as exc:
+        print(f"agent-memory: {exc}", file=sys.stderr)
+        return 2
+    # The token is the last word: `$(agent-memory token create ... | awk '{print $NF}')`.
+    print(f"token {grant.id} for tenant {grant.tenant} (shown once, kept as a hash): {token}")
+    return 0
+
+
+def _token_ls(args: argparse.Namespace) -> int:
+    from .local.tokens import list_tokens
+
+    print("id\ttenant\tsubject\tscopes\troles\texpires")
+    for grant in list_tokens(_data_dir(args)):
+        expires = grant.expires.isoformat() if grant.expires else "never"
+        fields = [grant.id, grant.tenant, grant.who, ",".join(sorted(grant.scopes))]
+        print("\t".join([*fields, ",".join(sorted(grant.roles)), expires]))
+    return 0
+
+
+def _token_revoke(args: argparse.Namespace) -> int:
+    from .local.tokens import TokenError, revoke_token
+
+    try:
+        revoke_token(_data_dir(args), args.id)
+    except TokenError as exc:
+        print(f"agent-memory: {exc}", file=sys.stderr)
+        return 1
+    print(f"revoked {args.id}")
     return 0
 
 
@@ -154,7 +201,7 @@ def _memories(args: argparse.Namespace) -> int:
             written = client.put_memory(args.agent, args.path, content, args.sha256)
             print(f"{written['path']} v{written['version']} {written['contentSha256']}")
         elif args.verb == "rm":
-            client.delete_memory(args.agent, args.path)
+            client.delete_memory(args.agent, args.path, recursive=args.recursive)
         else:
             for version in _all_pages(
                 lambda cursor: client.memory_versions(args.agent, path=args.path, cursor=cursor),
@@ -185,6 +232,25 @@ def _tenant_limits(args: argparse.Namespace) -> int:
         return 1
     for name, value in limits.items():
         print(f"{name}\t{value}")
+    return 0
+
+
+def _tenant_reset(args: argparse.Namespace) -> int:
+    """Ask the server to reset the tenant until it is done (each call works ~20 s)."""
+    from .client import ApiError, Client
+
+    client = Client(args.url, args.token)
+    deleted = 0
+    try:
+        while True:
+            step = client.reset_tenant(args.confirm)
+            deleted += step["deletedAgents"]
+            if step["done"]:
+                break
+    except ApiError as exc:
+        print(f"agent-memory: {exc}", file=sys.stderr)
+        return 1
+    print(f"tenant {args.confirm} reset: {deleted} agents deleted")
     return 0
 
 
@@ -337,7 +403,10 @@ def _memory_commands(parser: argparse.ArgumentParser) -> None:
     )
     rm = _action(verbs, "rm", "delete a memory, or every memory in a folder")
     rm.add_argument("agent", help=agent_help)
-    rm.add_argument("path", help=path_help + ", or a folder")
+    rm.add_argument("path", help=path_help + ", or a folder (with --recursive)")
+    rm.add_argument(
+        "-r", "--recursive", action="store_true", help="delete a folder: every memory in it"
+    )
     versions = _action(verbs, "versions", "every change, newest first")
     versions.add_argument("agent", help=agent_help)
     versions.add_argument("--path", help="only this memory's changes")
@@ -369,10 +438,35 @@ def build_parser() -> argparse.ArgumentParser:
     token_commands = token.add_subparsers(
         dest="token_command", required=True, metavar="ACTION", help="what to do with tokens"
     )
-    create = token_commands.add_parser("create", help="make a token for a tenant")
+    create = token_commands.add_parser(
+        "create", help="make a token for a tenant; the token is the last word printed"
+    )
     create.add_argument("--tenant", required=True, help="the tenant the token acts for")
+    create.add_argument(
+        "--scopes",
+        help="comma-separated: agents:read, agents:write, sessions:own, admin "
+        "(default agents:read,agents:write,sessions:own)",
+    )
+    create.add_argument(
+        "--subject", help="who the token speaks for; the sessions it starts are its (default: id)"
+    )
+    create.add_argument(
+        "--roles",
+        help="comma-separated caller roles it may state: agent, helper, programmatic, "
+        "agent_as_tool (default: all)",
+    )
+    create.add_argument("--expires", help="lifetime such as 30d, 12h or 45m (default: never)")
     create.add_argument("--data-dir", help=data_dir_help)
     create.set_defaults(run=_token_create)
+    ls_tokens = token_commands.add_parser(
+        "ls", help="list tokens: id, tenant, subject, scopes, roles, expiry (never the token)"
+    )
+    ls_tokens.add_argument("--data-dir", help=data_dir_help)
+    ls_tokens.set_defaults(run=_token_ls)
+    revoke = token_commands.add_parser("revoke", help="revoke a token by its id")
+    revoke.add_argument("id", help="the token's id (see token ls)")
+    revoke.add_argument("--data-dir", help=data_dir_help)
+    revoke.set_defaults(run=_token_revoke)
 
     agents = commands.add_parser("agents", help="read and change agents on a running server")
     _client_flags(agents)
@@ -397,11 +491,20 @@ def build_parser() -> argparse.ArgumentParser:
         dest="action", required=True, metavar="ACTION", help="what to read or set"
     )
     limits = _action(
-        tenant_actions, "limits", "show the tenant's limits, or set them (takes agents:write)"
+        tenant_actions, "limits", "show the tenant's limits, or set them (takes admin)"
     )
     limits.add_argument("--memory-bytes", type=int, help="bytes a memory may hold")
     limits.add_argument("--memories-per-agent", type=int, help="memories an agent may keep")
     limits.set_defaults(run=_tenant_limits)
+    reset = _action(
+        tenant_actions,
+        "reset",
+        "delete every agent of the tenant with all it owns (takes admin; audited)",
+    )
+    reset.add_argument(
+        "--confirm", required=True, metavar="NAME", help="the tenant's name, to confirm"
+    )
+    reset.set_defaults(run=_tenant_reset)
 
     ingest = commands.add_parser(
         "ingest", help="apply a JSON Lines file of appends and commits (idempotent)"

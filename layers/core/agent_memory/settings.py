@@ -9,6 +9,9 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# A token that guards a server others can reach: long enough that guessing it is hopeless.
+MIN_EXPOSED_TOKEN_CHARS = 32
+
 
 class Settings(BaseSettings):
     """The service's settings. A missing or contradictory value fails at start, not on a request."""
@@ -23,9 +26,24 @@ class Settings(BaseSettings):
     port: int = Field(default=8080, ge=0, le=65535)
     token: SecretStr | None = None
     threads: int = Field(default=16, ge=2, le=256)
+    # Limits of what one client may take: requests a minute per token (0: no limit) with a
+    # burst, open connections (all, and per client address), idle seconds before a connection
+    # is closed, event streams per tenant.
+    requests_per_minute: int = Field(default=12_000, ge=0)
+    request_burst: int = Field(default=2_000, ge=1)
+    max_connections: int = Field(default=256, ge=1, le=10_000)
+    connections_per_client: int = Field(default=64, ge=1)
+    idle_timeout_seconds: int = Field(default=30, ge=1)
+    event_streams_per_tenant: int = Field(default=4, ge=1)
     webhook_url: str | None = None
     # The web console at `/` (both shapes; the cloud template's Console parameter sets it).
     console: bool = True
+    # FULL: every commit is on disk when it is acknowledged, power loss included; NORMAL is
+    # faster and may lose the last commits to a power cut (never to a crash of the process).
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    # Standard Webhooks signing secret (`whsec_` + base64 of >= 24 random bytes); required
+    # with webhook_url: a receiver must be able to tell a delivery from a forgery.
+    webhook_secret: SecretStr | None = None
 
     # Cloud shape.
     table_name: str | None = None
@@ -34,6 +52,9 @@ class Settings(BaseSettings):
     )
     dynamodb_endpoint: str | None = None
     tenant_claim: str = "tenant"
+    # The JWT claim listing the caller roles (agent, helper, programmatic, agent_as_tool) a
+    # credential may state; a JWT without it may state any.
+    roles_claim: str = "roles"
     event_bus_name: str | None = None
 
     # Search: embeddings default to the offline local model embedded, Bedrock in the cloud.
@@ -65,6 +86,9 @@ class Settings(BaseSettings):
     memory_index_lines: int = Field(default=200, ge=1)
     memory_index_bytes: int = Field(default=25 * 1024, ge=256)
 
+    # Audit entries are kept this many days (DynamoDB's TTL removes them; 0: kept for ever).
+    audit_retention_days: int = Field(default=365, ge=0, le=36_500)
+
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     @model_validator(mode="after")
@@ -85,7 +109,29 @@ class Settings(BaseSettings):
                 f"refusing to listen on {self.host}, which is not a loopback address, without an "
                 "explicit token: set AGENT_MEMORY_TOKEN (or --token)"
             )
+        token = self.token.get_secret_value() if self.token else ""
+        if not self.binds_loopback and len(token) < MIN_EXPOSED_TOKEN_CHARS:
+            raise ValueError(
+                f"refusing to listen on {self.host}, which is not a loopback address, with a token "
+                f"of {len(token)} characters: it needs at least {MIN_EXPOSED_TOKEN_CHARS} "
+                '(python -c "import secrets; print(secrets.token_urlsafe(32))")'
+            )
+        if self.webhook_url and self.webhook_secret is None:
+            raise ValueError(
+                "AGENT_MEMORY_WEBHOOK_URL needs AGENT_MEMORY_WEBHOOK_SECRET (whsec_ and the base64 "
+                "of at least 24 random bytes): every delivery is signed"
+            )
+        if self.webhook_secret is not None:
+            self.webhook_key  # noqa: B018 - a malformed secret fails start, not a delivery
         return self
+
+    @property
+    def webhook_key(self) -> bytes | None:
+        from .adapters.events.webhooks import secret_key
+
+        if self.webhook_secret is None:
+            return None
+        return secret_key(self.webhook_secret.get_secret_value())
 
     @property
     def binds_loopback(self) -> bool:

@@ -18,8 +18,10 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from .. import __version__
 from ..bootstrap import Services
 from ..domain.errors import DomainError, field_problems, problems_text
-from .paths import external, normalize_event
+from .context import principal_from_event
+from .paths import audit_target, external, normalize_event
 from .routes.agents import agents_router
+from .routes.audit import audit_router
 from .routes.console import console_router
 from .routes.history import history_router
 from .routes.ingest import ingest_router
@@ -177,6 +179,7 @@ class Api:
         self.resolver.include_router(tenant_router(services))
         if services.settings.console:
             self.resolver.include_router(console_router())
+        self.resolver.include_router(audit_router(services))
         self._openapi: dict[str, Any] | None = None
         self._openapi_lock = threading.Lock()
         self._register_handlers()
@@ -190,7 +193,28 @@ class Api:
                 "body": json.dumps({"error": {"code": "invalid_request", "message": problem}}),
                 "isBase64Encoded": False,
             }
-        return self.resolver.resolve(json_body(normalize_event(event)), context)
+        result = self.resolver.resolve(json_body(normalize_event(event)), context)
+        self._audit(event, int(result.get("statusCode", 500)))
+        return result
+
+    def _audit(self, event: dict[str, Any], status: int) -> None:
+        """Every change the API made (a write method answered 2xx) joins the tenant's audit
+        trail. It is written after the change: a store that fails here leaves the change made
+        and unaudited, which is logged loudly rather than turned into an error for a caller
+        whose change stands."""
+        http = (event.get("requestContext") or {}).get("http") or {}
+        method = str(http.get("method") or "GET").upper()
+        if method in ("GET", "HEAD", "OPTIONS") or not 200 <= status < 300:
+            return
+        path = str(http.get("path") or event.get("rawPath") or "")
+        try:
+            who = principal_from_event(
+                event, self.services.settings.tenant_claim, self.services.settings.roles_claim
+            )
+            agent_id, target = audit_target(path)
+            self.services.audit.record(who, method, f"{method} {path}", agent_id, target, status)
+        except Exception:  # noqa: BLE001 - see the docstring: the change stands, say so
+            logger.exception("audit entry not written", extra={"route": f"{method} {path}"})
 
     def openapi(self) -> dict[str, Any]:
         # Built once, by one request: Powertools' schema generation shares state, and two

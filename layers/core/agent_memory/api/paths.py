@@ -66,3 +66,12 @@ def external(path: str) -> str:
     if path.startswith(prefix + "/"):
         return "/v1/agents/{agentId}/-/" + path[len(prefix) + 1 :]
     return path
+
+
+def audit_target(path: str) -> tuple[str | None, str]:
+    """The agent a request path names and what of it (`memories/notes.md`), for the audit; a
+    path outside /v1/agents/ names no agent and is its own target."""
+    if not path.startswith(AGENTS_PREFIX):
+        return None, path
+    agent_id, _, tail = path[len(AGENTS_PREFIX) :].partition(SEPARATOR)
+    return agent_id or None, tail

@@ -201,8 +201,13 @@ class FlatMethods:
             body["contentSha256"] = content_sha256
         return self.request("PUT", f"/v1/agents/{agent_id}/-/memories/{memory_path(path)}", body)
 
-    def delete_memory(self, agent_id: str, path: str) -> None:
-        self.request("DELETE", f"/v1/agents/{agent_id}/-/memories/{memory_path(path)}")
+    def delete_memory(self, agent_id: str, path: str, recursive: bool = False) -> None:
+        """Delete a memory; a folder (every memory in it) only with `recursive`."""
+        self.request(
+            "DELETE",
+            f"/v1/agents/{agent_id}/-/memories/{memory_path(path)}",
+            query={"recursive": "true"} if recursive else None,
+        )
 
     def memory_versions(
         self,
@@ -223,6 +228,10 @@ class FlatMethods:
     # -- the tenant --------------------------------------------------------------------------
     def tenant_limits(self) -> dict[str, Any]:
         return self.request("GET", "/v1/tenant/limits")
+
+    def reset_tenant(self, confirm: str) -> dict[str, Any]:
+        """One step of a tenant reset (`done: false`: call again to go on)."""
+        return self.request("DELETE", "/v1/tenant", query={"confirm": confirm})
 
     def set_tenant_limits(
         self, memory_bytes: int | None = None, memories_per_agent: int | None = None

@@ -6,6 +6,7 @@ import os
 import re
 import threading
 import time
+from datetime import datetime
 
 from .errors import InvalidRequest
 
@@ -48,6 +49,19 @@ def validate_opaque_id(value: str, what: str) -> str:
     return value
 
 
+def id_floor(prefix: str, when: datetime) -> str:
+    """An id just below any `new_id(prefix)` makes from `when` on: the ones above it."""
+    return _encoded(prefix, max((int(when.timestamp() * 1000) << 80) - 1, 0))
+
+
+def _encoded(prefix: str, value: int) -> str:
+    chars = []
+    for _ in range(26):
+        chars.append(_CROCKFORD[value & 31])
+        value >>= 5
+    return f"{prefix}_{''.join(reversed(chars))}"
+
+
 _last = [0, 0]
 _lock = threading.Lock()
 
@@ -65,9 +79,4 @@ def new_id(prefix: str) -> str:
         else:
             entropy = int.from_bytes(os.urandom(10), "big") >> 1  # room to count up
         _last[0], _last[1] = millis, entropy
-    value = (millis << 80) | (entropy & ((1 << 80) - 1))
-    chars = []
-    for _ in range(26):
-        chars.append(_CROCKFORD[value & 31])
-        value >>= 5
-    return f"{prefix}_{''.join(reversed(chars))}"
+    return _encoded(prefix, (millis << 80) | (entropy & ((1 << 80) - 1)))

@@ -46,6 +46,9 @@ class Session(Entity):
     last_sequence: int = Field(default=0, serialization_alias="turns")
     metadata: dict[str, str] = Field(default_factory=dict)
     created_at: datetime = Field(serialization_alias="createdAt")
+    # The subject of the credential that started it: a `sessions:own` caller reaches only the
+    # sessions its own subject started. None for sessions started before owners were kept.
+    owner: str | None = None
     # Post-turn extraction has reviewed the messages of every turn up to this sequence.
     reviewed_through: int = Field(default=0, serialization_alias="reviewedThrough")
 

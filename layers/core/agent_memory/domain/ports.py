@@ -12,6 +12,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
+from .audit import AuditEntry
 from .errors import Conflict
 from .events import Event
 from .extraction.job import ExtractionJob
@@ -55,6 +56,11 @@ class AgentStore(ABC):
     @abstractmethod
     def list_agents(self, tenant: str, limit: int, after: str | None) -> list[Agent]:
         """Up to `limit` agents of a tenant ordered by id, only those after `after`."""
+
+    @abstractmethod
+    def agent_ids(self, tenant: str, limit: int) -> list[str]:
+        """Up to `limit` ids of the tenant's agents, counting those whose delete was started
+        and not finished (which list_agents leaves out): what a tenant reset still has to do."""
 
     @abstractmethod
     def list_manifest_versions(
@@ -222,6 +228,27 @@ class UsageStore(ABC):
         """Calls and tokens by purpose and model, over the agent's life."""
 
 
+class AuditStore(ABC):
+    """The audit trail of each tenant, oldest first."""
+
+    @abstractmethod
+    def append_audit(self, entry: AuditEntry) -> None:
+        """Keep one entry."""
+
+    @abstractmethod
+    def list_audit(
+        self,
+        tenant: str,
+        after: str | None,
+        limit: int,
+        agent_id: str | None,
+        actor: str | None,
+        now: datetime,
+    ) -> list[AuditEntry]:
+        """Entries with ids above `after`, oldest first, of one agent and/or actor when given;
+        none whose expiry has passed at `now`."""
+
+
 class RecordStore(ABC):
     """Memory records of an agent: a head per record and every version of it."""
 
@@ -368,6 +395,7 @@ class Store(
     UsageStore,
     HistoryStore,
     ExtractionStore,
+    AuditStore,
     ABC,
 ):
     """Everything the foundation keeps, behind one object per adapter."""

@@ -14,7 +14,10 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from ..api.app import OPENAPI_PATH, Api
+from ..api.context import TOKEN_ID_CLAIM
 from ..api.routes.console import is_console_path
+from ..domain.auth import Principal
+from .limits import RateLimiter, retry_after
 from .sse import EventStreams
 from .tokens import TokenBook
 
@@ -33,11 +36,23 @@ class LocalGateway:
     not in requests. Event streams (which hold a request open) never enter the resolver."""
 
     def __init__(
-        self, api: Api, tokens: TokenBook, tenant_claim: str, streams: EventStreams | None = None
+        self,
+        api: Api,
+        tokens: TokenBook,
+        tenant_claim: str,
+        streams: EventStreams | None = None,
+        roles_claim: str = "roles",
+        per_token: RateLimiter | None = None,
+        failed_auth: RateLimiter | None = None,
     ) -> None:
         self.api = api
         self.tokens = tokens
         self.tenant_claim = tenant_claim
+        self.roles_claim = roles_claim
+        # Requests of each token; and attempts with no valid token, of each client address
+        # (guessing tokens is slowed, not only refused).
+        self.per_token = per_token
+        self.failed_auth = failed_auth
         self.streams = streams
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
@@ -49,18 +64,26 @@ class LocalGateway:
         grant = None
         # The console's files are public (they hold no data); the API behind them is not.
         if path not in PUBLIC_PATHS and not is_console_path(path):
+            client = f"addr:{environ.get('REMOTE_ADDR', '')}"
+            if self.failed_auth is not None and (wait := self.failed_auth.peek(client)):
+                return too_many(start_response, wait)
             header = environ.get("HTTP_AUTHORIZATION", "")
             scheme, _, token = header.partition(" ")
             grant = self.tokens.grant_for(token.strip()) if scheme.lower() == "bearer" else None
             if grant is None:
+                if self.failed_auth is not None:
+                    self.failed_auth.take(client)
                 return error(
                     start_response,
                     401,
                     "unauthorized",
                     "send Authorization: Bearer <token> (see <data-dir>/token)",
                 )
+            if self.per_token is not None and (wait := self.per_token.take(f"token:{grant.id}")):
+                return too_many(start_response, wait)
         if self.streams is not None and grant is not None and self.streams.matches(environ):
-            return self.streams(environ, start_response, grant.tenant)
+            who = Principal(grant.tenant, grant.who, grant.scopes, grant.roles, grant.id)
+            return self.streams(environ, start_response, who)
         length = int(environ.get("CONTENT_LENGTH") or 0)
         if length > MAX_BODY_BYTES:
             return error(
@@ -73,8 +96,10 @@ class LocalGateway:
         claims = (
             {
                 self.tenant_claim: grant.tenant,
-                "sub": "local-token",
+                "sub": grant.who,
                 "scope": " ".join(sorted(grant.scopes)),
+                self.roles_claim: " ".join(sorted(grant.roles)),
+                TOKEN_ID_CLAIM: grant.id,
             }
             if grant
             else None
@@ -84,7 +109,7 @@ class LocalGateway:
 
 
 def to_event(
-    environ: dict[str, Any], path: str, body: bytes, claims: dict[str, str] | None
+    environ: dict[str, Any], path: str, body: bytes, claims: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The API Gateway HTTP API (payload format 2.0) event for one WSGI request."""
     headers: dict[str, str] = {}
@@ -154,12 +179,28 @@ def respond(start_response: StartResponse, result: dict[str, Any]) -> list[bytes
     return [payload]
 
 
-def error(start_response: StartResponse, status: int, code: str, message: str) -> list[bytes]:
+def too_many(start_response: StartResponse, wait: float) -> list[bytes]:
+    return error(
+        start_response,
+        429,
+        "too_many_requests",
+        "too many requests: try again after Retry-After seconds",
+        {"Retry-After": retry_after(wait)},
+    )
+
+
+def error(
+    start_response: StartResponse,
+    status: int,
+    code: str,
+    message: str,
+    headers: dict[str, str] | None = None,
+) -> list[bytes]:
     return respond(
         start_response,
         {
             "statusCode": status,
-            "headers": {"Content-Type": "application/json"},
+            "headers": {"Content-Type": "application/json", **(headers or {})},
             "body": json.dumps(
                 {"error": {"code": code, "message": message}}, separators=(",", ":")
             ),

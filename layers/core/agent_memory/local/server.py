@@ -15,12 +15,18 @@ from ..adapters.events.local_bus import InProcessBus
 from ..api.app import Api
 from ..bootstrap import build_services
 from ..settings import Settings
+from .datadir import make_private
 from .extraction_worker import ExtractionWorker
 from .gateway import LocalGateway
+from .limits import RateLimiter, capped_channels
 from .sse import EventStreams
 from .tokens import TokenBook
 
 logger = logging.getLogger(__name__)
+
+# Requests without a valid token a client address may make a minute: enough for typos, far
+# too few to guess a token.
+FAILED_AUTH_PER_MINUTE = 30
 
 
 class PortUnavailable(Exception):
@@ -54,16 +60,29 @@ def listen_socket(host: str, port: int) -> socket.socket:
 def serve(settings: Settings) -> None:
     """Serve until SIGTERM or SIGINT; requests in flight finish and the store closes cleanly."""
     sock = listen_socket(settings.host, settings.port)
-    # The directory holds the database and the token: only its owner may enter it.
-    settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    # The directory holds the database and the token hashes: only its owner may enter it.
+    make_private(settings.data_dir)
     token = settings.token.get_secret_value() if settings.token else None
     tokens, made = TokenBook.load(settings.data_dir, token)
     services = build_services(settings)
     streams = None
     if isinstance(services.events, InProcessBus):
         # Event streams hold a thread each: keep half the threads for requests.
-        streams = EventStreams(services.events, services.agents, settings.threads // 2)
-    gateway = LocalGateway(Api(services), tokens, settings.tenant_claim, streams)
+        streams = EventStreams(
+            services.events,
+            services.sessions,
+            settings.threads // 2,
+            settings.event_streams_per_tenant,
+        )
+    gateway = LocalGateway(
+        Api(services),
+        tokens,
+        settings.tenant_claim,
+        streams,
+        settings.roles_claim,
+        per_token=RateLimiter(settings.requests_per_minute, settings.request_burst),
+        failed_auth=RateLimiter(FAILED_AUTH_PER_MINUTE, FAILED_AUTH_PER_MINUTE),
+    )
     # Post-turn reviews run beside the requests, reviews queued before a restart first.
     worker = services.starter if isinstance(services.starter, ExtractionWorker) else None
     if worker is not None:
@@ -79,7 +98,12 @@ def serve(settings: Settings) -> None:
         ident="agent-memory",
         clear_untrusted_proxy_headers=True,
         send_bytes=1,  # flush each event-stream chunk at once instead of buffering 18 kB
+        connection_limit=settings.max_connections,
+        # An idle connection is closed after this; checked every few seconds, not waitress's 30.
+        channel_timeout=settings.idle_timeout_seconds,
+        cleanup_interval=min(5, settings.idle_timeout_seconds),
     )
+    capped_channels(server, settings.connections_per_client)
 
     def stop(signum: int, _frame: FrameType | None) -> None:
         logger.info("stopping", extra={"signal": signal.Signals(signum).name})

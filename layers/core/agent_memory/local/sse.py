@@ -17,9 +17,10 @@ from urllib.parse import parse_qs
 
 from ..adapters.events.local_bus import InProcessBus
 from ..api.paths import AGENTS_PREFIX, SEPARATOR
+from ..domain.auth import Principal
 from ..domain.errors import DomainError
 from ..domain.ids import validate_agent_id
-from ..domain.services.agents import AgentService
+from ..domain.services.sessions import SessionService
 
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 # A client gone is seen when a write to it fails: often enough to free its slot soon.
@@ -27,10 +28,22 @@ KEEPALIVE_SECONDS = 5.0
 
 
 class EventStreams:
-    def __init__(self, bus: InProcessBus, agents: AgentService, max_streams: int) -> None:
+    """At most `max_streams` streams at once, and `per_tenant` of them for any one tenant, so
+    one tenant cannot take every slot from the others."""
+
+    def __init__(
+        self,
+        bus: InProcessBus,
+        sessions: SessionService,
+        max_streams: int,
+        per_tenant: int | None = None,
+    ) -> None:
         self._bus = bus
-        self._agents = agents
+        self._sessions = sessions
         self._slots = threading.BoundedSemaphore(max_streams)
+        self._per_tenant = per_tenant or max_streams
+        self._held: dict[str, int] = {}
+        self._held_lock = threading.Lock()
         self.closing = threading.Event()
 
     @staticmethod
@@ -43,25 +56,32 @@ class EventStreams:
         )
 
     def __call__(
-        self, environ: dict[str, Any], start_response: StartResponse, tenant: str
+        self, environ: dict[str, Any], start_response: StartResponse, who: Principal
     ) -> Iterator[bytes] | list[bytes]:
         from .gateway import error
 
         path = environ["PATH_INFO"]
         agent_id = path[len(AGENTS_PREFIX) : -len(SEPARATOR + "events")]
         session_id = parse_qs(environ.get("QUERY_STRING", "")).get("sessionId", [None])[0]
+        tenant = who.tenant
         try:
-            self._agents.get(tenant, validate_agent_id(agent_id))
+            self._sessions.agent(tenant, validate_agent_id(agent_id))
+            if session_id is not None:
+                # A session's stream is for who may read the session (its own subject's).
+                self._sessions.reach(who, agent_id, session_id)
+            else:
+                who.can_read_all_sessions()  # the agent's stream tells of every session
         except DomainError as exc:
             return error(start_response, exc.status, exc.code, exc.message)
         last = environ.get("HTTP_LAST_EVENT_ID")
         last_id = int(last) if last and re.fullmatch(r"[0-9]{1,19}", last) else None
-        if not self._slots.acquire(blocking=False):
+        if not self._take_slot(tenant):
             return error(
                 start_response,
                 503,
                 "too_many_streams",
-                "every event stream slot is taken; try again later",
+                "every event stream slot of this tenant (or of the server) is taken; "
+                "try again later",
             )
         subscription = self._bus.subscribe(tenant, agent_id, session_id, last_id)
         start_response(
@@ -72,9 +92,25 @@ class EventStreams:
                 ("X-Accel-Buffering", "no"),
             ],
         )
-        return self._stream(subscription)
+        return self._stream(subscription, tenant)
 
-    def _stream(self, subscription: Any) -> Iterator[bytes]:
+    def _take_slot(self, tenant: str) -> bool:
+        with self._held_lock:
+            if self._held.get(tenant, 0) >= self._per_tenant:
+                return False
+            if not self._slots.acquire(blocking=False):
+                return False
+            self._held[tenant] = self._held.get(tenant, 0) + 1
+            return True
+
+    def _give_slot(self, tenant: str) -> None:
+        with self._held_lock:
+            self._held[tenant] -= 1
+            if not self._held[tenant]:
+                del self._held[tenant]
+            self._slots.release()
+
+    def _stream(self, subscription: Any, tenant: str) -> Iterator[bytes]:
         try:
             yield b": connected\n\n"
             idle = 0.0
@@ -94,4 +130,4 @@ class EventStreams:
                 yield f"id: {event_id}\nevent: {event.type}\ndata: {data}\n\n".encode()
         finally:
             self._bus.unsubscribe(subscription)
-            self._slots.release()
+            self._give_slot(tenant)

@@ -30,6 +30,7 @@ from pynamodb.connection import Connection, TableConnection
 from pynamodb.constants import PAY_PER_REQUEST_BILLING_MODE, STREAM_NEW_AND_OLD_IMAGE, STRING
 from pynamodb.models import Model
 
+from ...domain.audit import AuditEntry, audit_entry
 from ...domain.files.models import FileMemory, FileVersion, PreviewFile
 from ...domain.history import HistoryEvent
 from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
@@ -147,6 +148,7 @@ class SessionItem(Item):
     reviewed_through = NumberAttribute(null=True)
     metadata = JSONAttribute()
     created_at = IsoDateTimeAttribute()
+    owner = UnicodeAttribute(null=True)
 
     @classmethod
     def of(cls, session: Session) -> SessionItem:
@@ -160,6 +162,7 @@ class SessionItem(Item):
             reviewed_through=session.reviewed_through,
             metadata=session.metadata,
             created_at=session.created_at,
+            owner=session.owner,
         )
 
     def to_session(self) -> Session:
@@ -171,6 +174,7 @@ class SessionItem(Item):
             reviewed_through=self.reviewed_through or 0,
             metadata=self.metadata,
             created_at=self.created_at,
+            owner=self.owner,
         )
 
 
@@ -507,6 +511,31 @@ class TenantLimitsItem(Item):
         return cls.key(keys.tenant_limits_pk(tenant), keys.TENANT_LIMITS)
 
 
+class AuditItem(Item):
+    """An audit entry; `ttl` (the table's TTL attribute) is its expiry, when one is set."""
+
+    tenant = UnicodeAttribute()
+    agent_id = UnicodeAttribute(null=True)
+    actor = UnicodeAttribute()
+    doc = UnicodeAttribute()
+
+    @classmethod
+    def of(cls, entry: AuditEntry) -> AuditItem:
+        return cls(
+            keys.audit_pk(entry.tenant),
+            keys.audit_sk(entry.id),
+            tenant=entry.tenant,
+            agent_id=entry.agent_id,
+            actor=entry.actor,
+            doc=entry.model_dump_json(),
+            ttl=entry.expires_at,
+        )
+
+    def to_entry(self) -> AuditEntry:
+        expires = self.ttl.isoformat() if self.ttl else None
+        return audit_entry(self.tenant, expires, self.doc)
+
+
 class SessionIndexItem(Item):
     """The memory index a session opened with."""
 
@@ -668,6 +697,7 @@ class Items:
     file_count: type[FileCountItem]
     session_index: type[SessionIndexItem]
     tenant_limits: type[TenantLimitsItem]
+    audit: type[AuditItem]
     preview_file: type[PreviewFileItem]
     usage: type[UsageItem]
     usage_total: type[UsageTotalItem]
@@ -716,6 +746,7 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         file_count=bound(FileCountItem),
         session_index=bound(SessionIndexItem),
         tenant_limits=bound(TenantLimitsItem),
+        audit=bound(AuditItem),
         preview_file=bound(PreviewFileItem),
         usage=bound(UsageItem),
         usage_total=bound(UsageTotalItem),
@@ -740,6 +771,7 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         items.file_count,
         items.session_index,
         items.tenant_limits,
+        items.audit,
         items.preview_file,
         items.usage,
         items.usage_total,

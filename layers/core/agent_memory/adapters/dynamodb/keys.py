@@ -19,6 +19,7 @@
     usage entry       pk T#{tenant}#A#{agentId}#U            sk U#{usageId}
     usage total       pk T#{tenant}#A#{agentId}#U            sk TOTAL#["{purpose}","{modelId}"]
     tenant limits     pk T#{tenant}#LIMITS                   sk LIMITS
+    audit entry       pk T#{tenant}#AUDIT                    sk AU#{auditId}
 
 An agent owns its whole `T#{tenant}#A#{agentId}` partition, through each session item the
 session's own partition, its records partition, through each record head the record's
@@ -59,6 +60,8 @@ FILE_VERSION = "V#"
 FILE_COUNT = "FCOUNT"
 SESSION_INDEX = "INDEX"
 TENANT_LIMITS = "LIMITS"
+AUDIT = "AUDIT"
+AUDIT_ENTRY = "AU#"
 USAGE = "U#"
 USAGE_TOTAL = "TOTAL#"
 EVENT = "EV#"
@@ -83,6 +86,14 @@ def agents_pk(tenant: str) -> str:
 
 def tenant_limits_pk(tenant: str) -> str:
     return f"T#{_part(tenant)}#{TENANT_LIMITS}"
+
+
+def audit_pk(tenant: str) -> str:
+    return f"T#{_part(tenant)}#{AUDIT}"
+
+
+def audit_sk(audit_id: str) -> str:
+    return f"{AUDIT_ENTRY}{audit_id}"
 
 
 def agent_sk(agent_id: str) -> str:

@@ -23,6 +23,7 @@ from ...domain.errors import Conflict, NotFound, StorageUnavailable
 from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import NO_WRITES, PreconditionFailed, Store, TurnWrites
 from . import keys
+from .audit import DynamoAudit
 from .blobs import Blobs
 from .extraction import DynamoExtraction
 from .files import DynamoFiles, files_failure
@@ -47,7 +48,9 @@ _BATCH_ATTEMPTS = 8
 _BATCH_BACKOFF_SECONDS = 0.05
 
 
-class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, DynamoExtraction, Store):
+class DynamoStore(
+    DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, DynamoExtraction, DynamoAudit, Store
+):
     """The Store port on the single table `table_name`; `host` points it at a local endpoint.
 
     `bucket` is where history events too large for an item go (S3, in `region`); without one
@@ -126,6 +129,11 @@ class DynamoStore(DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, Dynamo
             filter_condition=head.deleting.does_not_exist(),
         )
         return [item.to_agent() for item in items]
+
+    def agent_ids(self, tenant: str, limit: int) -> list[str]:
+        # No filter on `deleting`: an agent whose delete was cut short is still to be deleted.
+        items = self._query(self._items.agent, keys.agents_pk(tenant), keys.AGENT, limit, None)
+        return [item.agent_id for item in items]
 
     def list_manifest_versions(
         self, tenant: str, agent_id: str, limit: int, before: int | None

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ...domain.events import Event
 from ...domain.ports import EventPublisher
+from .webhooks import signed_headers
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +42,12 @@ class Subscription:
 class InProcessBus(EventPublisher):
     """Keeps the last `history` events so a reconnecting client resumes from Last-Event-ID."""
 
-    def __init__(self, webhook_url: str | None = None, history: int = 1000) -> None:
+    def __init__(
+        self,
+        webhook_url: str | None = None,
+        history: int = 1000,
+        webhook_key: bytes | None = None,
+    ) -> None:
         self._lock = threading.Lock()
         # Ids go on from the time this process started (microseconds), so a client resuming
         # with an id from before a restart gets every event kept since, not none.
@@ -49,6 +55,8 @@ class InProcessBus(EventPublisher):
         self._recent: deque[tuple[int, Event]] = deque(maxlen=history)
         self._subscribers: list[Subscription] = []
         self._webhook_url = webhook_url
+        # Settings refuse a webhook URL without a secret: every delivery is signed.
+        self._webhook_key = webhook_key
 
     def publish(self, events: Sequence[Event]) -> None:
         with self._lock:
@@ -93,11 +101,11 @@ class InProcessBus(EventPublisher):
         body = json.dumps(
             [{"type": e.type, "tenant": e.tenant, **e.body()} for e in events]
         ).encode()
+        headers = {"Content-Type": "application/json"}
+        if self._webhook_key is not None:
+            headers.update(signed_headers(self._webhook_key, int(time.time()), body))
         request = urllib.request.Request(
-            self._webhook_url,
-            data=body,
-            method="POST",
-            headers={"Content-Type": "application/json"},
+            self._webhook_url, data=body, method="POST", headers=headers
         )
         try:
             urllib.request.urlopen(request, timeout=5).close()

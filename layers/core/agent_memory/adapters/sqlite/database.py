@@ -17,6 +17,9 @@ from .migrations import MIGRATIONS
 logger = logging.getLogger(__name__)
 
 
+SYNCHRONOUS = ("FULL", "NORMAL")
+
+
 class Database:
     """Hands each thread its own connection to one database file.
 
@@ -24,8 +27,11 @@ class Database:
     never fail half-way on a lock upgrade; readers never block writers under WAL.
     """
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, synchronous: str = "FULL") -> None:
         self.path = str(path)
+        if synchronous not in SYNCHRONOUS:
+            raise ValueError(f"synchronous is one of {', '.join(SYNCHRONOUS)}")
+        self.synchronous = synchronous
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
@@ -39,7 +45,9 @@ class Database:
             )
             conn.row_factory = sqlite3.Row
             _wal(conn)
-            conn.execute("PRAGMA synchronous=NORMAL")
+            # FULL: a commit survives power loss, not only a crash of the process (NORMAL, in WAL
+            # mode, may lose the last commits to a power cut). The cost is in RESULTS.md.
+            conn.execute(f"PRAGMA synchronous={self.synchronous}")
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA busy_timeout=30000")
             conn.create_function("owner_key", 3, owner_key, deterministic=True)

@@ -255,4 +255,19 @@ MIGRATIONS: list[list[str]] = [
         )""",
         "CREATE INDEX embed_queue_by_turn ON embed_queue (tenant, agent_id, turn_id)",
     ],
+    # 13: the subject that started each session (a `sessions:own` token reaches only its own)
+    ["ALTER TABLE sessions ADD COLUMN owner TEXT"],
+    # 14: the audit trail: every change the API made, by whom (never deleted with an agent or a
+    # tenant reset: it is the record of them)
+    [
+        """CREATE TABLE audit (
+            tenant TEXT NOT NULL,
+            audit_id TEXT NOT NULL,
+            agent_id TEXT,
+            actor TEXT NOT NULL,
+            expires_at TEXT,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (tenant, audit_id)
+        ) WITHOUT ROWID""",
+    ],
 ]

@@ -13,6 +13,7 @@ from ...domain.errors import NotFound
 from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import NO_WRITES, PreconditionFailed, Store, TurnWrites
 from ...domain.search.index import IndexDoc
+from .audit import SqliteAudit
 from .database import Database
 from .database import lost_race as _lost_race
 from .extraction import SqliteExtraction
@@ -23,9 +24,11 @@ from .search import EmbeddedIndex
 from .usage import SqliteUsage
 
 
-class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, SqliteExtraction, Store):
-    def __init__(self, path: Path | str) -> None:
-        self.db = Database(path)
+class SqliteStore(
+    SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, SqliteExtraction, SqliteAudit, Store
+):
+    def __init__(self, path: Path | str, synchronous: str = "FULL") -> None:
+        self.db = Database(path, synchronous)
         self.index: EmbeddedIndex | None = None
 
     def attach_index(self, model_id: str | None, dimensions: int | None) -> EmbeddedIndex:
@@ -139,6 +142,17 @@ class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, Sqlite
         )
         return _version(row) if row else None
 
+    def agent_ids(self, tenant: str, limit: int) -> list[str]:
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT agent_id FROM agents WHERE tenant = ? ORDER BY agent_id LIMIT ?",
+                (tenant, limit),
+            )
+            .fetchall()
+        )
+        return [row[0] for row in rows]
+
     def delete_agent(self, tenant: str, agent_id: str) -> bool:
         # One transaction: the foreign keys cascade to everything the agent owns.
         with self.db.write() as conn:
@@ -167,7 +181,7 @@ class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, Sqlite
             try:
                 conn.execute(
                     "INSERT INTO sessions (tenant, agent_id, session_id, last_sequence, metadata,"
-                    " created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    " created_at, owner) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (
                         session.tenant,
                         session.agent_id,
@@ -175,6 +189,7 @@ class SqliteStore(SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, Sqlite
                         session.last_sequence,
                         json.dumps(session.metadata),
                         session.created_at.isoformat(),
+                        session.owner,
                     ),
                 )
             except sqlite3.IntegrityError as exc:
@@ -330,6 +345,7 @@ def _session(row: sqlite3.Row) -> Session:
         reviewed_through=row["reviewed_through"],
         metadata=json.loads(row["metadata"]),
         created_at=datetime.fromisoformat(row["created_at"]),
+        owner=row["owner"],
     )
 
 

@@ -22,7 +22,7 @@ AgentId = Annotated[str, Path(description="Path-like agent id, as plain segments
 
 def agents_router(services: Services) -> Router:
     router = Router()
-    caller = caller_of(router, services.settings.tenant_claim)
+    caller = caller_of(router, services.settings)
     agents = services.agents
 
     @router.get("/v1/agents", summary="List agents", responses=ERRORS, tags=["agents"])

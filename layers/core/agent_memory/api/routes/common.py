@@ -10,13 +10,16 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from pydantic import BaseModel
 
 from ...domain.auth import Principal
+from ...settings import Settings
 from ..context import principal_from_event
 from ..schemas import ErrorResponse
 
 
-def caller_of(router: Router, tenant_claim: str) -> Callable[[], Principal]:
+def caller_of(router: Router, settings: Settings) -> Callable[[], Principal]:
+    tenant_claim, roles_claim = settings.tenant_claim, settings.roles_claim
+
     def caller() -> Principal:
-        return principal_from_event(router.current_event.raw_event, tenant_claim)
+        return principal_from_event(router.current_event.raw_event, tenant_claim, roles_claim)
 
     return caller
 
@@ -36,7 +39,7 @@ def _error(description: str) -> dict[str, Any]:
 FAILURES: dict[int, Any] = {
     400: _error("Bad input: nothing was changed."),
     401: _error("No valid token."),
-    403: _error("The token lacks the scope this call needs."),
+    403: _error("The token lacks the scope (or the caller role) this call needs."),
     404: _error("The agent, session or turn does not exist."),
     409: _error("Conflicts with the stored state: nothing was changed."),
 }

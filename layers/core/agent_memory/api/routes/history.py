@@ -25,7 +25,7 @@ MAX_TURN = 10**9
 
 def history_router(services: Services) -> Router:
     router = Router()
-    caller = caller_of(router, services.settings.tenant_claim)
+    caller = caller_of(router, services.settings)
     history = services.history
     sessions = services.sessions
 
@@ -47,9 +47,8 @@ def history_router(services: Services) -> Router:
         body: Annotated[dict[str, Any], Body()],
     ) -> dict[str, Any]:
         who = caller()
-        who.can_run_sessions()
         agent = agent_id_from(agent_id)
-        sessions.get(who.tenant, agent, session_id)
+        sessions.reach(who, agent, session_id, write=True)
         return history.append(who.tenant, agent, session_id, turn_id, body)
 
     @router.get(
@@ -68,9 +67,8 @@ def history_router(services: Services) -> Router:
         cursor: Cursor = None,
     ) -> dict[str, Any]:
         who = caller()
-        who.can_read()
         agent = agent_id_from(agent_id)
-        sessions.get(who.tenant, agent, session_id)
+        sessions.reach(who, agent, session_id)
         roles = {r.strip() for r in (role or "").split(",") if r.strip()}
         if roles - ROLES:
             raise InvalidRequest(f"role is one of {', '.join(sorted(ROLES))}", code="invalid_role")
@@ -117,9 +115,8 @@ def history_router(services: Services) -> Router:
     )
     def export(agent_id: AgentId, session_id: SessionId) -> Response[str]:
         who = caller()
-        who.can_read()
         agent = agent_id_from(agent_id)
-        sessions.get(who.tenant, agent, session_id)
+        sessions.reach(who, agent, session_id)
         turns = services.store.list_turns(who.tenant, agent, session_id)
         body = history.export(who.tenant, agent, session_id, turns)
         return Response(200, "application/x-ndjson", body)

@@ -45,7 +45,7 @@ class PutMemoryIn(BaseModel):
 
 def memories_router(services: Services) -> Router:
     router = Router()
-    caller = caller_of(router, services.settings.tenant_claim)
+    caller = caller_of(router, services.settings)
     files = services.files
     agents = services.agents
 
@@ -111,25 +111,33 @@ def memories_router(services: Services) -> Router:
             unquote(path),
             body.content,
             body.content_sha256,
-            actor=f"api:{who.subject or 'unknown'}",
+            actor=who.audit_name,
         )
         dumped = memory.model_dump(mode="json", by_alias=True)
         return Response(201 if was_created else 200, "application/json", dumped)
 
     @router.delete(
         MEMORIES + "/<path>",
-        summary="Delete a memory, or every memory in a folder",
+        summary="Delete a memory, or every memory in a folder (with ?recursive=true)",
         responses=NO_CONTENT,
         tags=["memories"],
     )
-    def delete_memory(agent_id: AgentId, path: MemoryPath) -> Response[Any]:
+    def delete_memory(
+        agent_id: AgentId,
+        path: MemoryPath,
+        recursive: Annotated[
+            bool,
+            Query(description="Needed to delete a folder: every memory in it goes."),
+        ] = False,
+    ) -> Response[Any]:
         who = caller()
         who.can_write_agents()
         files.delete(
             who.tenant,
             agent_of(agent_id, who.tenant),
             unquote(path),
-            actor=f"api:{who.subject or 'unknown'}",
+            actor=who.audit_name,
+            recursive=recursive,
         )
         return no_content()
 
@@ -177,9 +185,8 @@ def memories_router(services: Services) -> Router:
     )
     def memory_index(agent_id: AgentId, session_id: SessionId) -> dict[str, Any]:
         who = caller()
-        who.can_read()
         agent = agent_id_from(agent_id)
-        services.sessions.get(who.tenant, agent, session_id)
+        services.sessions.reach(who, agent, session_id)
         return {"index": files.index(who.tenant, agent, session_id)}
 
     @router.post(
@@ -190,9 +197,8 @@ def memories_router(services: Services) -> Router:
     )
     def compact(agent_id: AgentId, session_id: SessionId) -> dict[str, Any]:
         who = caller()
-        who.can_run_sessions()
         agent = agent_id_from(agent_id)
-        services.sessions.get(who.tenant, agent, session_id)
+        services.sessions.reach(who, agent, session_id, write=True)
         return {"index": files.compact(who.tenant, agent, session_id)}
 
     return router

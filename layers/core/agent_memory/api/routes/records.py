@@ -11,7 +11,8 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
 from ...bootstrap import Services
-from ...domain.errors import InvalidRequest
+from ...domain.auth import Principal
+from ...domain.errors import InvalidRequest, NotFound
 from ...domain.records import Record, RecordQuery, RecordStatus
 from ..paths import agent_id_from
 from ..schemas import RecordList, RecordVersionList
@@ -44,8 +45,21 @@ def _labels(raw: str | None) -> dict[str, str]:
 
 def records_router(services: Services) -> Router:
     router = Router()
-    caller = caller_of(router, services.settings.tenant_claim)
+    caller = caller_of(router, services.settings)
     records = services.records
+
+    def readable(who: Principal, agent: str, record_id: str) -> Record:
+        """The record, unless it belongs to a session the caller may not reach: then it does
+        not exist, as the session does not (a `sessions:own` token of another subject)."""
+        record = records.get(who.tenant, agent, record_id)
+        if record.session_id is not None and not who.reads_every_session:
+            try:
+                services.sessions.reach(who, agent, record.session_id)
+            except NotFound as exc:
+                raise NotFound(
+                    f"record {record_id!r} does not exist", code="record_not_found"
+                ) from exc
+        return record
 
     @router.get(
         RECORDS,
@@ -73,6 +87,10 @@ def records_router(services: Services) -> Router:
     ) -> RecordList:
         who = caller()
         who.can_read()
+        agent = agent_id_from(agent_id)
+        if session_id is not None:
+            services.sessions.reach(who, agent, session_id)
+        # A caller that reaches only its own sessions lists their records by naming one.
         statuses = _statuses(status)
         filters = RecordQuery(
             statuses=statuses,
@@ -81,13 +99,13 @@ def records_router(services: Services) -> Router:
             ids=frozenset(_split(ids)),
             include_agent=scope in (None, "agent"),
             session_id=session_id if scope in (None, "session") else None,
-            include_all_sessions=scope in (None, "session") and session_id is None,
+            include_all_sessions=scope in (None, "session")
+            and session_id is None
+            and who.reads_every_session,
             preview=preview,
             pinned=pinned,
         )
-        page = records.list_records(
-            who.tenant, agent_id_from(agent_id), filters, query, limit, cursor
-        )
+        page = records.list_records(who.tenant, agent, filters, query, limit, cursor)
         return RecordList(records=page.items, next=page.next)
 
     @router.get(
@@ -99,7 +117,7 @@ def records_router(services: Services) -> Router:
     def get_record(agent_id: AgentId, record_id: RecordId) -> Record:
         who = caller()
         who.can_read()
-        return records.get(who.tenant, agent_id_from(agent_id), record_id)
+        return readable(who, agent_id_from(agent_id), record_id)
 
     @router.delete(
         RECORDS + "/<record_id>",
@@ -112,7 +130,7 @@ def records_router(services: Services) -> Router:
         who = caller()
         who.can_write_agents()
         deleted = records.delete(
-            who.tenant, agent_id_from(agent_id), record_id, actor=f"api:{who.subject or 'unknown'}"
+            who.tenant, agent_id_from(agent_id), record_id, actor=who.audit_name
         )
         return Response(200, "application/json", deleted)
 
@@ -127,7 +145,9 @@ def records_router(services: Services) -> Router:
     ) -> RecordVersionList:
         who = caller()
         who.can_read()
-        page = records.versions(who.tenant, agent_id_from(agent_id), record_id, limit, cursor)
+        agent = agent_id_from(agent_id)
+        readable(who, agent, record_id)
+        page = records.versions(who.tenant, agent, record_id, limit, cursor)
         return RecordVersionList(versions=page.items, next=page.next)
 
     return router

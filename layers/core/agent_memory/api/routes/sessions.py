@@ -23,7 +23,7 @@ TURN = SESSIONS + "/<session_id>/turns/<turn_id>"
 
 def sessions_router(services: Services) -> Router:
     router = Router()
-    caller = caller_of(router, services.settings.tenant_claim)
+    caller = caller_of(router, services.settings)
     sessions = services.sessions
 
     @router.post(
@@ -38,14 +38,18 @@ def sessions_router(services: Services) -> Router:
         who = caller()
         who.can_run_sessions()
         body = body or CreateSessionIn()
-        return created(sessions.create(who.tenant, agent_id_from(agent_id), body.id, body.metadata))
+        return created(
+            sessions.create(
+                who.tenant, agent_id_from(agent_id), body.id, body.metadata, owner=who.subject
+            )
+        )
 
     @router.get(
         SESSIONS, summary="List sessions, oldest first", responses=ERRORS, tags=["sessions"]
     )
     def list_sessions(agent_id: AgentId, limit: Limit = None, cursor: Cursor = None) -> SessionList:
         who = caller()
-        who.can_read()
+        who.can_read_all_sessions()
         page = sessions.list_sessions(who.tenant, agent_id_from(agent_id), limit, cursor)
         return SessionList(sessions=page.items, next=page.next)
 
@@ -53,9 +57,7 @@ def sessions_router(services: Services) -> Router:
         SESSIONS + "/<session_id>", summary="Get a session", responses=ERRORS, tags=["sessions"]
     )
     def get_session(agent_id: AgentId, session_id: SessionId) -> Session:
-        who = caller()
-        who.can_read()
-        return sessions.get(who.tenant, agent_id_from(agent_id), session_id)
+        return sessions.reach(caller(), agent_id_from(agent_id), session_id)
 
     @router.get(
         SESSIONS + "/<session_id>/turns",
@@ -67,8 +69,9 @@ def sessions_router(services: Services) -> Router:
         agent_id: AgentId, session_id: SessionId, limit: Limit = None, cursor: Cursor = None
     ) -> TurnList:
         who = caller()
-        who.can_read()
-        page = sessions.list_turns(who.tenant, agent_id_from(agent_id), session_id, limit, cursor)
+        agent = agent_id_from(agent_id)
+        sessions.reach(who, agent, session_id)
+        page = sessions.list_turns(who.tenant, agent, session_id, limit, cursor)
         return TurnList(turns=page.items, next=page.next)
 
     @router.post(
@@ -85,12 +88,13 @@ def sessions_router(services: Services) -> Router:
         body: Annotated[BeginTurnIn | None, Body()] = None,
     ) -> Response[Turn]:
         who = caller()
-        who.can_run_sessions()
+        agent = agent_id_from(agent_id)
+        sessions.reach(who, agent, session_id, write=True)
         body = body or BeginTurnIn()
         return created(
             sessions.begin_turn(
                 who.tenant,
-                agent_id_from(agent_id),
+                agent,
                 session_id,
                 preview=body.preview,
                 replay_of=body.replay_of,
@@ -108,20 +112,23 @@ def sessions_router(services: Services) -> Router:
     )
     def get_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> dict[str, Any]:
         who = caller()
-        who.can_read()
-        return services.tools.turn_detail(who.tenant, agent_id_from(agent_id), session_id, turn_id)
+        agent = agent_id_from(agent_id)
+        sessions.reach(who, agent, session_id)
+        return services.tools.turn_detail(who.tenant, agent, session_id, turn_id)
 
     @router.post(TURN + "/commit", summary="Commit a turn", responses=ERRORS, tags=["turns"])
     def commit_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:
         who = caller()
-        who.can_run_sessions()
-        return sessions.commit(who.tenant, agent_id_from(agent_id), session_id, turn_id)
+        agent = agent_id_from(agent_id)
+        sessions.reach(who, agent, session_id, write=True)
+        return sessions.commit(who.tenant, agent, session_id, turn_id)
 
     @router.post(TURN + "/rollback", summary="Roll a turn back", responses=ERRORS, tags=["turns"])
     def rollback_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:
         who = caller()
-        who.can_run_sessions()
-        return sessions.rollback(who.tenant, agent_id_from(agent_id), session_id, turn_id)
+        agent = agent_id_from(agent_id)
+        sessions.reach(who, agent, session_id, write=True)
+        return sessions.rollback(who.tenant, agent, session_id, turn_id)
 
     @router.post(
         TURN + "/extraction",
@@ -133,7 +140,8 @@ def sessions_router(services: Services) -> Router:
     )
     def rerun_extraction(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:
         who = caller()
-        who.can_run_sessions()
-        return sessions.rerun_extraction(who.tenant, agent_id_from(agent_id), session_id, turn_id)
+        agent = agent_id_from(agent_id)
+        sessions.reach(who, agent, session_id, write=True)
+        return sessions.rerun_extraction(who.tenant, agent, session_id, turn_id)
 
     return router

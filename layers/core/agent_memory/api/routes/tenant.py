@@ -1,18 +1,23 @@
-"""The caller's tenant: `/v1/tenant/limits`, the runtime limits its admin sets."""
+"""The caller's tenant: `/v1/tenant/limits`, the runtime limits its admin sets, and
+`DELETE /v1/tenant`, the reset that deletes every agent of it."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.openapi.params import Body
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from ...bootstrap import Services
+from ...domain.services.agents import TenantReset
 from ...domain.services.files import FileLimits
 from .common import ERRORS, caller_of
 
 LIMITS = "/v1/tenant/limits"
+TENANT = "/v1/tenant"
+# Inside the API's 29 s (Lambda and API Gateway): the rest is done by asking again.
+RESET_SECONDS = 20.0
 
 
 class TenantLimitsIn(BaseModel):
@@ -39,7 +44,7 @@ def _limits(limits: FileLimits) -> dict[str, Any]:
 
 def tenant_router(services: Services) -> Router:
     router = Router()
-    caller = caller_of(router, services.settings.tenant_claim)
+    caller = caller_of(router, services.settings)
     files = services.files
 
     @router.get(
@@ -56,17 +61,32 @@ def tenant_router(services: Services) -> Router:
     @router.put(
         LIMITS,
         summary="Set the tenant's memoryBytes and memoriesPerAgent",
-        description="Fields left out keep their value. There is no admin scope yet: this takes "
-        "agents:write. Memories already over a lowered limit stay; the next write that would "
+        description="Fields left out keep their value. Takes the admin scope. Memories already over a lowered limit stay; the next write that would "
         "pass it is refused.",
         responses=ERRORS,
         tags=["tenant"],
     )
     def put_limits(body: Annotated[TenantLimitsIn, Body()]) -> dict[str, Any]:
         who = caller()
-        who.can_write_agents()
+        who.can_administer()
         return _limits(
             files.set_tenant_limits(who.tenant, body.memory_bytes, body.memories_per_agent)
         )
+
+    @router.delete(
+        TENANT,
+        summary="Reset the tenant: delete every agent with everything it owns",
+        description="`confirm` must be the tenant's name (else 400 confirmation_mismatch). "
+        "Deletes every agent with its records, memories, history, versions and usage; the "
+        "audit trail and the limits stay. Works for up to about 20 seconds and answers "
+        "`done: false` when agents are left: ask again (a reset cut short, even mid-agent, is "
+        "finished by the next). Takes the admin scope; audited.",
+        responses=ERRORS,
+        tags=["tenant"],
+    )
+    def reset(
+        confirm: Annotated[str, Query(description="The tenant's name.", max_length=64)],
+    ) -> TenantReset:
+        return services.agents.reset_tenant(caller(), confirm, RESET_SECONDS)
 
     return router

@@ -20,10 +20,14 @@ ToolName = Annotated[
     ),
 ]
 
+# Marks the operations whose body states a caller role (`caller.role`), which the credential
+# must hold: the isolation tests find them by it.
+STATES_CALLER = {"x-caller-role": True}
+
 
 def tools_router(services: Services) -> Router:
     router = Router()
-    caller = caller_of(router, services.settings.tenant_claim)
+    caller = caller_of(router, services.settings)
     tools = services.tools
 
     @router.post(
@@ -32,9 +36,11 @@ def tools_router(services: Services) -> Router:
         description='The body is the tool\'s input plus `caller`: {"role": "agent" | "helper" | '
         '"programmatic" | "agent_as_tool", "execution", "invocation"}. Returns {"output": ...}; '
         "a refused call is a 4xx whose message is for the agent, and changes nothing. Every call "
-        "is recorded as an execution on the turn.",
+        "is recorded as an execution on the turn. A credential limited to some caller roles "
+        "may state only those: another is a 403 memory.forbidden that changes nothing.",
         responses=ERRORS,
         tags=["tools"],
+        openapi_extensions=STATES_CALLER,
     )
     def call_tool(
         agent_id: AgentId,
@@ -44,8 +50,10 @@ def tools_router(services: Services) -> Router:
         body: Annotated[dict[str, Any], Body()],
     ) -> dict[str, Any]:
         who = caller()
-        who.can_run_sessions()
-        output = tools.call(who.tenant, agent_id_from(agent_id), session_id, turn_id, name, body)
+        agent = agent_id_from(agent_id)
+        services.sessions.reach(who, agent, session_id, write=True)
+        who.may_state_caller(body)
+        output = tools.call(who.tenant, agent, session_id, turn_id, name, body)
         return {"output": output}
 
     @router.get(
@@ -58,8 +66,9 @@ def tools_router(services: Services) -> Router:
     )
     def instructions(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> dict[str, Any]:
         who = caller()
-        who.can_read()
-        return tools.instructions(who.tenant, agent_id_from(agent_id), session_id, turn_id)
+        agent = agent_id_from(agent_id)
+        services.sessions.reach(who, agent, session_id)
+        return tools.instructions(who.tenant, agent, session_id, turn_id)
 
     @router.post(
         TURN + "/recall",
@@ -70,6 +79,7 @@ def tools_router(services: Services) -> Router:
         "same record versions were already recalled in this turn.",
         responses=ERRORS,
         tags=["tools"],
+        openapi_extensions=STATES_CALLER,
     )
     def recall(
         agent_id: AgentId,
@@ -78,8 +88,10 @@ def tools_router(services: Services) -> Router:
         body: Annotated[dict[str, Any], Body()],
     ) -> dict[str, Any]:
         who = caller()
-        who.can_run_sessions()
-        return tools.recall(who.tenant, agent_id_from(agent_id), session_id, turn_id, body)
+        agent = agent_id_from(agent_id)
+        services.sessions.reach(who, agent, session_id, write=True)
+        who.may_state_caller(body, default="agent")  # recall without a caller is the agent's
+        return tools.recall(who.tenant, agent, session_id, turn_id, body)
 
     @router.get(
         "/v1/agents/<agent_id>/usage",

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import logging
+import time
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..auth import Principal
 from ..errors import (
     Conflict,
     InvalidRequest,
@@ -26,7 +29,18 @@ from .files import FileService
 from .record_fork import copy_agent_records
 from .turn_context import ManifestCache
 
+logger = logging.getLogger(__name__)
+
 _SAVE_ATTEMPTS = 5
+
+
+class TenantReset(BaseModel):
+    """What a reset did: agents it deleted, and whether none is left (else: ask again)."""
+
+    model_config = ConfigDict(frozen=True, populate_by_name=True)
+
+    deleted_agents: int = Field(serialization_alias="deletedAgents")
+    done: bool
 
 
 # The agent's head and each manifest version hold the manifest in one DynamoDB item (400 KB
@@ -160,6 +174,31 @@ class AgentService:
             self._manifests.forget(tenant, agent_id)
         if not deleted:
             raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
+
+    def reset_tenant(self, who: Principal, confirm: str, seconds: float) -> TenantReset:
+        """Delete every agent of the caller's tenant with everything it owns (records,
+        memories, history, versions, usage). `confirm` must be the tenant's name. Works for
+        about `seconds`, then says whether it is done: a reset cut short (a timeout, a crash)
+        is finished by asking again, agents half deleted included."""
+        who.can_administer()
+        if confirm != who.tenant:
+            raise InvalidRequest(
+                "confirm must be the tenant's name: the reset deletes every agent of it",
+                code="confirmation_mismatch",
+            )
+        deadline = time.monotonic() + seconds
+        deleted = 0
+        while ids := self._store.agent_ids(who.tenant, 25):
+            for agent_id in ids:
+                # False for one already gone (deleted by another call meanwhile): fine.
+                deleted += self._store.delete_agent(who.tenant, agent_id)
+                if self._manifests is not None:
+                    self._manifests.forget(who.tenant, agent_id)
+                if time.monotonic() >= deadline:
+                    done = not self._store.agent_ids(who.tenant, 1)
+                    return TenantReset(deleted_agents=deleted, done=done)
+        logger.info("tenant reset", extra={"tenant": who.tenant, "deleted_agents": deleted})
+        return TenantReset(deleted_agents=deleted, done=True)
 
     def fork(self, tenant: str, agent_id: str, new_id: str) -> Agent:
         """Copy an agent under a new id: its current manifest becomes version 1 of the copy,

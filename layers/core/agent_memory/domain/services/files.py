@@ -492,10 +492,12 @@ class FileService:
             return head, existing is None
         raise Conflict("the memory is changing too fast; try again", code="memory_busy")
 
-    def delete(self, tenant: str, agent_id: str, raw_path: str, actor: str) -> list[str]:
-        """Delete a memory, or every memory in a folder."""
+    def delete(
+        self, tenant: str, agent_id: str, raw_path: str, actor: str, recursive: bool = False
+    ) -> list[str]:
+        """Delete a memory, or (with `recursive`) every memory in a folder."""
         for _ in range(_ATTEMPTS):
-            targets = self._targets(tenant, agent_id, raw_path)
+            targets = self._targets(tenant, agent_id, raw_path, recursive)
             now = utcnow()
             writes = []
             for head in targets:
@@ -529,11 +531,19 @@ class FileService:
                 return [w.path for w in writes]
         raise Conflict("the memories are changing too fast; try again", code="memory_busy")
 
-    def _targets(self, tenant: str, agent_id: str, raw_path: str) -> list[FileMemory]:
+    def _targets(
+        self, tenant: str, agent_id: str, raw_path: str, recursive: bool
+    ) -> list[FileMemory]:
         looks_like_file = raw_path.rstrip().endswith(".md") and not raw_path.endswith("/")
         if looks_like_file:
             return [self.get(tenant, agent_id, raw_path)]
         folder = normalize_folder(raw_path)
+        if not recursive:
+            # One call that empties a whole folder (`/memories` itself) is never a slip.
+            raise InvalidRequest(
+                f"{folder} is a folder: add ?recursive=true to delete every memory in it",
+                code="recursive_required",
+            )
         found = _all_files(self._store, tenant, agent_id, folder.rstrip("/") + "/")
         if not found:
             raise NotFound(f"no memory under {folder}", code="memory_not_found")

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 
+from ..auth import Principal
 from ..errors import Conflict, InvalidRequest, NotFound
 from ..events import Change, memory_updated
 from ..extraction.job import ExtractionJob
@@ -88,7 +89,12 @@ class SessionService:
             action()
 
     def create(
-        self, tenant: str, agent_id: str, session_id: str | None, metadata: dict[str, str]
+        self,
+        tenant: str,
+        agent_id: str,
+        session_id: str | None,
+        metadata: dict[str, str],
+        owner: str | None = None,
     ) -> Session:
         self._agents.get(tenant, agent_id)
         if session_id is not None:
@@ -99,12 +105,24 @@ class SessionService:
             id=session_id or new_id("ses"),
             metadata=metadata,
             created_at=utcnow(),
+            owner=owner,
         )
         try:
             self._store.create_session(session)
         except PreconditionFailed as exc:
             raise Conflict(f"session {session.id!r} already exists", code="session_exists") from exc
         return session
+
+    def reach(
+        self, who: Principal, agent_id: str, session_id: str, *, write: bool = False
+    ) -> Session:
+        """The session, when `who` may read it (or, with `write`, run turns in it); another
+        subject's session is a 404 to a `sessions:own` caller (Principal.reach)."""
+        if write:
+            who.can_run_sessions()
+        else:
+            who.can_read()
+        return who.reach(self.get(who.tenant, agent_id, session_id), write=write)
 
     def agent(self, tenant: str, agent_id: str) -> None:
         """404 unless the agent exists."""
