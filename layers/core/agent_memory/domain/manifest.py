@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from .errors import InvalidRequest
+from .secrets import SecretMode
 
 Scope = Literal["session", "agent"]
 ToolName = Literal["add_memory", "read_memory", "delete_memory", "search_memory"]
@@ -83,6 +84,8 @@ class MemoryConfig(_Strict):
     labels: dict[Name, Label] = Field(default_factory=dict)
     pinned: PinnedConfig | None = None
     tools: list[ToolName] = Field(default_factory=list)
+    # The secret guard (domain/secrets/guard.py): what a write holding a secret gets.
+    secrets: SecretMode = "block"
 
     @property
     def extracts(self) -> bool:

@@ -14,6 +14,7 @@ from ..paging import check_limit, decode_cursor, page, str_field
 from ..ports import Store
 from ..records import Execution
 from ..search.service import SearchService
+from ..secrets import redact_tree
 from ..usage import usage_rows
 from .records import RecordService
 from .sessions import SessionService
@@ -90,7 +91,9 @@ class ToolService:
             id=new_id("exe"),
             turn_id=turn.id,
             tool=name,
-            input=arguments,
+            # Under the secret guard's block nothing the service keeps holds a secret: neither
+            # a refused write's arguments nor a search for one.
+            input=redact_tree(arguments) if ctx.memory.secrets == "block" else arguments,
             caller=ctx.caller.model_dump(mode="json"),
             created_at=utcnow(),
             kind="runtime" if name in RUNTIME_TOOLS else None,
