@@ -14,12 +14,12 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from ..api.app import OPENAPI_PATH, Api
+from ..api.body_limits import MAX_BODY_BYTES
 from .sse import EventStreams
 from .tokens import TokenBook
 
 logger = logging.getLogger(__name__)
 
-MAX_BODY_BYTES = 10 * 1024 * 1024  # API Gateway's own payload limit
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 PUBLIC_PATHS = frozenset({OPENAPI_PATH})
 

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from ..errors import Conflict, InvalidRequest, NotFound, problems_text
 from ..history import (
@@ -48,7 +48,7 @@ class SearchHistoryIn(BaseModel):
 
     query: str | None = Field(default=None, max_length=4096)
     ids: list[str] | None = Field(default=None, max_length=100)
-    limit: int = Field(default=5, ge=1, le=50)
+    limit: StrictInt = Field(default=5, ge=1, le=50)
 
 
 class HistoryService:

@@ -12,6 +12,8 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
+    StrictInt,
     ValidationError,
     field_validator,
 )
@@ -98,7 +100,7 @@ class AddMemoryIn(_ToolIn):
     kind: str | None = None
     labels: dict[str, str] = Field(default_factory=dict)
     scope: str | None = None
-    pinned: bool = False
+    pinned: StrictBool = False
     replaces: str | None = None
 
     @field_validator("summary")
@@ -135,7 +137,7 @@ class SearchMemoryIn(_ToolIn):
     kind: str | list[str] | None = None
     labels: dict[str, str] = Field(default_factory=dict)
     ids: list[str] | None = Field(default=None, max_length=100)
-    limit: int | None = Field(default=None, ge=1, le=100)
+    limit: StrictInt | None = Field(default=None, ge=1, le=100)
     after: str | None = None
 
     def kinds(self) -> frozenset[str]:
