@@ -4,10 +4,17 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
-from agent_memory.api.body_limits import MAX_BODY_BYTES, MAX_DEPTH, depth, refusal
+from agent_memory.api.body_limits import (
+    MAX_BODY_BYTES,
+    MAX_DEPTH,
+    depth,
+    refusal,
+    without_strings,
+)
 from agent_memory.domain.models import utcnow
 from agent_memory.domain.records import Execution
 from agent_memory.domain.services.tools import RECORDED_DEPTH, fitted
@@ -77,3 +84,32 @@ def test_an_execution_is_recorded_no_deeper_than_it_reads_back():
     assert depth(text.replace('"', "")) <= RECORDED_DEPTH + 2
     assert Execution.model_validate_json(text).input["bogus"]["k"]["k"]
     assert "nested deeper than 64 levels" in text
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{" + '"\\' * 200_000,  # a string left open over escaped quotes
+        '{"a' + '\\"' * 200_000 + "\\",  # ... ending in a lone backslash
+        "{" + '"a' * 200_000,
+    ],
+)
+def test_strings_left_open_are_read_in_linear_time(body):
+    # A pattern that retried from every quote would take hours here (quadratic in 400,000
+    # characters); linear, it is a fraction of a second even on a loaded machine.
+    started = time.monotonic()
+    assert refusal(body) is None  # what is not JSON at all is the route's to refuse
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize(
+    ("body", "skeleton"),
+    [
+        (r'{"a": "x\"y", "b": [1]}', '{"": "", "": [1]}'),
+        (r'{"a": "x\\", "b": 1}', '{"": "", "": 1}'),
+        (r'{"a": "x\\\"[[", "b": 1}', '{"": "", "": 1}'),
+        ('{"a": "open', '{"": ""'),
+    ],
+)
+def test_strings_are_emptied_escapes_and_all(body, skeleton):
+    assert without_strings(body) == skeleton

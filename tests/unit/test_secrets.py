@@ -4,6 +4,8 @@ are in benchmarks/RESULTS.md, made by benchmarks/secret_guard.py)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from agent_memory.domain.errors import DomainError
@@ -111,3 +113,23 @@ def test_warn_returns_the_findings_and_off_scans_nothing():
     ]
     assert check("off", fields, "add_memory") == []
     assert check("block", {"summary": "fine", "content": None}, "add_memory") == []
+
+
+@pytest.mark.parametrize("unit", ["password=", "eyJ", "github_pat_", "AccountKey=", "key", "sk-"])
+def test_a_text_made_to_be_slow_is_scanned_in_linear_time(unit):
+    # Repeated prefixes and assignments once cost a minute a megabyte (a pattern read from
+    # every `eyJ` of a run to its end; a judgement for every `password=`): now a fraction of a
+    # second even on a loaded machine. Hours would show a quadratic return.
+    text = (unit * 1_000_000)[:1_000_000]
+    started = time.monotonic()
+    scan(text)
+    assert time.monotonic() - started < 10
+
+
+def test_only_the_first_assignments_are_judged_past_the_limit():
+    from agent_memory.domain.secrets.detector import MAX_ASSIGNMENTS
+
+    decoys = "password=aaaaaaaa\n" * MAX_ASSIGNMENTS
+    assert [f.kind for f in scan(decoys + "password=hV9#kq2!Lm4zR8")] == []
+    # A provider's format is found wherever it is.
+    assert [f.kind for f in scan(decoys + GITHUB)] == ["github_token"]

@@ -15,11 +15,32 @@ from .rules import ASSIGNMENT, KEY_LIKE_NAME, KEY_WORDS, RULES, TO_SIGN
 MIN_ASSIGNED_CHARS = 8
 MIN_ENTROPY = 3.0
 # Values that stand for a secret without being one: references, templates, placeholders.
-_PLACEHOLDER = re.compile(
-    r"^(?:[$%]|\{\{|<|\[|\*{3}|x{6}|\.{3})"
-    r"|(?i:example|placeholder|your[_-]|changeme|redacted|dummy|sample|fake|none|null"
-    r"|undefined|true|false|process\.env|os\.environ|getenv|settings\.|config\.|env\[)",
+JUDGED_CHARS = 64
+MAX_ASSIGNMENTS = 5_000
+_PLACEHOLDER_START = re.compile(r"[$%<\[]|\{\{|\*{3}|x{6}|\.{3}")
+_PLACEHOLDER_WORDS = (
+    "example",
+    "placeholder",
+    "your_",
+    "your-",
+    "changeme",
+    "redacted",
+    "dummy",
+    "sample",
+    "fake",
+    "none",
+    "null",
+    "undefined",
+    "true",
+    "false",
+    "process.env",
+    "os.environ",
+    "getenv",
+    "settings.",
+    "config.",
+    "env[",
 )
+_PLACEHOLDER_WORD = re.compile("|".join(re.escape(w) for w in _PLACEHOLDER_WORDS))
 _AWS_SECRET = re.compile(r"^[A-Za-z0-9/+]{40}$")
 _NUMERIC = re.compile(r"^[0-9.,_-]+$")
 # A name that counts or describes rather than holds: `max_tokens: 100000`, `token_type: ...`.
@@ -46,12 +67,20 @@ def entropy(value: str) -> float:
     return -sum(n / total * math.log2(n / total) for n in counts.values())
 
 
+def is_placeholder(value: str) -> bool:
+    """A reference, template or stand-in (`${DB_PASSWORD}`, `<your-key>`, `changeme`)."""
+    return bool(_PLACEHOLDER_START.match(value) or _PLACEHOLDER_WORD.search(value.lower()))
+
+
 def looks_random(value: str) -> bool:
     """Whether an assigned value looks like a secret rather than a word, a number or a
     placeholder."""
-    if len(value) < MIN_ASSIGNED_CHARS or _PLACEHOLDER.search(value) or _NUMERIC.match(value):
+    # Judged on its start: what makes a value random shows there, and a text of a thousand
+    # long assignments (`password=password=...`) costs each one no more than that.
+    head = value[:JUDGED_CHARS]
+    if len(head) < MIN_ASSIGNED_CHARS or _NUMERIC.match(head) or is_placeholder(head):
         return False
-    return entropy(value) >= MIN_ENTROPY
+    return entropy(head) >= MIN_ENTROPY
 
 
 def _word_char(text: str, at: int) -> bool:
@@ -66,7 +95,7 @@ def _provider_matches(text: str, lowered: str) -> Iterator[tuple[int, int, int, 
             if rule.boundary and _word_char(text, match.start() - 1):
                 continue  # inside a longer word: `task-...` is no `sk-...`
             start, end = match.span("value") if "value" in rule.pattern.groupindex else match.span()
-            if rule.kind == "password_in_url" and _PLACEHOLDER.search(text[start:end]):
+            if rule.kind == "password_in_url" and is_placeholder(text[start:end]):
                 continue
             yield start, priority, end, rule.kind
 
@@ -89,16 +118,22 @@ def _name_before(text: str, at: int) -> str:
 
 
 def _assigned_matches(text: str, lowered: str) -> Iterator[tuple[int, int, int, str]]:
+    # Judging an assignment costs tens of microseconds; a text made of them (`password=` a
+    # million times over) would cost seconds. So each key word is looked at in its first
+    # 4 x MAX_ASSIGNMENTS places and only the first MAX_ASSIGNMENTS assignments are judged:
+    # past them a value is found only by its provider's format (see RESULTS.md).
     signs: set[int] = set()
     for word in KEY_WORDS:
         at = lowered.find(word)
-        while at >= 0:
+        for _ in range(4 * MAX_ASSIGNMENTS):
+            if at < 0:
+                break
             to_sign = TO_SIGN.match(lowered, at + len(word))
             if to_sign is not None:
                 signs.add(to_sign.end())
             at = lowered.find(word, at + len(word))
     taken = 0
-    for sign in sorted(signs):
+    for sign in sorted(signs)[:MAX_ASSIGNMENTS]:
         match = ASSIGNMENT.match(text, sign)
         if match is None or sign < taken:
             continue

@@ -58,33 +58,38 @@ RULES: tuple[Rule, ...] = (
         boundary=False,
         hints=("q~",),
     ),
-    _rule("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    # The look-behind right after `eyJ` drops a start inside a longer run at once (`eyJeyJ...`
+    # would otherwise be read to its end from every `eyJ` in it: quadratic).
+    _rule(
+        "jwt",
+        r"eyJ(?<![A-Za-z0-9_-]eyJ)[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}+",
+    ),
     _rule(
         "github_token",
-        r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})(?![A-Za-z0-9_])",
+        r"(?:gh[pousr]_[A-Za-z0-9]{36,255}+|github_pat_[A-Za-z0-9_]{40,255}+)(?![A-Za-z0-9_])",
     ),
-    _rule("gitlab_token", r"glpat-[A-Za-z0-9_-]{20,}"),
-    _rule("slack_token", r"xox[abposre]-[A-Za-z0-9-]{10,}"),
+    _rule("gitlab_token", r"glpat-[A-Za-z0-9_-]{20,}+"),
+    _rule("slack_token", r"xox[abposre]-[A-Za-z0-9-]{10,}+"),
     _rule(
         "slack_webhook",
         r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{16,}",
     ),
     _rule(
         "stripe_key",
-        r"[sr]k_(?:live|test)_[A-Za-z0-9]{20,}(?![A-Za-z0-9])",
+        r"[sr]k_(?:live|test)_[A-Za-z0-9]{20,}+",
         hints=("k_live_", "k_test_"),
     ),
-    _rule("anthropic_key", r"sk-ant-[A-Za-z0-9_-]{32,}"),
-    _rule("openai_key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}"),
+    _rule("anthropic_key", r"sk-ant-[A-Za-z0-9_-]{32,}+"),
+    _rule("openai_key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}+"),
     _rule("google_api_key", r"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
     _rule(
         "password_in_url",
-        r"://[^\s:/@]{1,64}:(?P<value>[^\s:/@]{3,128})@[A-Za-z0-9.-]",
+        r"://[^\s:/@]{1,64}+:(?P<value>[^\s:/@]{3,128}+)@[A-Za-z0-9.-]",
         boundary=False,
     ),
     _rule(
         "bearer_token",
-        r"[Bb](?:earer|EARER)[ \t]+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)",
+        r"[Bb](?:earer|EARER)[ \t]+(?P<value>[A-Za-z0-9._~+/-]{20,}+=*)",
         hints=("bearer",),
     ),
 )
@@ -92,13 +97,13 @@ RULES: tuple[Rule, ...] = (
 # `name: value`, `name = "value"`, `"name": "value"`, `NAME=value`: the value is a secret when
 # the name before it is key-like (KEY_LIKE_NAME) and the value looks random.
 ASSIGNMENT = re.compile(
-    r"[:=][>=]?[ \t]*[\"'`]?(?P<value>[^\s\"'`,;)}\]]{8,256})",
+    r"[:=][>=]?[ \t]*[\"'`]?(?P<value>[^\s\"'`,;)}\]]{8,256}+)",
 )
 # Where to look for such names at all, in the lowered text (found with str.find, much faster
 # than a pattern of alternatives, which `re` tries at every character).
 KEY_WORDS = ("pass", "pwd", "secret", "token", "key", "credential")
 # From the end of that word to the sign: the rest of the name, a closing quote, spaces.
-TO_SIGN = re.compile(r"[a-z0-9_.-]{0,64}[\"']?[ \t]*(?=[:=])")
+TO_SIGN = re.compile(r"[a-z0-9_.-]{0,64}+[\"']?[ \t]*(?=[:=])")
 KEY_LIKE_NAME = re.compile(
     r"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key"
     r"|private[_.-]?key|credentials?|auth[_.-]?key)"
