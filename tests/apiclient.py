@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 from urllib.parse import urlencode
@@ -85,3 +86,24 @@ class ApiClient:
         status, payload = self.call(method, path, body, **query)
         assert status == expect, (status, payload)
         return payload
+
+
+def wsgi_request(
+    gateway: Any, token: str, method: str, path: str, body: dict[str, Any] | bytes | None = None
+) -> tuple[int, Any]:
+    """One request through a WSGI app (the embedded server's gateway), as a server hands it."""
+    raw = body if isinstance(body, bytes) else b"" if body is None else json.dumps(body).encode()
+    environ = {
+        "REQUEST_METHOD": method,
+        # As a WSGI server hands it: the decoded path's UTF-8 bytes as latin-1 text (PEP 3333).
+        "PATH_INFO": path.encode("utf-8", "surrogateescape").decode("latin-1"),
+        "QUERY_STRING": "",
+        "HTTP_AUTHORIZATION": f"Bearer {token}",
+        "CONTENT_TYPE": "application/json",
+        "CONTENT_LENGTH": str(len(raw)),
+        "wsgi.input": io.BytesIO(raw),
+        "SERVER_PROTOCOL": "HTTP/1.1",
+    }
+    status: list[str] = []
+    payload = b"".join(gateway(environ, lambda s, headers: status.append(s)))
+    return int(status[0].split()[0]), json.loads(payload or b"null")

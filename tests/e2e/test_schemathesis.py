@@ -29,6 +29,7 @@ from agent_memory.bootstrap import build_services
 from agent_memory.local.gateway import LocalGateway
 from agent_memory.local.tokens import TokenBook
 from agent_memory.settings import Settings
+from apiclient import wsgi_request
 
 pytestmark = pytest.mark.e2e
 
@@ -88,3 +89,20 @@ def test_no_5xx_and_every_response_as_documented(api_schema: schemathesis.BaseSc
         except (Exception, BaseExceptionGroup) as exc:  # every operation runs; all are reported
             failures.append(f"{operation.label}: {exc}")
     assert failures == [], "\n\n".join(failures)
+
+
+def test_the_embedded_server_refuses_hostile_bodies_before_parsing(gateway: LocalGateway) -> None:
+    # The same checks as the Lambda function's (both shapes call Api.handle), here through the
+    # WSGI gateway the embedded server runs.
+    for body, code in [
+        (b'{"harness":' * 100_000 + b"{}" + b"}" * 100_000, "body_too_deep"),
+        (
+            b'{"harness": {"memory": {"search": {"max_results": ' + b"9" * 5000 + b"}}}}",
+            "number_too_long",
+        ),
+        (b"null", "invalid_request"),
+    ]:
+        status, answer = wsgi_request(gateway, TOKEN, "PUT", "/v1/agents/hostile", body)
+        assert (status, answer["error"]["code"]) == (400, code)
+    status, _ = wsgi_request(gateway, TOKEN, "GET", "/v1/agents/hostile")
+    assert status == 404

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import io
-import json
 import threading
 
 import pytest
@@ -13,26 +11,9 @@ from agent_memory.bootstrap import build_services
 from agent_memory.local.gateway import LocalGateway
 from agent_memory.local.tokens import ALL_SCOPES, TokenBook, TokenGrant
 from agent_memory.settings import Settings
+from apiclient import wsgi_request as request
 
 pytestmark = pytest.mark.integration
-
-
-def request(gateway, token: str, method: str, path: str, body: dict | bytes | None = None):
-    raw = body if isinstance(body, bytes) else b"" if body is None else json.dumps(body).encode()
-    environ = {
-        "REQUEST_METHOD": method,
-        # As a WSGI server hands it: the decoded path's UTF-8 bytes as latin-1 text (PEP 3333).
-        "PATH_INFO": path.encode("utf-8", "surrogateescape").decode("latin-1"),
-        "QUERY_STRING": "",
-        "HTTP_AUTHORIZATION": f"Bearer {token}",
-        "CONTENT_TYPE": "application/json",
-        "CONTENT_LENGTH": str(len(raw)),
-        "wsgi.input": io.BytesIO(raw),
-        "SERVER_PROTOCOL": "HTTP/1.1",
-    }
-    status: list[str] = []
-    payload = b"".join(gateway(environ, lambda s, headers: status.append(s)))
-    return int(status[0].split()[0]), json.loads(payload or b"null")
 
 
 def test_a_request_paused_in_its_route_keeps_its_own_caller(tmp_path, monkeypatch):
