@@ -14,9 +14,10 @@ from .rules import ASSIGNMENT, KEY_LIKE_NAME, KEY_WORDS, RULES, TO_SIGN
 # password or key (bits a character, Shannon). English words and counters stay below it.
 MIN_ASSIGNED_CHARS = 8
 MIN_ENTROPY = 3.0
-# Values that stand for a secret without being one: references, templates, placeholders.
+# How much of a text's assignments is judged (see _assigned_matches and looks_random).
 JUDGED_CHARS = 64
 MAX_ASSIGNMENTS = 5_000
+# Values that stand for a secret without being one: references, templates, placeholders.
 _PLACEHOLDER_START = re.compile(r"[$%<\[]|\{\{|\*{3}|x{6}|\.{3}")
 _PLACEHOLDER_WORDS = (
     "example",

@@ -453,7 +453,7 @@ class FileService:
         found when the agent's manifest says `warn` (under `block` a secret is a 400)."""
         path = normalize_path(raw_path)
         warnings = secrets.check(
-            lambda: self._secrets_mode(tenant, agent_id), {path: content}, f"PUT {path}"
+            lambda: self._secrets_mode(tenant, agent_id), {path: content}, "PUT memories"
         )
         size = len(content.encode())
         limits = self.limits_for(tenant)
