@@ -97,3 +97,23 @@ def test_a_bad_body_is_a_400_in_the_error_shape(handler):
     assert status == 400
     assert body["error"]["code"] == "invalid_request"
     assert "labels.a.number" in body["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ('{"harness":' * 100_000 + "{}" + "}" * 100_000, "body_too_deep"),
+        (
+            '{"harness": {"memory": {"search": {"max_results": ' + "9" * 5000 + "}}}}",
+            "number_too_long",
+        ),
+        ("null", "invalid_request"),
+    ],
+)
+def test_the_function_refuses_a_hostile_body_before_parsing_and_keeps_nothing(handler, body, code):
+    evt = event("put_agent")
+    evt["body"] = body
+    status, answer = call(handler, evt)
+    assert (status, answer["error"]["code"]) == (400, code)
+    status, _ = call(handler, event("get_agent"))
+    assert status == 404

@@ -35,6 +35,27 @@ def test_a_path_with_or_without_the_prefix_is_the_same_memory(raw):
     assert normalize_path(raw) == "/memories/conventions/release.md"
 
 
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("a\u202eb.md", "202E"),  # right-to-left override: `a<RLO>dm.exe` reads as another
+        ("a\u200bb.md", "200B"),  # zero-width space
+        ("a\u2066b.md", "2066"),  # left-to-right isolate
+        ("a\ufeffb.md", "FEFF"),  # byte order mark
+        ("a\x85b.md", "0085"),  # next line, a C1 control
+    ],
+)
+def test_format_and_bidi_characters_are_refused(raw, code):
+    assert f"here U+{code}) are not allowed" in refusal(normalize_path, raw)
+    assert f"here U+{code}) are not allowed" in refusal(normalize_folder, raw[:-3])
+
+
+def test_paths_are_nfc_normalised_so_one_name_is_one_memory():
+    composed, decomposed = "caf\u00e9.md", "cafe\u0301.md"
+    assert normalize_path(decomposed) == normalize_path(composed) == "/memories/caf\u00e9.md"
+    assert normalize_folder("e\u0301quipe") == "/memories/\u00e9quipe"
+
+
 def test_top_level_and_unicode_paths_are_accepted():
     assert normalize_path("notes.md") == "/memories/notes.md"
     assert normalize_path("équipe/café ☕.md") == "/memories/équipe/café ☕.md"
@@ -60,23 +81,23 @@ def test_a_path_of_exactly_512_characters_is_accepted_and_513_is_refused():
         ("", "Invalid path '': a path must not be empty."),
         (
             "a\x00b.md",
-            "Invalid path 'a\\x00b.md': control characters (U+0000 to U+001F, U+007F) "
-            "are not allowed.",
+            "Invalid path 'a\\x00b.md': control and format characters (Unicode Cc and Cf, "
+            "here U+0000) are not allowed.",
         ),
         (
             "a\nb.md",
-            "Invalid path 'a\\nb.md': control characters (U+0000 to U+001F, U+007F) "
-            "are not allowed.",
+            "Invalid path 'a\\nb.md': control and format characters (Unicode Cc and Cf, "
+            "here U+000A) are not allowed.",
         ),
         (
             "a\x1fb.md",
-            "Invalid path 'a\\x1fb.md': control characters (U+0000 to U+001F, U+007F) "
-            "are not allowed.",
+            "Invalid path 'a\\x1fb.md': control and format characters (Unicode Cc and Cf, "
+            "here U+001F) are not allowed.",
         ),
         (
             "a\x7fb.md",
-            "Invalid path 'a\\x7fb.md': control characters (U+0000 to U+001F, U+007F) "
-            "are not allowed.",
+            "Invalid path 'a\\x7fb.md': control and format characters (Unicode Cc and Cf, "
+            "here U+007F) are not allowed.",
         ),
         (
             "a\\b.md",

@@ -18,7 +18,9 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from .. import __version__
 from ..bootstrap import Services
 from ..domain.errors import DomainError, field_problems, problems_text
+from .body_limits import refusal
 from .context import principal_from_event
+from .openapi_constraints import state_constraints
 from .paths import audit_target, external, normalize_event
 from .routes.agents import agents_router
 from .routes.audit import audit_router
@@ -46,6 +48,16 @@ DESCRIPTION = (
 
 def _json(status: int, body: dict[str, Any]) -> Response[str]:
     return Response(status, "application/json", json.dumps(body, separators=(",", ":")))
+
+
+def _refused(status: int, code: str, message: str) -> dict[str, Any]:
+    """A refusal made before the resolver sees the request, as the resolver would answer it."""
+    return {
+        "statusCode": status,
+        "headers": {"Content-Type": "application/json"},
+        "body": json.dumps({"error": {"code": code, "message": message}}),
+        "isBase64Encoded": False,
+    }
 
 
 # A JSON string escape of a UTF-16 surrogate: half of a pair, or a lone one no text can hold.
@@ -187,12 +199,10 @@ class Api:
     def handle(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
         event, problem = text_body(event)
         if problem is not None:
-            return {
-                "statusCode": 400,
-                "headers": {"Content-Type": "application/json"},
-                "body": json.dumps({"error": {"code": "invalid_request", "message": problem}}),
-                "isBase64Encoded": False,
-            }
+            return _refused(400, "invalid_request", problem)
+        refused = refusal(event.get("body") or "")
+        if refused is not None:
+            return _refused(refused.status, refused.code, refused.message)
         result = self.resolver.resolve(json_body(normalize_event(event)), context)
         self._audit(event, int(result.get("statusCode", 500)))
         return result
@@ -233,12 +243,13 @@ class Api:
         paths = schema.get("paths", {})
         schema["paths"] = {external(path): item for path, item in paths.items()}
         for item in schema["paths"].values():
-            for operation in item.values():
+            for method, operation in item.items():
                 # Bad input is answered 400 `invalid_request`, never the resolver's 422.
                 operation.get("responses", {}).pop("422", None)
                 for parameter in operation.get("parameters", []):
                     if parameter.get("in") == "path" and parameter.get("name") == "agent_id":
                         parameter["name"] = "agentId"
+                state_constraints(method, operation)
         return schema
 
     def _register_handlers(self) -> None:

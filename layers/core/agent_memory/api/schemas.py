@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
 from ..domain.models import Agent, ManifestVersion, Session, StartedBy, Turn
 from ..domain.records import Record, RecordVersion
@@ -29,7 +29,7 @@ class CreateSessionIn(_In):
 
 class BeginTurnIn(_In):
     id: ShortText | None = Field(default=None, description="Choose the id; generated if absent.")
-    preview: bool = False
+    preview: StrictBool = False
     replay_of: ShortText | None = None
     started_by: StartedBy = "app"
     trigger_run_id: ShortText | None = None

@@ -10,6 +10,7 @@ CODE_STATUS = {
     "memory.forbidden": 403,
     "memory.not_found": 404,
     "memory.invalid_argument": 400,
+    "memory.secret_detected": 400,
 }
 
 

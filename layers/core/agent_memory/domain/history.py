@@ -6,7 +6,7 @@ import hashlib
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from .models import Entity
 from .search.lexical import tokenize
@@ -46,7 +46,7 @@ class EventIn(BaseModel):
     call_id: str | None = Field(default=None, max_length=256)
     tool_calls: list[ToolCall] = Field(default_factory=list, max_length=128)
     execution_id: str | None = Field(default=None, max_length=256)
-    sequence: int | None = Field(default=None, ge=0, le=1_000_000)
+    sequence: StrictInt | None = Field(default=None, ge=0, le=1_000_000)
     time: datetime | None = None
     metadata: dict[str, str] = Field(default_factory=dict, max_length=32)
 

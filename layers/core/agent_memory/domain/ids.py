@@ -13,8 +13,12 @@ from .errors import InvalidRequest
 AGENT_ID_MAX_LENGTH = 256
 AGENT_ID_MAX_SEGMENTS = 10
 # A segment starts with a letter or digit, so the separator segment `-` can never be part of an id.
-_SEGMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._~-]{0,63}$")
-_OPAQUE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
+SEGMENT_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._~-]{0,63}"
+# The whole id as the OpenAPI document states it (the length is checked apart).
+AGENT_ID_PATTERN = rf"^{SEGMENT_PATTERN}(/{SEGMENT_PATTERN}){{0,{AGENT_ID_MAX_SEGMENTS - 1}}}$"
+OPAQUE_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"
+_SEGMENT = re.compile(rf"^{SEGMENT_PATTERN}$")
+_OPAQUE_ID = re.compile(OPAQUE_ID_PATTERN)
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 

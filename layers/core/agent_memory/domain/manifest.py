@@ -9,9 +9,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StringConstraints,
+    field_validator,
+)
 
 from .errors import InvalidRequest
+from .secrets import SecretMode
 
 Scope = Literal["session", "agent"]
 ToolName = Literal["add_memory", "read_memory", "delete_memory", "search_memory"]
@@ -47,7 +57,7 @@ class ScopeConfig(_Strict):
 
 
 class EveryMessages(_Strict):
-    messages: int = Field(ge=1, le=10_000)
+    messages: StrictInt = Field(ge=1, le=10_000)
 
 
 class ExtractionConfig(_Strict):
@@ -57,21 +67,21 @@ class ExtractionConfig(_Strict):
 
 class SearchConfig(_Strict):
     mode: Literal["hybrid", "lexical", "vector"] = "hybrid"
-    max_results: int = Field(default=5, ge=1, le=100)
-    min_score: float | None = Field(default=None, ge=-1.0, le=1.0)
+    max_results: StrictInt = Field(default=5, ge=1, le=100)
+    min_score: StrictFloat | None = Field(default=None, ge=-1.0, le=1.0)
 
 
 class Label(_Strict):
-    number: int = Field(ge=LABEL_NUMBERS.start, le=LABEL_NUMBERS.stop - 1)
+    number: StrictInt = Field(ge=LABEL_NUMBERS.start, le=LABEL_NUMBERS.stop - 1)
     description: str = Field(default="", max_length=1024)
 
 
 class PinnedConfig(_Strict):
-    max_tokens: int = Field(ge=1, le=100_000)
+    max_tokens: StrictInt = Field(ge=1, le=100_000)
 
 
 class MemoryConfig(_Strict):
-    enabled: bool = False
+    enabled: StrictBool = False
     access: Literal["read_write", "read_only"] = "read_write"
     instructions: str = Field(default="", max_length=INSTRUCTIONS_MAX_CHARS)
     scope: ScopeConfig = Field(default_factory=ScopeConfig)
@@ -83,6 +93,8 @@ class MemoryConfig(_Strict):
     labels: dict[Name, Label] = Field(default_factory=dict)
     pinned: PinnedConfig | None = None
     tools: list[ToolName] = Field(default_factory=list)
+    # The secret guard (domain/secrets/guard.py): what a write holding a secret gets.
+    secrets: SecretMode = "block"
 
     @property
     def extracts(self) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from ..api.app import OPENAPI_PATH, Api
+from ..api.body_limits import MAX_BODY_BYTES
 from ..api.context import TOKEN_ID_CLAIM
 from ..api.routes.console import is_console_path
 from ..domain.auth import Principal
@@ -23,7 +24,6 @@ from .tokens import TokenBook
 
 logger = logging.getLogger(__name__)
 
-MAX_BODY_BYTES = 10 * 1024 * 1024  # API Gateway's own payload limit
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 PUBLIC_PATHS = frozenset({OPENAPI_PATH})
 

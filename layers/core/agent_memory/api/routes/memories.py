@@ -105,7 +105,7 @@ def memories_router(services: Services) -> Router:
     ) -> Response[Any]:
         who = caller()
         who.can_write_agents()
-        memory, was_created = files.put(
+        memory, was_created, warnings = files.put(
             who.tenant,
             agent_of(agent_id, who.tenant),
             unquote(path),
@@ -114,6 +114,8 @@ def memories_router(services: Services) -> Router:
             actor=who.audit_name,
         )
         dumped = memory.model_dump(mode="json", by_alias=True)
+        if warnings:
+            dumped["warnings"] = warnings  # harness.memory.secrets: warn
         return Response(201 if was_created else 200, "application/json", dumped)
 
     @router.delete(

@@ -14,6 +14,7 @@ from ...bootstrap import Services
 from ...domain.auth import Principal
 from ...domain.errors import InvalidRequest, NotFound
 from ...domain.records import Record, RecordQuery, RecordStatus
+from ..body_limits import refusal
 from ..paths import agent_id_from
 from ..schemas import RecordList, RecordVersionList
 from .agents import AgentId, Cursor, Limit
@@ -27,6 +28,10 @@ RecordId = Annotated[str, Path(description="The record's id.")]
 def _labels(raw: str | None) -> dict[str, str]:
     if not raw:
         return {}
+    if refusal(raw) is not None:  # nested past what a parser survives, or not an object
+        raise InvalidRequest(
+            'labels is a JSON object such as {"customer_id": "c-1"}', code="invalid_labels"
+        )
     try:
         labels = json.loads(raw)
     except ValueError as exc:

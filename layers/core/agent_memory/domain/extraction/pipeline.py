@@ -12,6 +12,8 @@ from typing import Literal
 from agent_memory.domain.history import HistoryEvent
 from agent_memory.domain.manifest import EveryMessages
 from agent_memory.domain.records import LABEL_VALUE_MAX_CHARS
+from agent_memory.domain.secrets import SecretMode
+from agent_memory.domain.secrets.guard import findings_of, record_fields
 
 from .model import Candidate, CandidateScope, Decision, Message
 
@@ -107,12 +109,14 @@ def validate(
     kinds: Iterable[str],
     labels: Iterable[str],
     scope_write: Sequence[str],
+    secrets: SecretMode = "block",
 ) -> tuple[list[ValidDecision], list[Dropped]]:
     """Split the model's decisions into those safe to apply and those dropped, each with its
     reason (also logged). A decision is dropped when it names no candidate, repeats a decided
     candidate, names an unknown record (replace and delete), or names a record an earlier
     decision already changes; an add or replace is dropped when its candidate's kind or a
-    label is not declared. Skips are kept (they write nothing)."""
+    label is not declared, or when it holds a secret (unless `secrets` is off: a secret is
+    never promoted, under warn either). Skips are kept (they write nothing)."""
     known = set(known_ids)
     declared_kinds = set(kinds)
     declared_labels = set(labels)
@@ -157,6 +161,17 @@ def validate(
                 continue
             if any(len(v) > LABEL_VALUE_MAX_CHARS for v in candidate.labels.values()):
                 drop(decision, f"a label value is over {LABEL_VALUE_MAX_CHARS} characters")
+                continue
+            found = (
+                []
+                if secrets == "off"
+                else findings_of(
+                    record_fields(candidate.summary, candidate.content, candidate.labels)
+                )
+            )
+            if found:
+                where = f"{found[0]['kind']} in {found[0]['field']}, line {found[0]['line']}"
+                drop(decision, f"holds a secret ({where}): a secret is never promoted")
                 continue
         decided.add(decision.candidate)
         if decision.target and decision.action in ("replace", "delete"):

@@ -8,7 +8,7 @@ a file and a folder can never share a path.
 
 from __future__ import annotations
 
-import re
+import unicodedata
 
 from agent_memory.domain.errors import InvalidRequest
 
@@ -17,7 +17,12 @@ MAX_PATH_CHARS = 512
 
 _PREFIX = MEMORY_ROOT + "/"
 _SUFFIX = ".md"
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# Characters no path shows: controls (Cc) and format characters (Cf: zero-width, bidi
+# overrides such as U+202E, which make a path read as another).
+_INVISIBLE = frozenset(("Cc", "Cf"))
+# Past this a raw path cannot shrink (NFC composes at most a few characters into one) to the
+# limit: refused before each character is looked at.
+_RAW_MAX_CHARS = 4 * MAX_PATH_CHARS
 # Messages quote the path the caller sent; a runaway path is cut so the message stays readable.
 _SHOWN_CHARS = 80
 
@@ -72,8 +77,17 @@ def _relative(raw: str) -> str:
     """The part of `raw` after `/memories/`, once the checks that hold for any path pass."""
     if raw == "":
         raise _invalid(raw, "a path must not be empty")
-    if _CONTROL.search(raw):
-        raise _invalid(raw, "control characters (U+0000 to U+001F, U+007F) are not allowed")
+    if len(raw) > _RAW_MAX_CHARS:
+        raise _invalid(raw, f"a path may be at most {MAX_PATH_CHARS} characters")
+    invisible = next((c for c in raw if unicodedata.category(c) in _INVISIBLE), None)
+    if invisible is not None:
+        raise _invalid(
+            raw,
+            f"control and format characters (Unicode Cc and Cf, here U+{ord(invisible):04X}) "
+            "are not allowed",
+        )
+    # One name, one memory: `café` typed precomposed or with a combining accent is one path.
+    raw = unicodedata.normalize("NFC", raw)
     if "\\" in raw:
         raise _invalid(raw, "backslashes are not allowed; separate folders with /")
     if raw == MEMORY_ROOT:

@@ -280,6 +280,7 @@ class ExtractionService:
             memory.kinds,
             memory.labels,
             memory.scope.write,
+            memory.secrets,
         )
         valid = self._corrections_keep_scope(turn, valid, memory.scope.write)
         valid, too_large = self._within_one_write(turn, valid)

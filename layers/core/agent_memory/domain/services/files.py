@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from .. import secrets
 from ..errors import Conflict, InvalidRequest, NotFound, PayloadTooLarge
 from ..events import Change, Event
 from ..files.commands import MemoryToolError, run_command
@@ -23,6 +24,7 @@ from ..files.models import (
 from ..files.paths import MEMORY_ROOT, normalize_folder, normalize_path
 from ..files.texts import text
 from ..ids import new_id
+from ..manifest import Manifest
 from ..models import Page, Turn, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
 from ..ports import EventPublisher, LimitExceeded, PreconditionFailed, Store
@@ -242,6 +244,13 @@ class FileService:
         result = run_command(body, view, max_bytes=limits.memory_bytes)
         if not result.changes:
             return {"result": result.output}
+        # A rename moves content already kept; what is written anew is scanned, whole, so the
+        # line named is the line in the memory.
+        warnings = secrets.check(
+            ctx.memory.secrets,
+            {c.path: c.content for c in result.changes if c.operation in ("create", "update")},
+            "memory",
+        )
         changes = [
             {
                 "operation": c.operation,
@@ -280,7 +289,7 @@ class FileService:
             self._store.stage_effect(ctx.tenant, ctx.agent_id, ctx.session_id, effect)
         except PreconditionFailed as exc:
             raise staging_refused(self._store, ctx) from exc
-        return {"result": result.output}
+        return {"result": result.output, **({"warnings": warnings} if warnings else {})}
 
     # -- the turn's commit --------------------------------------------------------------------
 
@@ -438,10 +447,14 @@ class FileService:
         content: str,
         content_sha256: str | None,
         actor: str,
-    ) -> tuple[FileMemory, bool]:
+    ) -> tuple[FileMemory, bool, list[dict[str, Any]]]:
         """Create or replace a memory whole; with content_sha256, only while it still has that
-        content ("" : only while no memory has the path)."""
+        content ("" : only while no memory has the path). Also returns what the secret guard
+        found when the agent's manifest says `warn` (under `block` a secret is a 400)."""
         path = normalize_path(raw_path)
+        warnings = secrets.check(
+            lambda: self._secrets_mode(tenant, agent_id), {path: content}, "PUT memories"
+        )
         size = len(content.encode())
         limits = self.limits_for(tenant)
         if size > limits.memory_bytes:
@@ -489,8 +502,16 @@ class FileService:
                     str(exc), code="limit_exceeded", limit=limits.memories_per_agent
                 ) from exc
             self._publish(tenant, agent_id, [version])
-            return head, existing is None
+            return head, existing is None, warnings
         raise Conflict("the memory is changing too fast; try again", code="memory_busy")
+
+    def _secrets_mode(self, tenant: str, agent_id: str) -> secrets.SecretMode:
+        """The agent's current `harness.memory.secrets` (none for an agent that is not there:
+        the write then fails as not found)."""
+        agent = self._store.get_agent(tenant, agent_id)
+        if agent is None:
+            return "off"
+        return Manifest.model_validate(agent.manifest).harness.memory.secrets
 
     def delete(
         self, tenant: str, agent_id: str, raw_path: str, actor: str, recursive: bool = False

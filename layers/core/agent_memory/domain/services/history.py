@@ -24,6 +24,7 @@ from ..paging import check_limit, decode_cursor, encode_cursor, int_pair_field
 from ..ports import PreconditionFailed, Store
 from ..search.index import EmbedRequest, IndexDoc
 from ..search.service import SearchService
+from ..secrets import SecretMode, redacted
 from .turn_context import ManifestCache, turn_closed
 
 MAX_EVENTS_PER_APPEND = 500
@@ -81,6 +82,8 @@ class HistoryService:
         turn = self._open_turn(tenant, agent_id, session_id, turn_id)
         index, searchable = self._kept_as(turn)
         views = self._memory_views(turn, batch.events)
+        mode = self._manifests.memory(turn).secrets
+        flagged: dict[int, list[dict[str, Any]]] = {}
         pending = list(batch.events)
         ids: dict[int, str] = {}
         dropped = 0
@@ -99,6 +102,8 @@ class HistoryService:
                 if event is None:
                     dropped += 1
                     continue
+                event, found = guarded(mode, event)
+                flagged[sequence] = [{"sequence": sequence, **f} for f in found]
                 new = _event(turn, event, sequence, searchable)
                 earlier = existing.get(sequence)
                 if earlier is None:
@@ -130,7 +135,15 @@ class HistoryService:
             lost = {e.sequence for e in events if not _same(stored.get(e.id), e)}
             ids.update((e.sequence, e.id) for e in events if e.sequence not in lost)
             if not lost:
-                return {"kept": len(ids), "dropped": dropped, "ids": [ids[n] for n in sorted(ids)]}
+                answer: dict[str, Any] = {
+                    "kept": len(ids),
+                    "dropped": dropped,
+                    "ids": [ids[n] for n in sorted(ids)],
+                }
+                listed = [f for n in sorted(ids) for f in flagged.get(n, [])]
+                if listed:
+                    answer["secrets"] = listed
+                return answer
             if any(s in lost for s in given):
                 raise Conflict(
                     f"another append kept other events at sequences {sorted(lost)} meanwhile",
@@ -151,8 +164,11 @@ class HistoryService:
             return False
         index, searchable = self._kept_as(turn)
         views = self._memory_views(turn, batch.events)
+        mode = self._manifests.memory(turn).secrets
         wanted = {
-            event_id(turn.id, e.sequence): _event(turn, event, e.sequence, searchable)
+            event_id(turn.id, e.sequence): _event(
+                turn, guarded(mode, event)[0], e.sequence, searchable
+            )
             for e in batch.events
             if e.sequence is not None and (event := kept(e, index, views)) is not None
         }
@@ -363,6 +379,26 @@ def said_before(store: Store, event: HistoryEvent, count: int = CONTEXT_MESSAGES
                 if len(said) >= count:
                     return said[::-1]
     return said[::-1]
+
+
+def guarded(mode: SecretMode, event: EventIn) -> tuple[EventIn, list[dict[str, Any]]]:
+    """The event as it is kept under `harness.memory.secrets`, and what was found in it (for
+    the append's answer: `{"sequence", "field", "kind", "line", "redacted"}`). Under `block`
+    each secret in its text and metadata is replaced by `[redacted:<kind>]` here, before the
+    event is stored or indexed; under `warn` it is kept and only listed."""
+    found: list[dict[str, Any]] = []
+    fields = {"text": event.text, **{f"metadata.{k}": v for k, v in event.metadata.items()}}
+    kept_as: dict[str, str] = {}
+    for name, value in fields.items():
+        kept_as[name], findings = redacted(mode, value)
+        found.extend({"field": name, "kind": f.kind, "line": f.line} for f in findings)
+    if not found:
+        return event, []
+    blocked = mode == "block"
+    if blocked:
+        metadata = {k: kept_as[f"metadata.{k}"] for k in event.metadata}
+        event = event.model_copy(update={"text": kept_as["text"], "metadata": metadata})
+    return event, [{**f, "redacted": blocked} for f in found]
 
 
 def _event(turn: Turn, event: EventIn, sequence: int, searchable: bool) -> HistoryEvent:

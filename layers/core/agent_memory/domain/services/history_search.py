@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from ..errors import InvalidRequest, NotFound
 from ..history import HistoryEvent
@@ -43,7 +43,7 @@ class SearchHistoryIn(BaseModel):
 
     query: str | None = Field(default=None, max_length=4096)
     ids: list[str] | None = Field(default=None, max_length=100)
-    limit: int = Field(default=5, ge=1, le=MAX_LIMIT)
+    limit: StrictInt = Field(default=5, ge=1, le=MAX_LIMIT)
     cursor: str | None = Field(default=None, max_length=1024)
 
 

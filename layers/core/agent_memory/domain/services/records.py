@@ -8,8 +8,17 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    field_validator,
+)
 
+from .. import secrets
 from ..errors import Conflict, DomainError, NotFound, problems_text
 from ..events import Change, Event
 from ..ids import new_id
@@ -91,7 +100,7 @@ class AddMemoryIn(_ToolIn):
     kind: str | None = None
     labels: dict[str, str] = Field(default_factory=dict)
     scope: str | None = None
-    pinned: bool = False
+    pinned: StrictBool = False
     replaces: str | None = None
 
     @field_validator("summary")
@@ -128,7 +137,7 @@ class SearchMemoryIn(_ToolIn):
     kind: str | list[str] | None = None
     labels: dict[str, str] = Field(default_factory=dict)
     ids: list[str] | None = Field(default=None, max_length=100)
-    limit: int | None = Field(default=None, ge=1, le=100)
+    limit: StrictInt | None = Field(default=None, ge=1, le=100)
     after: str | None = None
 
     def kinds(self) -> frozenset[str]:
@@ -185,6 +194,11 @@ class RecordService:
         default_kind = "fact" if "fact" in memory.kinds else memory.kinds[0]
         kind = args.kind if args.kind is not None else default_kind
         check_kind_and_labels(memory, frozenset([kind]), args.labels)
+        warnings = secrets.check(
+            memory.secrets,
+            secrets.record_fields(args.summary, args.content, args.labels),
+            "add_memory",
+        )
         scope = self._write_scope(ctx, args.scope)
         target = None
         if args.replaces is not None:
@@ -217,7 +231,7 @@ class RecordService:
         if target is not None and not ctx.preview:
             payload["target_bytes"] = stored_bytes(target)  # superseded: written again
         self._stage(ctx, effect_id, "record.add", payload)
-        return {"memories": [_dump(record)]}
+        return {"memories": [_dump(record)], **({"warnings": warnings} if warnings else {})}
 
     def read_memory(self, ctx: TurnContext, body: dict[str, Any]) -> dict[str, Any]:
         args: IdIn = _input(IdIn, body, "read_memory")

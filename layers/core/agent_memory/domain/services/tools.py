@@ -14,6 +14,7 @@ from ..paging import check_limit, decode_cursor, page, str_field
 from ..ports import Store
 from ..records import Execution
 from ..search.service import SearchService
+from ..secrets import redact_tree
 from ..usage import usage_rows
 from .records import RecordService
 from .sessions import SessionService
@@ -90,7 +91,9 @@ class ToolService:
             id=new_id("exe"),
             turn_id=turn.id,
             tool=name,
-            input=arguments,
+            # Under the secret guard's block nothing the service keeps holds a secret: neither
+            # a refused write's arguments nor a search for one.
+            input=redact_tree(arguments) if ctx.memory.secrets == "block" else arguments,
             caller=ctx.caller.model_dump(mode="json"),
             created_at=utcnow(),
             kind="runtime" if name in RUNTIME_TOOLS else None,
@@ -361,14 +364,30 @@ EXECUTION_MAX_BYTES = 150_000
 KEPT_CHARS = 1_000
 
 
+# A recorded value nested deeper than this is cut where it passes it: the API refuses bodies
+# nested deeper than 64 levels, and an execution must read back (pydantic and json stop at
+# some depth) whoever called the tool.
+RECORDED_DEPTH = 64
+
+
 def fitted(execution: Execution) -> Execution:
-    """The execution as recorded: whole when it fits one item, else with long strings cut."""
-    size = len(json.dumps(execution.input)) + len(json.dumps(execution.output))
-    if size <= EXECUTION_MAX_BYTES:
-        return execution
-    return execution.model_copy(
-        update={"input": _cut(execution.input), "output": _cut(execution.output)}
-    )
+    """The execution as recorded: whole when it fits one item, else with long strings cut;
+    nested no deeper than RECORDED_DEPTH either way."""
+    shallow = {"input": _flat(execution.input), "output": _flat(execution.output)}
+    size = len(json.dumps(shallow["input"])) + len(json.dumps(shallow["output"]))
+    if size > EXECUTION_MAX_BYTES:
+        shallow = {key: _cut(value) for key, value in shallow.items()}
+    return execution.model_copy(update=shallow)
+
+
+def _flat(value: Any, depth: int = 0) -> Any:
+    if depth >= RECORDED_DEPTH and isinstance(value, dict | list):
+        return f"(nested deeper than {RECORDED_DEPTH} levels, cut in this record)"
+    if isinstance(value, dict):
+        return {k: _flat(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_flat(v, depth + 1) for v in value]
+    return value
 
 
 def _cut(value: Any) -> Any:
