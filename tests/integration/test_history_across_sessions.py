@@ -207,3 +207,30 @@ def test_another_tenant_finds_nothing(api, embedded):
     said(api, session(api), "tenant acme's secret roadmap")
     status, body = api.as_tenant("globex").call("GET", f"{A}/-/history", query="roadmap")
     assert status == 404
+
+
+def test_an_agents_search_reaches_only_sessions_its_subject_started(api, embedded):
+    # Two users run turns of the same agent with sessions:own tokens: the agent's search across
+    # sessions never carries one user's history into the other's session.
+    agent(api)
+    alice = api.as_tenant("acme", "sessions:own", sub="alice")
+    bob = api.as_tenant("acme", "sessions:own", sub="bob")
+    said(alice, session(alice, "alice-1"), "my locker code is 3141")
+    said(bob, session(bob, "bob-1"), "my locker is number 12")
+    mine = Turn(alice, session(alice, "alice-2")).search(query="locker code")["events"]
+    assert [e["session"] for e in mine] == ["alice-1"]
+    theirs = Turn(bob, session(bob, "bob-2")).search(query="locker code")["events"]
+    assert [e["session"] for e in theirs] == ["bob-1"]
+
+
+def test_a_token_of_its_own_sessions_cannot_search_every_session(api, embedded):
+    agent(api)
+    said(api, session(api, "s1"), "the launch date is June 3")
+    own = api.as_tenant("acme", "sessions:own", sub="carol")
+    status, body = own.call("GET", f"{A}/-/history", query="launch date")
+    assert (status, body["error"]["code"]) == (403, "insufficient_scope")
+    # Its one search keeps to what is agent-wide, and asking for history is refused.
+    found = own.ok("GET", f"{A}/-/search", query="launch date")["hits"]
+    assert all(h["type"] != "history" for h in found)
+    status, body = own.call("GET", f"{A}/-/search", query="launch date", types="history")
+    assert (status, body["error"]["code"]) == (403, "insufficient_scope")

@@ -95,7 +95,7 @@ def history_router(services: Services) -> Router:
         cursor: Cursor = None,
     ) -> dict[str, Any]:
         who = caller()
-        who.can_read()
+        who.can_read_all_sessions()
         return services.history_search.search_agent(
             who.tenant,
             agent_id_from(agent_id),

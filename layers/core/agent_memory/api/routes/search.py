@@ -16,7 +16,7 @@ from .common import ERRORS, caller_of
 
 def search_router(services: Services) -> Router:
     router = Router()
-    caller = caller_of(router, services.settings.tenant_claim)
+    caller = caller_of(router, services.settings)
 
     @router.get(
         "/v1/agents/<agent_id>/search",
@@ -41,8 +41,19 @@ def search_router(services: Services) -> Router:
     ) -> dict[str, Any]:
         who = caller()
         who.can_read()
+        wanted = parse_types(types)
+        if types is None and not who.reads_every_session:
+            # A token reaching only its own sessions searches what is agent-wide.
+            wanted = [t for t in wanted if t != "history"]
+        if "history" in wanted:
+            who.can_read_all_sessions()
         return services.agent_search.search(
-            who.tenant, agent_id_from(agent_id), query, parse_types(types), limit or 10
+            who.tenant,
+            agent_id_from(agent_id),
+            query,
+            wanted,
+            limit or 10,
+            every_session=who.reads_every_session,
         )
 
     return router

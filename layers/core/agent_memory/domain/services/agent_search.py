@@ -51,8 +51,16 @@ class AgentSearch:
         self._history = history
 
     def search(
-        self, tenant: str, agent_id: str, query: str, types: list[str], limit: int
+        self,
+        tenant: str,
+        agent_id: str,
+        query: str,
+        types: list[str],
+        limit: int,
+        every_session: bool = True,
     ) -> dict[str, Any]:
+        """`every_session` False keeps to what is agent-wide: agent-scope records and file
+        memories (a caller that reaches only the sessions it started)."""
         if not 1 <= limit <= MAX_LIMIT:
             raise InvalidRequest(f"limit must be between 1 and {MAX_LIMIT}", code="invalid_limit")
         if not query.strip():
@@ -65,7 +73,7 @@ class AgentSearch:
                 "searching needs a search index; none is configured", code="search_unavailable"
             )
         search = Manifest.model_validate(agent.manifest).harness.memory.search
-        wheres = [_where(t) for t in types]
+        wheres = [_where(t, every_session) for t in types]
         ranked, usage = self._search.rank_kinds(
             tenant, agent_id, query, wheres, search.mode, search.min_score, depth=CANDIDATES
         )
@@ -75,7 +83,7 @@ class AgentSearch:
         for kind, candidate in ranked:
             by_kind.setdefault(kind, []).append(candidate)
         hits = [
-            *self._records(tenant, agent_id, by_kind.get("record", []), limit),
+            *self._records(tenant, agent_id, by_kind.get("record", []), limit, every_session),
             *self._memories(tenant, agent_id, by_kind.get("file", []), limit),
             *self._events(tenant, agent_id, query, by_kind.get("event", []), limit),
         ]
@@ -83,7 +91,7 @@ class AgentSearch:
         return {"hits": hits[:limit]}
 
     def _records(
-        self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int
+        self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int, every_session: bool
     ) -> Iterable[dict[str, Any]]:
         scores = {r.id: r.score for r in ranked}
         found = 0
@@ -94,6 +102,8 @@ class AgentSearch:
             for record_id in chunk:
                 record = records.get(record_id)
                 if record is None or not _LIVE_RECORDS.matches(record):
+                    continue
+                if record.session_id is not None and not every_session:
                     continue
                 yield {
                     "type": "record",
@@ -151,9 +161,9 @@ class AgentSearch:
             }
 
 
-def _where(kind: str) -> IndexFilter:
+def _where(kind: str, every_session: bool) -> IndexFilter:
     if kind == "records":
-        return IndexFilter(kind="record", include_agent=True, include_all_sessions=True)
+        return IndexFilter(kind="record", include_agent=True, include_all_sessions=every_session)
     if kind == "memories":
         return IndexFilter(kind="file")
     return IndexFilter(kind="event", include_agent=False, include_all_sessions=True)

@@ -58,6 +58,14 @@ class TurnCache:
     tenant: str
     agent_id: str
     seen: dict[tuple[str, str], tuple[bool, datetime | None]] = field(default_factory=dict)
+    owners: dict[str, str | None] = field(default_factory=dict)
+
+    def owner(self, session_id: str) -> str | None:
+        """The subject that started the session (None: unknown, or the session is gone)."""
+        if session_id not in self.owners:
+            session = self.store.get_session(self.tenant, self.agent_id, session_id)
+            self.owners[session_id] = session.owner if session is not None else None
+        return self.owners[session_id]
 
     def committed(self, event: HistoryEvent) -> tuple[bool, datetime | None]:
         key = (event.session_id, event.turn_id)
@@ -160,8 +168,8 @@ class HistorySearch:
     def _visible_to_turn(self, ctx: TurnContext, event: HistoryEvent, cache: TurnCache) -> bool:
         """Kept, as searchable, by a committed turn; a preview turn's events only for preview
         turns. In the asking session, only turns before the asking one (a replay searches what
-        its original saw); in another session, turns that had ended before the asking one
-        began. (Events kept only for post-turn extraction, before the manifest indexed history,
+        its original saw); in another session started by the same subject, turns that had
+        ended before the asking one began. (Events kept only for post-turn extraction, before the manifest indexed history,
         are never searchable, not even by id.)"""
         if not event.searchable or (event.preview and not ctx.preview):
             return False
@@ -170,6 +178,10 @@ class HistorySearch:
             return False
         if event.session_id == ctx.session_id:
             return event.turn_sequence < ctx.root_turn.sequence
+        # Another session only when the same subject started it: a token that reaches only its
+        # own sessions (sessions:own) never reads another user's through its agent's search.
+        if cache.owner(event.session_id) != cache.owner(ctx.session_id):
+            return False
         if ctx.root_turn.id == ctx.turn.id:
             return True
         return ended is not None and ended <= ctx.root_turn.created_at
