@@ -84,8 +84,8 @@ class Server:
         return Client(self.url, (self.data_dir / "token").read_text().strip())
 
 
-def _serving(data_dir: Path) -> Iterator[Server]:
-    srv = Server(data_dir).start()
+def _serving(data_dir: Path, env: dict[str, str] | None = None) -> Iterator[Server]:
+    srv = Server(data_dir).start(env=env)
     yield srv
     if srv.process is not None:
         srv.process.kill()
@@ -102,6 +102,15 @@ def server(tmp_path) -> Iterator[Server]:
 def module_server(tmp_path_factory) -> Iterator[Server]:
     """One server for a module whose tests keep to their own agents (starting one costs ~1 s)."""
     yield from _serving(tmp_path_factory.mktemp("server") / "data")
+
+
+@pytest.fixture(scope="module")
+def console_server(tmp_path_factory) -> Iterator[Server]:
+    """A module's server for the console's browser tests: every test opens pages that each hold
+    an event stream, and a closed page's stream is let go only at the server's next heartbeat,
+    so a tenant's default four stream slots would run out across the module."""
+    env = {"AGENT_MEMORY_EVENT_STREAMS_PER_TENANT": "64"}
+    yield from _serving(tmp_path_factory.mktemp("console") / "data", env)
 
 
 @pytest.fixture

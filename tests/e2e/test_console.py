@@ -73,6 +73,12 @@ def playwright_browser() -> Iterator[object]:
 
 
 @pytest.fixture(scope="module")
+def module_server(console_server):
+    """The module's own server, with room for the event streams of all its pages."""
+    return console_server
+
+
+@pytest.fixture(scope="module")
 def seeded(module_server) -> dict[str, str]:
     """One agent with two committed turns (records, a file memory edited twice, history) and
     memories written through the API, a second manifest version, and a second agent."""

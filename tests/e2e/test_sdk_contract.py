@@ -114,7 +114,10 @@ def test_agents_put_get_page_fork_and_delete(sdk, agent):
     assert saved.id == agent and saved.manifest_version == 2
 
     # Then get and paging see them, the iterator page after page
-    assert sdk.agents.get(agent).manifest["harness"]["history"] == {"index": "messages"}
+    assert sdk.agents.get(agent).manifest["harness"]["history"] == {
+        "index": "messages",
+        "search": "session",
+    }
     first = sdk.agents.list(limit=2)
     assert len(first.items) == 2 and first.next
     every = [a.id for a in sdk.agents.iter(limit=2)]
