@@ -1,6 +1,6 @@
 // The Sessions tab: sessions and their turns (status, who started them, the manifest version they
 // ran, their post-turn review); a turn opens its history events, its tool executions and the
-// memories it wrote; a search box finds words in the session's kept history.
+// memories it wrote; a search box ranks the session's kept history.
 
 import { useState } from "preact/hooks";
 import { agentPath, get, getAll } from "./api.js";
@@ -90,23 +90,20 @@ function SessionDetail({ agentId, sessionId, turnId, changed }) {
   </section>`;
 }
 
-// The session's kept events (committed turns), searched here by their words. The API ranks
-// history only inside a turn (the search_history tool); reading it does not change the session.
+// The session's kept events (committed turns), ranked by the service's history search
+// (GET /v1/agents/{id}/-/history): words and meaning, as the agent's search_history ranks them.
 function HistorySearch({ agentId, sessionId, changed }) {
   const [text, setText] = useState("");
   const [query, setQuery] = useState("");
   const events = useLoad(
     () =>
       query
-        ? getAll(agentPath(agentId, `sessions/${sessionId}/history`), "events", {}, 5000)
+        ? get(agentPath(agentId, "history"), { query, sessionId, limit: 50 }).then((r) => r.events)
         : Promise.resolve(null),
     [agentId, sessionId, query, changed],
   );
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  const found = (events.data || []).filter((e) => {
-    const said = (e.text || "").toLowerCase();
-    return words.every((w) => said.includes(w));
-  });
+  // A result's text starts with its heading (`turn 3, user`): the list shows the turn itself.
+  const found = (events.data || []).map((e) => ({ ...e, text: e.text.split("\n").slice(1).join("\n") }));
   return html`<div class="history-search">
     <form class="searchbar" role="search" onSubmit=${(e) => {
         e.preventDefault();
@@ -123,9 +120,9 @@ function HistorySearch({ agentId, sessionId, changed }) {
     <${Problem} error=${events.error} />
     ${query && events.loading && html`<${Loading} label="Searching" />`}
     ${query && events.data &&
-    html`<p class="muted" role="status">${found.length} event${found.length === 1 ? "" : "s"} found.</p>
+    html`<p class="muted" role="status">${found.length} event${found.length === 1 ? "" : "s"} found, best first.</p>
       <ol class="events" aria-label="History search results">
-        ${found.slice(0, 100).map(
+        ${found.map(
           (e) => html`<li key=${e.id}><${Event} event=${e} />
             <a href=${href(`/agents/${agentId}/-/sessions/${sessionId}/${e.turnId}`)}>turn ${e.turn}</a></li>`,
         )}
