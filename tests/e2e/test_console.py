@@ -442,6 +442,29 @@ def test_a_change_made_elsewhere_appears_without_a_reload(console, client, fresh
     expect(page.get_by_role("status").filter(has_text="last: 1 change")).to_be_visible()
 
 
+def test_where_there_is_no_event_stream_the_page_looks_again(console, client, fresh):
+    # The cloud shape has no /-/events (a 404): the page says so and looks again on a timer, so a
+    # change made elsewhere still appears without a reload.
+    page = console.page
+    page.add_init_script("sessionStorage.setItem('agent-memory.poll-ms', '500')")
+    page.route("**/-/events", lambda route: route.fulfill(status=404, body="{}"))
+    console.sign_in()
+    console.open(f"/agents/{AGENT}/-/memory")
+    expect(page.get_by_role("status").filter(has_text="Updates every 15 s")).to_be_visible()
+    page.evaluate("window.stillTheSamePage = true")
+    client.put_memory(AGENT, f"{fresh}/polled.md", "---\ndescription: Seen by polling\n---\nhi\n")
+    row = (
+        page.get_by_role("table", name="Memories")
+        .get_by_role("row")
+        .filter(has_text=f"{fresh}/polled.md")
+    )
+    expect(row).to_contain_text("Seen by polling")
+    assert page.evaluate("window.stillTheSamePage") is True
+    # The browser logs the stream's 404 as a failed load: expected here, and the only error.
+    assert all("404" in e for e in console.errors), console.errors
+    console.errors.clear()
+
+
 def test_records_are_filtered_searched_and_show_versions_and_provenance(console, seeded):
     console.sign_in()
     console.open(f"/agents/{AGENT}/-/records")

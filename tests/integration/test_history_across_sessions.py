@@ -234,3 +234,33 @@ def test_a_token_of_its_own_sessions_cannot_search_every_session(api, embedded):
     assert all(h["type"] != "history" for h in found)
     status, body = own.call("GET", f"{A}/-/search", query="launch date", types="history")
     assert (status, body["error"]["code"]) == (403, "insufficient_scope")
+
+
+def test_a_token_reading_every_session_reaches_sessions_anyone_started(api, embedded):
+    # Started by another subject, or loaded by ingestion (no subject kept): a token that reads
+    # every session has its agent's search reach them all.
+    agent(api)
+    bob = api.as_tenant("acme", "sessions:own", sub="bob")
+    said(bob, session(bob, "bob-1"), "the parking spot is B7")
+    api.ok(
+        "POST",
+        "/v1/ingest",
+        {
+            "messages": [
+                {"op": "session", "agent": "support/bot", "session": "imported"},
+                {"op": "begin", "agent": "support/bot", "session": "imported", "turn": "t1"},
+                {
+                    "op": "events",
+                    "agent": "support/bot",
+                    "session": "imported",
+                    "turn": "t1",
+                    "events": [
+                        {"role": "user", "text": "the parking gate code is 2468", "sequence": 1}
+                    ],
+                },
+                {"op": "commit", "agent": "support/bot", "session": "imported", "turn": "t1"},
+            ]
+        },
+    )
+    found = Turn(api, session(api)).search(query="parking", limit=10)["events"]
+    assert {e["session"] for e in found} == {"bob-1", "imported"}

@@ -22,6 +22,7 @@ const STREAM_TEXT = {
   connecting: "Connecting…",
   live: "Live",
   reconnecting: "Reconnecting",
+  polling: "Updates every 15 s",
   off: "No live updates",
 };
 
@@ -38,6 +39,7 @@ export function AgentPage({ agentId, tab, rest }) {
         agentId,
         (event) => {
           setChanged((n) => n + 1);
+          if (event.type === "poll") return; // a look again, not a change we were told of
           const count = (event.changes || []).length;
           const what = (event.changes || [])
             .map((c) => c.path || c.id)

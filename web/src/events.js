@@ -4,6 +4,10 @@
 
 import { agentPath, getToken } from "./api.js";
 
+export const POLL_MS = 15000;
+// How often to look again where there is no stream; a test may set a shorter wait.
+const pollMs = () => Number(sessionStorage.getItem("agent-memory.poll-ms")) || POLL_MS;
+
 export function subscribe(agentId, onEvent, onState = () => {}) {
   const controller = new AbortController();
   let lastId = null;
@@ -38,9 +42,18 @@ export function subscribe(agentId, onEvent, onState = () => {}) {
           headers,
           signal: controller.signal,
         });
+        if (response.status === 404) {
+          // No stream here (the cloud shape publishes to EventBridge instead): look again every
+          // POLL_MS, so a change made elsewhere still shows without a reload.
+          onState("polling");
+          while (!controller.signal.aborted) {
+            await new Promise((resolve) => setTimeout(resolve, pollMs()));
+            if (!controller.signal.aborted) onEvent({ type: "poll", changes: [] });
+          }
+          return;
+        }
         if (response.status >= 400 && response.status < 500) {
-          // No stream here (the cloud shape publishes to EventBridge instead) or no access:
-          // asking again would get the same answer.
+          // No access to the stream: asking again would get the same answer.
           onState("off");
           return;
         }

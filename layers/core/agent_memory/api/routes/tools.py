@@ -53,7 +53,10 @@ def tools_router(services: Services) -> Router:
         agent = agent_id_from(agent_id)
         services.sessions.reach(who, agent, session_id, write=True)
         who.may_state_caller(body)
-        output = tools.call(who.tenant, agent, session_id, turn_id, name, body)
+        # A token that reaches only the sessions its subject started has the agent's search
+        # across sessions read those alone.
+        reach = None if who.reads_every_session else who.subject
+        output = tools.call(who.tenant, agent, session_id, turn_id, name, body, reach)
         return {"output": output}
 
     @router.get(

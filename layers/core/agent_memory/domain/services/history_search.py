@@ -168,8 +168,8 @@ class HistorySearch:
     def _visible_to_turn(self, ctx: TurnContext, event: HistoryEvent, cache: TurnCache) -> bool:
         """Kept, as searchable, by a committed turn; a preview turn's events only for preview
         turns. In the asking session, only turns before the asking one (a replay searches what
-        its original saw); in another session started by the same subject, turns that had
-        ended before the asking one began. (Events kept only for post-turn extraction, before the manifest indexed history,
+        its original saw); in another session (one its subject started, for a caller that
+        reaches only those), turns that had ended before the asking one began. (Events kept only for post-turn extraction, before the manifest indexed history,
         are never searchable, not even by id.)"""
         if not event.searchable or (event.preview and not ctx.preview):
             return False
@@ -178,9 +178,9 @@ class HistorySearch:
             return False
         if event.session_id == ctx.session_id:
             return event.turn_sequence < ctx.root_turn.sequence
-        # Another session only when the same subject started it: a token that reaches only its
-        # own sessions (sessions:own) never reads another user's through its agent's search.
-        if cache.owner(event.session_id) != cache.owner(ctx.session_id):
+        # A token that reaches only its own sessions (sessions:own) never reads another
+        # subject's through its agent's search.
+        if ctx.sessions_of is not None and cache.owner(event.session_id) != ctx.sessions_of:
             return False
         if ctx.root_turn.id == ctx.turn.id:
             return True

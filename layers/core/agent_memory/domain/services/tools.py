@@ -62,7 +62,7 @@ class ToolService:
         """Other areas (file memory, history) add their tools here."""
         self._handlers[name] = handler
 
-    def context(self, turn: Turn, caller_raw: Any) -> TurnContext:
+    def context(self, turn: Turn, caller_raw: Any, sessions_of: str | None = None) -> TurnContext:
         manifest = self._manifests.manifest(turn)
         return TurnContext(
             turn=turn,
@@ -70,6 +70,7 @@ class ToolService:
             caller=parse_caller(caller_raw),
             root_turn=root_of(self._store, turn),
             memory_declared=manifest.memory_declared,
+            sessions_of=sessions_of,
         )
 
     def call(
@@ -80,13 +81,15 @@ class ToolService:
         turn_id: str,
         name: str,
         body: dict[str, Any],
+        sessions_of: str | None = None,
     ) -> dict[str, Any]:
+        """`sessions_of`: the subject whose sessions alone the caller reaches (None: all)."""
         handler = self._handlers.get(name)
         if handler is None:
             raise NotFound(f"there is no native tool {name!r}", code="tool_not_found")
         turn = self._sessions.open_turn(tenant, agent_id, session_id, turn_id)
         arguments = {k: v for k, v in body.items() if k != "caller"}
-        ctx = self.context(turn, body.get("caller"))
+        ctx = self.context(turn, body.get("caller"), sessions_of)
         execution = Execution(
             id=new_id("exe"),
             turn_id=turn.id,

@@ -71,6 +71,9 @@ class TurnContext:
     memory_declared: bool = True
     # Model calls made while serving this call (recorded with its execution).
     usage: list[UsageEntry] = field(default_factory=list)
+    # The subject whose sessions alone the caller's credential reaches (a sessions:own token):
+    # what the agent's search across sessions may read for it. None: every session.
+    sessions_of: str | None = None
 
     @property
     def tenant(self) -> str:
