@@ -14,4 +14,4 @@ services = build_services(Settings())  # built at cold start: bad config fails h
 
 @logger.inject_lambda_context
 def lambda_handler(event: dict, context: LambdaContext) -> dict:
-    return process_batch(services.ingest, event, context)
+    return process_batch(services.ingest, event, context, services.audit)

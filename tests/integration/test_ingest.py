@@ -125,3 +125,21 @@ def test_events_that_arrive_after_their_commit_fail_rather_than_vanish(agent, se
     with pytest.raises(Conflict) as caught:
         services.ingest.apply("acme", events)
     assert caught.value.code == "turn_closed"
+
+
+def test_what_the_queue_applies_joins_the_audit_trail_once(agent, services, store):
+    # The queue's changes are audited as the API's are, by the queue's name; a message
+    # delivered again changes nothing and adds no entry.
+    from datetime import UTC, datetime
+
+    batch = [("chat-1", json.dumps({"tenant": "acme", **m})) for m in MESSAGES[:3]]
+    assert process_batch(services.ingest, sqs_event(*batch), None, services.audit) == {
+        "batchItemFailures": []
+    }
+    process_batch(services.ingest, sqs_event(*batch), None, services.audit)  # delivered again
+    entries = store.list_audit("acme", None, 100, A, "api:ingest-queue", datetime.now(UTC))
+    assert [(e.method, e.route, e.target) for e in entries] == [
+        ("SQS", "ingest begin", "sessions/chat-1/turns/t-1"),
+        ("SQS", "ingest events", "sessions/chat-1/turns/t-1"),
+        ("SQS", "ingest commit", "sessions/chat-1/turns/t-1"),
+    ]
