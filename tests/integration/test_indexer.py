@@ -452,7 +452,9 @@ def test_history_events_are_indexed_in_parts_and_removed(indexer, index, embedde
     assert parts == ["evt_1.1", "evt_1.2", "evt_1.3"]
     doc = index.get("evt_1.1", kind="event")
     assert (doc.session_id, doc.scope, doc.turn_sequence) == ("ses_1", "session", 3)
-    assert doc.text.startswith("turn 3, user: w0 w1")
+    # The first part holds the whole event's words (without its turn heading); the others none.
+    assert doc.text == long_text
+    assert index.get("evt_1.3", kind="event").text == ""
     assert doc.vector is not None
     indexer.process(batch(change("REMOVE", old=event_image(long_text))))
     assert [k for k in index.docs if k[2] == "event"] == []
@@ -478,7 +480,7 @@ def test_an_events_meaning_is_embedded_with_the_message_before_it(index, embedde
     # Its words are indexed as said, with the two messages before it as its context; its
     # vector is of its words (no heading) and of what they answer.
     doc = index.get("evt_1.1", kind="event")
-    assert doc.text == "turn 3, user: Tuesdays, after the review."
+    assert doc.text == "Tuesdays, after the review."
     assert doc.context == "Sam: the review is on Monday.\nAlex: when do we ship?"
     assert embedder.texts == [
         "Tuesdays, after the review.\n(after: Sam: the review is on Monday. / Alex: when do we ship?)"
@@ -505,7 +507,7 @@ def test_a_history_event_kept_in_s3_is_read_from_there(index, embedder):
     indexer = StreamIndexer(index, embedder, fetch=fetch)
     indexer.process(batch(change("INSERT", new=event_image("ignored", blob=True))))
     assert reads == [("history-bucket", "history/t1/teams%2Fweb/ses_1/evt_1.x.json")]
-    assert index.get("evt_1.1", kind="event").text == "turn 3, user: from the bucket"
+    assert index.get("evt_1.1", kind="event").text == "from the bucket"
 
 
 @pytest.mark.parametrize("one_batch", [True, False])
