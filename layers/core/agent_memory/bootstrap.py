@@ -245,7 +245,7 @@ def build_services(
         files=files,
         history=history,
         history_search=history_search,
-        agent_search=AgentSearch(store, search, history_search),
+        agent_search=AgentSearch(store, search, records, history_search),
         tools=tools,
         ingest=ingest,
         audit=AuditService(store, settings.audit_retention_days),

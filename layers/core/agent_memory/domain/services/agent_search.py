@@ -21,12 +21,10 @@ from ..search.ranking import Ranked
 from ..search.service import CANDIDATES, SearchService
 from ..usage import usage_rows
 from .history_search import HistorySearch
+from .records import RecordService
 
 TYPES = ("records", "memories", "history")
 MAX_LIMIT = 50
-_LIVE_RECORDS = RecordQuery(
-    statuses=frozenset({RecordStatus.ACTIVE}), include_agent=True, include_all_sessions=True
-)
 
 
 def parse_types(raw: str | None) -> list[str]:
@@ -45,9 +43,16 @@ def parse_types(raw: str | None) -> list[str]:
 
 
 class AgentSearch:
-    def __init__(self, store: Store, search: SearchService, history: HistorySearch) -> None:
+    def __init__(
+        self,
+        store: Store,
+        search: SearchService,
+        records: RecordService,
+        history: HistorySearch,
+    ) -> None:
         self._store = store
         self._search = search
+        self._records_service = records
         self._history = history
 
     def search(
@@ -91,32 +96,25 @@ class AgentSearch:
     def _records(
         self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int, every_session: bool
     ) -> Iterable[dict[str, Any]]:
+        # Active live records, re-read as every record search re-reads them; session-scope ones
+        # only for a caller that reads every session.
+        live = RecordQuery(
+            statuses=frozenset({RecordStatus.ACTIVE}), include_all_sessions=every_session
+        )
         scores = {r.id: r.score for r in ranked}
-        found = 0
-        step = limit + 5  # most candidates pass the re-check: read a few more than needed
-        for start in range(0, len(ranked), step):
-            chunk = [r.id for r in ranked[start : start + step]]
-            records = {r.id: r for r in self._store.get_records(tenant, agent_id, chunk)}
-            for record_id in chunk:
-                record = records.get(record_id)
-                if record is None or not _LIVE_RECORDS.matches(record):
-                    continue
-                if record.session_id is not None and not every_session:
-                    continue
-                yield {
-                    "type": "record",
-                    "score": scores[record_id],
-                    "id": record.id,
-                    "version": record.version,
-                    "kind": record.kind,
-                    "scope": record.scope,
-                    "sessionId": record.session_id,
-                    "summary": record.summary,
-                    "labels": record.labels,
-                }
-                found += 1
-                if found >= limit:
-                    return
+        wanted = [r.id for r in ranked]
+        for record in self._records_service.rechecked(tenant, agent_id, wanted, live, limit):
+            yield {
+                "type": "record",
+                "score": scores[record.id],
+                "id": record.id,
+                "version": record.version,
+                "kind": record.kind,
+                "scope": record.scope,
+                "sessionId": record.session_id,
+                "summary": record.summary,
+                "labels": record.labels,
+            }
 
     def _memories(
         self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int

@@ -336,9 +336,9 @@ class RecordService:
             self.view.overlay(ctx, records)
 
         wanted = [r.id for r in ranked if r.id not in hidden]
-        return self._rechecked(ctx.tenant, ctx.agent_id, wanted, query, limit, with_turns_writes)
+        return self.rechecked(ctx.tenant, ctx.agent_id, wanted, query, limit, with_turns_writes)
 
-    def _rechecked(
+    def rechecked(
         self,
         tenant: str,
         agent_id: str,
@@ -583,7 +583,7 @@ class RecordService:
         )
         if usage:
             self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
-        return self._rechecked(tenant, agent_id, [r.id for r in ranked], query, limit)
+        return self.rechecked(tenant, agent_id, [r.id for r in ranked], query, limit)
 
     def _agent_exists(self, tenant: str, agent_id: str) -> None:
         """An agent deleted part way (its records not all gone yet) shows none of them."""
