@@ -1,0 +1,54 @@
+"""One optimistic-retry loop for every write that reads, works out a change, then writes it on a
+condition (a version, a sequence, an id not yet taken).
+
+A conditional write that loses a race raises `PreconditionFailed`: the attempt is worked out
+again from a fresh read. After `attempts` losses the caller's own error is raised (a 409 the
+client can retry, or a domain error a background worker retries).
+
+    turn = optimistic(
+        lambda: self._begin_once(...),
+        attempts=_BEGIN_ATTEMPTS,
+        exhausted=lambda: Conflict("too many turns began at once", code="session_busy"),
+    )
+
+An attempt that must look at the lost race first (to learn that another writer already did the
+work, or that the race is not worth another try) catches `PreconditionFailed` itself and either
+returns, raises its own error, or raises `TryAgain` to ask for the next attempt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from .ports import PreconditionFailed
+
+T = TypeVar("T")
+
+
+class TryAgain(Exception):  # noqa: N818 - a signal, not an error a caller sees
+    """Raised inside an attempt to ask for the next one (after it looked at why it lost)."""
+
+
+def optimistic(
+    attempt: Callable[[], T],
+    *,
+    attempts: int,
+    exhausted: Callable[[], Exception],
+    retry_on: tuple[type[Exception], ...] = (PreconditionFailed,),
+) -> T:
+    """`attempt()` until it returns, at most `attempts` times; then raise `exhausted()`.
+
+    Only `retry_on` (a lost conditional write, by default) and `TryAgain` start another
+    attempt; any other error propagates at once and nothing more is tried.
+    """
+    if attempts < 1:
+        raise ValueError("attempts must be at least 1")
+    for _ in range(attempts):
+        try:
+            return attempt()
+        except TryAgain:
+            continue
+        except retry_on:
+            continue
+    raise exhausted()
