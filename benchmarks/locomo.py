@@ -67,7 +67,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -256,12 +256,13 @@ def load_conversations(path: Path) -> list[dict[str, Any]]:
             if (m := _SESSION_KEY.fullmatch(key)) and isinstance(value, list)
         ):
             date = conv.get(f"session_{number}_date_time", "")
-            for turn in conv[f"session_{number}"]:
+            for position, turn in enumerate(conv[f"session_{number}"]):
                 turns.append(
                     {
                         "dia_id": turn["dia_id"],
                         "session": number,
                         "date": date,
+                        "time": said_at(date, position),
                         "speaker": turn["speaker"],
                         "text": turn.get("text", ""),
                         "caption": turn.get("blip_caption", ""),
@@ -386,14 +387,22 @@ def ask(
     conv: dict[str, Any],
     tool: str,
     hits: Callable[[dict[str, Any]], list[dict[str, Any]]],
+    asked_at: str | None = None,
 ) -> tuple[list[dict[str, Any]], list[float]]:
     """Every QA of the conversation as one turn calling `tool` {query, limit} as the agent,
     rolled back; the scorer's rows (`hits` maps the tool's output to retrieved items) and the
-    seconds each call took."""
+    seconds each call took. With `asked_at`, the turn first holds the question as its user
+    message said then (what `last week` is relative to)."""
     rows: list[dict[str, Any]] = []
     seconds: list[float] = []
     for qa in conv["qa"]:
         turn = client.begin_turn(agent_id, session_id)["id"]
+        if asked_at is not None:
+            client.request(
+                "POST",
+                turn_path(agent_id, session_id, turn) + "/events",
+                {"events": [{"role": "user", "text": qa["question"], "time": asked_at}]},
+            )
         t0 = time.perf_counter()
         output = client.call_tool(
             agent_id,
@@ -536,6 +545,16 @@ def history_manifest(min_score: float | None) -> dict[str, Any]:
     return {"harness": {"memory": memory, "history": {"index": "messages"}}}
 
 
+def said_at(date_time: str, position: int) -> str | None:
+    """When a LoCoMo turn was said: its session's time (`1:56 pm on 8 May, 2023`), a second
+    per turn after it, so turns keep their order; None when the date does not parse."""
+    try:
+        start = datetime.strptime(date_time.strip(), "%I:%M %p on %d %B, %Y")
+    except ValueError:
+        return None
+    return (start + timedelta(seconds=position)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def session_day(date_time: str) -> str:
     """`1:56 pm on 8 May, 2023` -> `8 May, 2023` (the text as given when it has no " on ")."""
     return date_time.rsplit(" on ", 1)[-1].strip()
@@ -583,12 +602,15 @@ def event_input(
         "date": turn["date"],
         "speaker": turn["speaker"],
     }
-    return {
+    event = {
         "role": "user",
         "text": event_text(turn, text_format, captions, before),
         "metadata": {k: v for k, v in metadata.items() if v},
         "sequence": 1,
     }
+    if turn.get("time"):
+        event["time"] = turn["time"]
+    return event
 
 
 def turn_path(agent_id: str, session_id: str, turn_id: str) -> str:
@@ -685,6 +707,8 @@ def run_history(
             conv,
             "search_history",
             lambda out, seen=by_sequence: [found_turn(e, seen) for e in out.get("events", [])],
+            # Asked after the conversation's last turn.
+            max((t["time"] for t in conv["turns"] if t.get("time")), default=None),
         )
         rows += found
         queried = time.perf_counter() - started

@@ -195,13 +195,20 @@ def ingest(client: Client, messages: list[dict[str, Any]]) -> None:
 
 
 def ask(
-    client: Client, agent_id: str, session_id: str, question: str
+    client: Client, agent_id: str, session_id: str, question: str, asked_at: str
 ) -> tuple[list[dict[str, Any]], float, float]:
     """The question's hits (limit 50, scored) and the seconds it took, then the seconds the
-    same question took with limit 10 (what an agent asks for; the latency figure)."""
+    same question took with limit 10 (what an agent asks for; the latency figure). The asking
+    turn holds the question as its user message, said at the question's date: what `last
+    Saturday` is relative to."""
     turn = client.begin_turn(agent_id, session_id)["id"]
     seconds: list[float] = []
     try:
+        client.request(
+            "POST",
+            f"/v1/agents/{agent_id}/-/sessions/{session_id}/turns/{turn}/events",
+            {"events": [{"role": "user", "text": question, "time": asked_at}]},
+        )
         for limit in (SEARCH_LIMIT, LATENCY_LIMIT):
             started = time.perf_counter()
             output = client.call_tool(
@@ -245,7 +252,13 @@ def run(
         asking = ONE_SESSION
         if args.layout == "sessions":
             asking = client.create_session(agent_id, id=ASKING_SESSION)["id"]
-        events, seconds, quick = ask(client, agent_id, asking, question["question"])
+        events, seconds, quick = ask(
+            client,
+            agent_id,
+            asking,
+            question["question"],
+            haystack_time(question["question_date"]),
+        )
         latencies.append(seconds)
         quick_latencies.append(quick)
         retrieved = []

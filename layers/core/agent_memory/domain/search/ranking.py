@@ -11,10 +11,11 @@ memory, and rank fusion throws away how much better the best match is than the n
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from .index import Hit
+from .when import Window
 
 VECTOR_WEIGHT = 0.75
 # With no min_score set, a record needs at least this cosine to be found by meaning alone.
@@ -29,6 +30,7 @@ class Ranked:
     lexical: float | None = None
     cosine: float | None = None
     session_id: str | None = None
+    created_at: datetime | None = None  # history: when the event was said
 
 
 def fuse(
@@ -65,10 +67,36 @@ def fuse(
                 vector_weight * (cosine if cosine is not None else weakest)
                 + (1 - vector_weight) * words.get(doc_id, 0.0) / best_words
             )
-        ranked.append(Ranked(doc_id, score, words.get(doc_id), cosine, sessions.get(doc_id)))
+        ranked.append(
+            Ranked(
+                doc_id, score, words.get(doc_id), cosine, sessions.get(doc_id), created.get(doc_id)
+            )
+        )
     ranked.sort(key=lambda r: (round(r.score, 6), _naive(created.get(r.id)), r.id), reverse=True)
     return ranked
 
 
 def _naive(moment: datetime | None) -> datetime:
     return moment.replace(tzinfo=None) if moment is not None else _EPOCH
+
+
+# How much a document said within the time a query names gains (history search; measured on
+# both dev sets, benchmarks/RESULTS.md "Time-aware ranking").
+WINDOW_BOOST = 0.25
+
+
+def favour_windows(
+    ranked: list[Ranked], windows: Sequence[Window], boost: float = WINDOW_BOOST
+) -> list[Ranked]:
+    """`ranked` with the documents said inside any of `windows` scoring `boost` more, best
+    first again. A boost, never a filter: the rest keep their places among themselves."""
+    if not windows:
+        return ranked
+    favoured = [
+        replace(r, score=r.score * (1 + boost))
+        if r.created_at is not None and any(w.holds(r.created_at) for w in windows)
+        else r
+        for r in ranked
+    ]
+    favoured.sort(key=lambda r: r.score, reverse=True)  # stable: ties keep their order
+    return favoured

@@ -21,13 +21,14 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from ..errors import InvalidRequest, NotFound
 from ..history import HistoryEvent
 from ..manifest import Manifest
-from ..models import TurnStatus
+from ..models import TurnStatus, utcnow
 from ..paging import decode_cursor, encode_cursor, int_field, str_field
 from ..ports import Store
 from ..search.index import IndexFilter
 from ..search.lexical import tokenize
-from ..search.ranking import Ranked
+from ..search.ranking import Ranked, favour_windows
 from ..search.service import CANDIDATES, SearchService, UsageEntry
+from ..search.when import Window, windows
 from ..usage import usage_rows
 from .turn_context import ManifestCache, ToolRefused, TurnContext
 
@@ -161,9 +162,24 @@ class HistorySearch:
             lambda event, cache: self._visible_to_turn(ctx, event, cache),
             position,
             args.limit,
+            self._named_time(args.query, lambda: self._asked_at(ctx)),
         )
         ctx.usage.extend(usage)
         return {"events": results, "next": position.next(len(results)) if more else None}
+
+    def _asked_at(self, ctx: TurnContext) -> datetime:
+        """When the asking turn asks: the time of its latest event (an imported conversation's
+        question carries its own), or when the turn began."""
+        events = self._store.turn_events(ctx.tenant, ctx.agent_id, ctx.session_id, ctx.turn.id)
+        return max((e.time for e in events), default=ctx.turn.created_at)
+
+    @staticmethod
+    def _named_time(query: str, asked_at: Callable[[], datetime]) -> list[Window]:
+        """The windows the query names, relative to when it is asked (read only when it names
+        one: most queries do not)."""
+        if not windows(query, utcnow()):
+            return []
+        return windows(query, asked_at())
 
     def _visible_to_turn(self, ctx: TurnContext, event: HistoryEvent, cache: TurnCache) -> bool:
         """Kept, as searchable, by a committed turn; a preview turn's events only for preview
@@ -222,8 +238,19 @@ class HistorySearch:
             include_all_sessions=session_id is None,
         )
         visible = _visible_to_apps(from_time, to_time)
+        # Relative to the end of the window asked for, or now.
+        named = self._named_time(query, lambda: to_time or utcnow())
         results, more, usage = self._ranked(
-            tenant, agent_id, query, where, search.mode, search.min_score, visible, position, limit
+            tenant,
+            agent_id,
+            query,
+            where,
+            search.mode,
+            search.min_score,
+            visible,
+            position,
+            limit,
+            named,
         )
         if usage:
             self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
@@ -250,10 +277,12 @@ class HistorySearch:
         visible: Visible,
         position: Position,
         limit: int,
+        named: list[Window],
     ) -> tuple[list[dict[str, Any]], bool, list[UsageEntry]]:
         """The page of visible results at `position`, whether more follow, and the model calls
         made. Events the search may not return (the current turn's, a rolled-back or failed
         attempt's, another asker's preview) may fill the best candidates: then it looks deeper.
+        Events said within a time the query names (`named`) rank higher.
         """
         wanted = position.offset + limit
         # Embedded once, however deep the search looks.
@@ -270,6 +299,7 @@ class HistorySearch:
                 depth=depth,
                 query_vector=query_vector,
             )
+            ranked = favour_windows(ranked, named)
             hits, left = self._best_visible(
                 tenant, agent_id, query, ranked, visible, wanted, where.session_id
             )
