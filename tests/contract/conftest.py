@@ -14,6 +14,7 @@ from moto.core.botocore_stubber import BotocoreStubber
 
 from agent_memory.adapters.dynamodb import DynamoStore
 from agent_memory.adapters.sqlite import SqliteStore
+from agent_memory.domain.effects import RecordAdd, RecordAddEffect
 from agent_memory.domain.files.models import (
     FileMemory,
     FileOperation,
@@ -27,7 +28,6 @@ from agent_memory.domain.ids import new_id
 from agent_memory.domain.models import Agent, ManifestVersion, Session, Turn, utcnow
 from agent_memory.domain.ports import Store
 from agent_memory.domain.records import (
-    Effect,
     Execution,
     Provenance,
     Record,
@@ -35,7 +35,6 @@ from agent_memory.domain.records import (
     RecordStatus,
     RecordVersion,
     RecordWrite,
-    to_doc,
 )
 
 REGION = "us-east-1"
@@ -264,13 +263,12 @@ class Build:
 
     def effect(
         self, effect_id: str, sequence: int, turn_id: str = "trn_0001", record_id: str = "rec_x"
-    ) -> Effect:
-        return Effect(
+    ) -> RecordAddEffect:
+        return RecordAddEffect(
             effect_id=effect_id,
             turn_id=turn_id,
             sequence=sequence,
-            kind="record.add",
-            payload={"record": to_doc(self.record(record_id))},
+            payload=RecordAdd(record=self.record(record_id)),
         )
 
     # -- file memory ---------------------------------------------------------------------------

@@ -111,3 +111,38 @@ def test_an_unknown_kind_or_a_payload_of_another_kind_is_refused():
                 }
             )
         )
+
+
+def test_a_write_with_no_target_is_stored_without_target_bytes_as_it_always_was():
+    effect = RecordAddEffect(
+        effect_id="e1", turn_id="trn_1", sequence=1, payload={"record": _record()}
+    )
+    assert set(json.loads(effect.model_dump_json())["payload"]) == {"record"}
+    assert effect.record_id == "rec_1"
+    replacing = effect.payload.model_copy(update={"target_bytes": 80})
+    assert replacing.model_dump(mode="json")["target_bytes"] == 80
+
+
+def test_a_file_base_kept_as_a_bare_version_still_loads():
+    old_file = {
+        "effect_id": "memory:y",
+        "turn_id": "trn_1",
+        "sequence": 1,
+        "kind": "file.change",
+        "payload": {
+            "changes": [
+                {
+                    "operation": "update",
+                    "path": "/memories/a.md",
+                    "content": "x",
+                    "from_path": None,
+                }
+            ],
+            "output": "edited",
+            "read": {"/memories/a.md": 3},
+        },
+    }
+    loaded = effect_from_json(json.dumps(old_file))
+    assert isinstance(loaded, FileChangeEffect)
+    assert loaded.payload.read == {"/memories/a.md": 3}
+    assert json.loads(loaded.model_dump_json()) == old_file

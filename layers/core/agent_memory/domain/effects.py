@@ -14,28 +14,44 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter, field_serializer
+from pydantic import (
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    field_serializer,
+    model_serializer,
+)
 
 from .models import Entity
 from .records import Provenance, Record, to_doc
 
 
-class RecordAdd(Entity):
+class _Targeted(Entity):
+    # The stored size of the record a write replaces or deletes, counted twice in the turn's
+    # budget: the commit writes that record again beside its version.
+    target_bytes: int = 0
+
+    @model_serializer(mode="wrap")
+    def _without_no_target(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A write with no target was always stored without the key: keep that form.
+        doc: dict[str, Any] = handler(self)
+        if not self.target_bytes:
+            doc.pop("target_bytes", None)
+        return doc
+
+
+class RecordAdd(_Targeted):
     """A new record (or a new version replacing `record.replaces`)."""
 
     record: Record
-    # The stored size of the record it supersedes, counted twice in the turn's budget: the
-    # commit writes that record again (superseded) beside its version.
-    target_bytes: int = 0
 
     @field_serializer("record")
     def _record_doc(self, record: Record) -> dict[str, Any]:
         return to_doc(record)  # the storage form keeps the tenant the API form leaves out
 
 
-class RecordDelete(Entity):
+class RecordDelete(_Targeted):
     id: str
-    target_bytes: int = 0
     by: Provenance | None = None  # who deleted it, stamped on the deleted version
 
 
@@ -62,7 +78,8 @@ class FileChange(Entity):
 
     changes: list[FileChangeItem]
     output: str
-    read: dict[str, FileStamp | None] = Field(default_factory=dict)
+    # An int is a version alone: what effects staged before stamps were kept hold.
+    read: dict[str, FileStamp | int | None] = Field(default_factory=dict)
 
 
 class _Staged(Entity):
@@ -75,10 +92,18 @@ class RecordAddEffect(_Staged):
     kind: Literal["record.add"] = "record.add"
     payload: RecordAdd
 
+    @property
+    def record_id(self) -> str:
+        return self.payload.record.id
+
 
 class RecordDeleteEffect(_Staged):
     kind: Literal["record.delete"] = "record.delete"
     payload: RecordDelete
+
+    @property
+    def record_id(self) -> str:
+        return self.payload.id
 
 
 class FileChangeEffect(_Staged):

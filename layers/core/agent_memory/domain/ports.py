@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .audit import AuditEntry
+from .effects import Effect
 from .errors import Conflict
 from .events import Event
 from .extraction.job import ExtractionJob
@@ -27,7 +28,7 @@ from .models import (
     Turn,
     TurnStatus,
 )
-from .records import Effect, Execution, Record, RecordQuery, RecordVersion, RecordWrite
+from .records import Execution, Record, RecordQuery, RecordVersion, RecordWrite
 from .search.index import IndexDoc
 from .usage import Usage, UsageTotal
 

@@ -151,16 +151,6 @@ class Execution(Entity):
     kind: Literal["runtime"] | None = None
 
 
-class Effect(Entity):
-    """A write a turn made, staged until the turn commits. `effect_id` makes replays apply once."""
-
-    effect_id: str = Field(serialization_alias="effectId")
-    turn_id: str = Field(serialization_alias="turnId")
-    sequence: int
-    kind: Literal["record.add", "record.delete", "file.change"]
-    payload: dict[str, Any]
-
-
 def to_doc(record: Record) -> dict[str, Any]:
     """The storage form of a record: field names, JSON types, tenant included."""
     return {**record.model_dump(mode="json"), "tenant": record.tenant}

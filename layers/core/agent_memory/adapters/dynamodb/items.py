@@ -31,11 +31,11 @@ from pynamodb.constants import PAY_PER_REQUEST_BILLING_MODE, STREAM_NEW_AND_OLD_
 from pynamodb.models import Model
 
 from ...domain.audit import AuditEntry, audit_entry
+from ...domain.effects import Effect, effect_from_json
 from ...domain.files.models import FileMemory, FileVersion, PreviewFile
 from ...domain.history import HistoryEvent
 from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.records import (
-    Effect,
     Execution,
     Record,
     RecordVersion,
@@ -292,7 +292,7 @@ class EffectItem(Item):
         )
 
     def to_effect(self) -> Effect:
-        return Effect.model_validate_json(self.doc)
+        return effect_from_json(self.doc)
 
 
 class EffectIdItem(Item):

@@ -7,10 +7,10 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ...domain.effects import Effect, effect_from_json
 from ...domain.models import Turn, TurnStatus
 from ...domain.ports import PreconditionFailed
 from ...domain.records import (
-    Effect,
     Execution,
     Record,
     RecordQuery,
@@ -98,7 +98,7 @@ class SqliteRecords:
             )
             .fetchall()
         )
-        return [Effect.model_validate_json(row[0]) for row in rows]
+        return [effect_from_json(row[0]) for row in rows]
 
     # -- records -------------------------------------------------------------------------------
 

@@ -17,8 +17,9 @@ import dataclasses
 import json
 import logging
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
+from ..effects import RecordAdd, RecordAddEffect, RecordDelete, RecordDeleteEffect, RecordEffect
 from ..errors import Conflict, DomainError, InvalidRequest
 from ..events import Change, memory_updated
 from ..extraction.job import ExtractionJob
@@ -44,7 +45,7 @@ from ..models import (
     utcnow,
 )
 from ..ports import EventPublisher, PreconditionFailed, Store
-from ..records import Effect, Provenance, Record, RecordQuery, to_doc
+from ..records import Provenance, Record, RecordQuery
 from ..usage import ModelCall, usage_rows
 from .records import RecordService, rank_lexical, stored_bytes
 from .turn_context import Caller, ManifestCache, TurnContext
@@ -455,9 +456,9 @@ class ExtractionService:
 
     def _effects(
         self, turn: Turn, decided: list[tuple[ModelDecision, Candidate, str]]
-    ) -> list[Effect]:
+    ) -> list[RecordEffect]:
         now = utcnow()
-        effects: list[Effect] = []
+        effects: list[RecordEffect] = []
         for decision, candidate, scope in decided:
             by = Provenance(
                 actor=f"agent:{turn.agent_id}@{turn.manifest_version}",
@@ -484,22 +485,24 @@ class ExtractionService:
                     created_at=now,
                     updated_at=now,
                 )
-                kind: Literal["record.add", "record.delete"] = "record.add"
-                payload: dict[str, Any] = {"record": to_doc(record)}
-            elif decision.action == "delete":
-                kind = "record.delete"
-                payload = {"id": decision.target, "by": by.model_dump(mode="json")}
-            else:
-                continue
-            effects.append(
-                Effect(
-                    effect_id=f"extraction:{turn.id}:{len(effects)}",
-                    turn_id=turn.id,
-                    sequence=len(effects),
-                    kind=kind,
-                    payload=payload,
+                effects.append(
+                    RecordAddEffect(
+                        effect_id=f"extraction:{turn.id}:{len(effects)}",
+                        turn_id=turn.id,
+                        sequence=len(effects),
+                        payload=RecordAdd(record=record),
+                    )
                 )
-            )
+            elif decision.action == "delete" and decision.target is not None:
+                # The review's validation drops a delete that names no target.
+                effects.append(
+                    RecordDeleteEffect(
+                        effect_id=f"extraction:{turn.id}:{len(effects)}",
+                        turn_id=turn.id,
+                        sequence=len(effects),
+                        payload=RecordDelete(id=decision.target, by=by),
+                    )
+                )
         return effects
 
     def _corrections_keep_scope(

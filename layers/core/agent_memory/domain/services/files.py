@@ -5,22 +5,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Any
 
 from .. import secrets
+from ..effects import Effect, FileChange, FileChangeEffect, FileChangeItem, FileStamp
 from ..errors import Conflict, InvalidRequest, NotFound, PayloadTooLarge
 from ..events import Change, Event
 from ..files.commands import MemoryToolError, run_command
-from ..files.models import (
-    FileMemory,
-    FileVersion,
-    FileWrite,
-    PreviewFile,
-    TenantLimits,
-    description_of,
-    sha256,
-)
+from ..files.models import FileMemory, FileVersion, FileWrite, TenantLimits
 from ..files.paths import MEMORY_ROOT, normalize_folder, normalize_path
 from ..files.texts import text
 from ..ids import new_id
@@ -28,10 +20,12 @@ from ..manifest import Manifest
 from ..models import Page, Turn, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
 from ..ports import EventPublisher, LimitExceeded, PreconditionFailed, Store
-from ..records import Effect
 from ..search.index import IndexFilter
 from ..search.service import SearchService, UsageEntry
 from ..usage import usage_rows
+from . import commit_plan
+from .commit_plan import MemoryConflict, stamp
+from .commit_plan import file_head as _head
 from .records import check_turn_budget, staging_refused
 from .turn_context import TurnContext, replayed_effects
 
@@ -64,10 +58,6 @@ class FileLimits:
         )
 
 
-class MemoryConflict(Conflict):
-    code = "memory_conflict"
-
-
 class TurnFiles:
     """The FileView a turn's memory tool reads: committed files with its staged changes on top,
     and for a preview turn, the changes earlier preview turns made in between."""
@@ -83,16 +73,15 @@ class TurnFiles:
         self.changes: dict[str, str | None] = {}
         # What each committed memory was when this view first read it (`stamp`): the base the
         # turn's changes are checked against when it commits.
-        self.seen: dict[str, dict[str, Any] | None] = {}
-        for effect in staged:
-            if effect.kind == "file.change":
-                for change in effect.payload["changes"]:
-                    self.apply(change)
+        self.seen: dict[str, FileStamp | None] = {}
+        for effect in commit_plan.file_effects(staged):
+            for change in effect.payload.changes:
+                self.apply(change)
 
-    def apply(self, change: dict[str, Any]) -> None:
-        if change["operation"] == "rename":
-            self.changes[change["from_path"]] = None
-        self.changes[change["path"]] = change["content"]
+    def apply(self, change: FileChangeItem) -> None:
+        if change.operation == "rename" and change.from_path is not None:
+            self.changes[change.from_path] = None
+        self.changes[change.path] = change.content
 
     def read(self, path: str) -> str | None:
         if path in self.changes:
@@ -237,8 +226,8 @@ class FileService:
         staged = self._store.staged_effects(ctx.tenant, ctx.agent_id, ctx.session_id, ctx.turn.id)
         if writes:
             for effect in [*staged, *replayed_effects(self._store, ctx)]:
-                if effect.effect_id == effect_id:
-                    return {"result": effect.payload["output"]}
+                if effect.effect_id == effect_id and isinstance(effect, FileChangeEffect):
+                    return {"result": effect.payload.output}
         view = TurnFiles(self._store, ctx, staged)
         limits = self.limits_for(ctx.tenant)
         result = run_command(body, view, max_bytes=limits.memory_bytes)
@@ -252,20 +241,17 @@ class FileService:
             "memory",
         )
         changes = [
-            {
-                "operation": c.operation,
-                "path": c.path,
-                "content": c.content,
-                "from_path": c.from_path,
-            }
+            FileChangeItem(
+                operation=c.operation, path=c.path, content=c.content, from_path=c.from_path
+            )
             for c in result.changes
         ]
         # What this turn's changes are based on, as the command read it: checked again when
         # the turn commits.
         # A preview turn's changes are never applied live: there is nothing to check them against.
-        read: dict[str, dict[str, Any] | None] = {}
+        read: dict[str, FileStamp | int | None] = {}
         for change in [] if ctx.preview else changes:
-            for path in filter(None, (change["path"], change["from_path"])):
+            for path in filter(None, (change.path, change.from_path)):
                 if path not in view.changes and path not in read:
                     if path not in view.seen:
                         view.read(path)
@@ -275,15 +261,10 @@ class FileService:
         current = self._store.count_files(ctx.tenant, ctx.agent_id)
         if current + view.count_delta() > limits.memories_per_agent:
             raise MemoryToolError("memory.limit", text("limit", limit=limits.memories_per_agent))
-        check_turn_budget(
-            list(staged), {"changes": changes, "output": result.output}, "file.change"
-        )
-        effect = Effect(
-            effect_id=effect_id,
-            turn_id=ctx.turn.id,
-            sequence=len(staged) + 1,
-            kind="file.change",
-            payload={"changes": changes, "output": result.output, "read": read},
+        payload = FileChange(changes=changes, output=result.output, read=read)
+        check_turn_budget(staged, payload)
+        effect = FileChangeEffect(
+            effect_id=effect_id, turn_id=ctx.turn.id, sequence=len(staged) + 1, payload=payload
         )
         try:
             self._store.stage_effect(ctx.tenant, ctx.agent_id, ctx.session_id, effect)
@@ -302,115 +283,17 @@ class FileService:
         A memory another turn or an app changed since this turn read it is a 409
         memory_conflict: the commit applies nothing, and the turn may be rolled back and rerun.
         """
-        effects = [e for e in staged if e.kind == "file.change"]
+        effects = commit_plan.file_effects(staged)
         if not effects:
             return [], []
         if turn.preview:
-            return _preview_writes(turn, effects), []
-        actor = f"agent:{turn.agent_id}@{turn.manifest_version}"
-        now = utcnow()
-        base: dict[str, FileMemory | None] = {}
-        state: dict[str, FileMemory | None] = {}
-        versions: dict[str, list[FileVersion]] = {}
-
-        def current(path: str) -> FileMemory | None:
-            if path not in base:
-                base[path] = self._store.get_file(turn.tenant, turn.agent_id, path)
-                state[path] = base[path]
-            return state[path]
-
-        for effect in effects:
-            for change in effect.payload["changes"]:
-                path, content = change["path"], change["content"]
-                if change["operation"] == "rename":
-                    source = change["from_path"]
-                    moved = current(source)
-                    state[source] = None
-                    current(path)
-                    if moved is not None and _made_in_turn(source, path, base, versions):
-                        # Never stored under the path it was made at: its history moves with
-                        # it and starts with its creation; the rename within the turn is seen
-                        # by no one, so it is no version.
-                        versions[path] = [
-                            v.model_copy(update={"path": path}) for v in versions.pop(source)
-                        ]
-                        state[path] = _head(
-                            turn.tenant,
-                            turn.agent_id,
-                            path,
-                            moved.content,
-                            moved.version,
-                            now,
-                            actor,
-                        )
-                        continue
-                    previous = moved.version if moved else 0
-                else:
-                    existing = current(path)
-                    previous = existing.version if existing else 0
-                version = FileVersion(
-                    id=new_id("fv"),
-                    agent_id=turn.agent_id,
-                    path=path,
-                    operation=change["operation"],
-                    from_path=change["from_path"],
-                    actor=actor,
-                    session_id=turn.session_id,
-                    turn_id=turn.id,
-                    trigger_run_id=turn.trigger_run_id,
-                    version=previous + 1,
-                    content=content,
-                    content_sha256=sha256(content) if content is not None else None,
-                    at=now,
-                )
-                versions.setdefault(path, []).append(version)
-                state[path] = (
-                    None
-                    if content is None
-                    else _head(turn.tenant, turn.agent_id, path, content, previous + 1, now, actor)
-                )
-        self._check_base(effects, base)
-        writes = []
-        for path, original in base.items():
-            final = state[path]
-            if original is None and final is None:
-                continue  # created and deleted within the turn: never visible, nothing to keep
-            delta = (final is not None) - (original is not None)
-            writes.append(
-                FileWrite(
-                    path=path,
-                    head=final,
-                    expected_version=original.version if original else None,
-                    versions=versions.get(path, []),
-                    count_delta=delta,
-                )
-            )
-        # Only what is stored: a memory made and deleted within the turn was never there.
-        changes = [
-            Change(path=v.path, operation=v.operation, version=v.version)
-            for write in writes
-            for v in write.versions
-        ]
-        return self._search.file_docs(turn.tenant, turn.agent_id, writes, turn), changes
-
-    @staticmethod
-    def _check_base(effects: list[Effect], base: dict[str, FileMemory | None]) -> None:
-        """Each path must still be as the turn first read it."""
-        read_at: dict[str, Any] = {}
-        for effect in effects:
-            for path, seen in effect.payload.get("read", {}).items():
-                read_at.setdefault(path, seen)
-        for path, seen in read_at.items():
-            now = base.get(path)
-            if isinstance(seen, int):  # staged before stamps were kept: the version alone
-                unchanged = now is not None and now.version == seen
-            else:
-                unchanged = seen == stamp(now)
-            if not unchanged:
-                raise MemoryConflict(
-                    f"{path} changed since this turn read it; roll the turn back and run it again",
-                    path=path,
-                )
+            return commit_plan.preview_file_writes(turn, effects, utcnow()), []
+        heads = {
+            path: self._store.get_file(turn.tenant, turn.agent_id, path)
+            for path in commit_plan.paths_read(effects)
+        }
+        plan = commit_plan.plan_files(turn, effects, heads, utcnow())
+        return self._search.file_docs(turn.tenant, turn.agent_id, plan.writes, turn), plan.changes
 
     # -- management API ------------------------------------------------------------------------
 
@@ -685,45 +568,6 @@ class FileService:
         )
 
 
-def _made_in_turn(
-    source: str,
-    target: str,
-    base: dict[str, FileMemory | None],
-    versions: dict[str, list[FileVersion]],
-) -> bool:
-    """Whether a rename moves a memory this turn made (`source` was not stored before it) to
-    a path that has no history of its own in the store or the turn."""
-    return (
-        base.get(source) is None
-        and bool(versions.get(source))
-        and base.get(target) is None
-        and not versions.get(target)
-    )
-
-
-def _preview_writes(turn: Turn, effects: list[Effect]) -> list[FileWrite]:
-    """A preview turn's changes, each path's last, kept for preview turns and applied nowhere
-    live: no head, no version, no count, no search document and no event."""
-    final: dict[str, str | None] = {}
-    for effect in effects:
-        for change in effect.payload["changes"]:
-            if change["operation"] == "rename":
-                final[change["from_path"]] = None
-            final[change["path"]] = change["content"]
-    now = utcnow()
-    return [
-        FileWrite(
-            path=path,
-            head=None,
-            expected_version=None,
-            versions=[],
-            count_delta=0,
-            preview=PreviewFile(path=path, content=content, turn_id=turn.id, at=now),
-        )
-        for path, content in final.items()
-    ]
-
-
 def _batches(writes: list[FileWrite]) -> list[list[FileWrite]]:
     """Transaction-sized batches: at most 24 writes and about 1.5 MB of content (a DynamoDB
     transaction takes 100 actions and 4 MB, and each write stores its content twice)."""
@@ -737,31 +581,6 @@ def _batches(writes: list[FileWrite]) -> list[list[FileWrite]]:
         batches[-1].append(write)
         size += cost
     return [b for b in batches if b]
-
-
-def stamp(memory: FileMemory | None) -> dict[str, Any] | None:
-    """What a memory is when read, to tell later whether it changed. The version alone would
-    not do: a memory deleted and created again starts again at version 1."""
-    if memory is None:
-        return None
-    return {"version": memory.version, "at": memory.updated_at.isoformat()}
-
-
-def _head(
-    tenant: str, agent_id: str, path: str, content: str, version: int, at: datetime, actor: str
-) -> FileMemory:
-    return FileMemory(
-        tenant=tenant,
-        agent_id=agent_id,
-        path=path,
-        content=content,
-        bytes=len(content.encode()),
-        content_sha256=sha256(content),
-        description=description_of(content),
-        version=version,
-        updated_at=at,
-        updated_by=actor,
-    )
 
 
 def _all_files(

@@ -4,9 +4,10 @@ records a preview record replaces)."""
 
 from __future__ import annotations
 
+from ..effects import Effect, RecordAddEffect, RecordDeleteEffect, RecordEffect
 from ..models import TurnStatus
 from ..ports import Store
-from ..records import Effect, Record, RecordQuery, RecordStatus, from_doc
+from ..records import Record, RecordQuery, RecordStatus
 from .turn_context import TurnContext
 
 ALL_STATUSES = frozenset(RecordStatus)
@@ -17,9 +18,9 @@ class RecordView:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    def staged(self, ctx: TurnContext) -> list[Effect]:
+    def staged(self, ctx: TurnContext) -> list[RecordEffect]:
         """The turn's staged record writes (file changes are the file service's)."""
-        return [e for e in self.staged_all(ctx) if e.kind.startswith("record.")]
+        return [e for e in self.staged_all(ctx) if isinstance(e, RecordEffect)]
 
     def staged_all(self, ctx: TurnContext) -> list[Effect]:
         return self._store.staged_effects(ctx.tenant, ctx.agent_id, ctx.session_id, ctx.turn.id)
@@ -89,8 +90,8 @@ class RecordView:
         previews = self._store.find_records(ctx.tenant, ctx.agent_id, query, CANDIDATES, None)
         hidden = {r.replaces for r in previews if r.replaces}
         for effect in self.staged(ctx):
-            if effect.kind == "record.add":
-                staged = from_doc(effect.payload["record"])
+            if isinstance(effect, RecordAddEffect):
+                staged = effect.payload.record
                 if staged.preview and staged.replaces:
                     hidden.add(staged.replaces)
         return hidden
@@ -104,8 +105,8 @@ class RecordView:
         if ctx.turn.status is not TurnStatus.OPEN:
             return
         for effect in self.staged(ctx):
-            if effect.kind == "record.add":
-                record = from_doc(effect.payload["record"])
+            if isinstance(effect, RecordAddEffect):
+                record = effect.payload.record
                 if only is None or record.id in only:
                     records[record.id] = record
                 target = records.get(record.replaces) if record.replaces else None
@@ -117,7 +118,7 @@ class RecordView:
                     records[target.id] = target.model_copy(
                         update={"status": RecordStatus.SUPERSEDED, "replaced_by": record.id}
                     )
-            elif effect.kind == "record.delete":
-                target = records.get(effect.payload["id"])
+            elif isinstance(effect, RecordDeleteEffect):
+                target = records.get(effect.payload.id)
                 if target is not None and target.status is RecordStatus.ACTIVE:
                     records[target.id] = target.model_copy(update={"status": RecordStatus.DELETED})

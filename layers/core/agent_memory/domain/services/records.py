@@ -19,6 +19,15 @@ from pydantic import (
 )
 
 from .. import secrets
+from ..effects import (
+    Effect,
+    FileChange,
+    RecordAdd,
+    RecordAddEffect,
+    RecordDelete,
+    RecordDeleteEffect,
+    RecordEffect,
+)
 from ..errors import Conflict, DomainError, NotFound, problems_text
 from ..events import Change, Event
 from ..ids import new_id
@@ -30,7 +39,6 @@ from ..records import (
     CONTENT_MAX_BYTES,
     LABEL_VALUE_MAX_CHARS,
     SUMMARY_MAX_CHARS,
-    Effect,
     Provenance,
     Record,
     RecordOperation,
@@ -38,13 +46,13 @@ from ..records import (
     RecordStatus,
     RecordVersion,
     RecordWrite,
-    from_doc,
     to_doc,
 )
 from ..search.index import IndexFilter
 from ..search.lexical import bm25
 from ..search.service import SearchService
 from ..usage import usage_rows
+from . import commit_plan
 from .record_view import ALL_STATUSES, CANDIDATES, RecordView
 from .turn_context import (
     Caller,
@@ -227,10 +235,9 @@ class RecordService:
             created_at=now,
             updated_at=now,
         )
-        payload: dict[str, Any] = {"record": to_doc(record)}
-        if target is not None and not ctx.preview:
-            payload["target_bytes"] = stored_bytes(target)  # superseded: written again
-        self._stage(ctx, effect_id, "record.add", payload)
+        # Superseded: the target is written again.
+        replaced = stored_bytes(target) if target is not None and not ctx.preview else 0
+        self._stage(ctx, effect_id, RecordAdd(record=record, target_bytes=replaced))
         return {"memories": [_dump(record)], **({"warnings": warnings} if warnings else {})}
 
     def read_memory(self, ctx: TurnContext, body: dict[str, Any]) -> dict[str, Any]:
@@ -270,10 +277,9 @@ class RecordService:
                     "updated_at": now,
                 }
             )
-            self._stage(ctx, effect_id, "record.add", {"record": to_doc(record)})
+            self._stage(ctx, effect_id, RecordAdd(record=record))
             return {"memories": [_dump(record)]}
-        payload = {"id": target.id, "target_bytes": stored_bytes(target)}
-        self._stage(ctx, effect_id, "record.delete", payload)
+        self._stage(ctx, effect_id, RecordDelete(id=target.id, target_bytes=stored_bytes(target)))
         deleted = target.model_copy(update={"status": RecordStatus.DELETED})
         return {"memories": [_dump(deleted)]}
 
@@ -410,8 +416,8 @@ class RecordService:
     ) -> tuple[list[RecordWrite], list[Change]]:
         """Turn the staged effects (every kind, as the commit read them) into record writes
         against the current heads."""
-        effects = [e for e in staged if e.kind.startswith("record.")]
-        if any(e.kind == "record.add" and e.payload["record"].get("pinned") for e in effects):
+        effects = commit_plan.record_effects(staged)
+        if commit_plan.pins_records(effects):
             self._check_pins_at_commit(turn)
         return self.writes_for_effects(turn.tenant, turn.agent_id, effects)
 
@@ -422,110 +428,25 @@ class RecordService:
         if memory.pinned is None:
             return
         ctx = TurnContext(turn=turn, memory=memory, caller=Caller(role="agent"), root_turn=turn)
-        needed = pin_tokens(self.pinned(ctx))  # the committed pins with this turn's on top
-        if needed > memory.pinned.max_tokens:
-            raise Conflict(
-                f"pin refused: other turns pinned records since this one pinned its own, and "
-                f"the pinned list would now take about {needed} tokens, over this agent's "
-                f"{memory.pinned.max_tokens}. Roll this turn back and run it again.",
-                code="memory.pin_budget",
-            )
+        # The committed pins with this turn's on top.
+        commit_plan.check_pin_budget(pin_tokens(self.pinned(ctx)), memory.pinned.max_tokens)
 
     def writes_for_effects(
-        self, tenant: str, agent_id: str, effects: list[Effect]
+        self, tenant: str, agent_id: str, effects: Sequence[RecordEffect]
     ) -> tuple[list[RecordWrite], list[Change]]:
         """Record writes that apply `effects` (adds, replaces and deletes) in order against
         the current heads: a turn's staged writes, or a post-turn review's decisions."""
         if not effects:
             return [], []
-        touched: set[str] = set()
-        for effect in effects:
-            if effect.kind == "record.add":
-                record = effect.payload["record"]
-                touched.add(record["id"])
-                if record.get("replaces"):
-                    touched.add(record["replaces"])
-            else:
-                touched.add(effect.payload["id"])
+        touched = commit_plan.records_read(effects)
         stored = {r.id: r for r in self._store.get_records(tenant, agent_id, touched)}
-        heads: dict[str, Record] = dict(stored)
-        versions: dict[str, list[RecordVersion]] = {}
-        now = utcnow()
-
-        def change(record: Record, operation: RecordOperation, by: Provenance) -> None:
-            heads[record.id] = record
-            versions.setdefault(record.id, []).append(
-                RecordVersion(record=record, operation=operation, changed_by=by, at=now)
-            )
-
-        for effect in effects:
-            if effect.kind == "record.add":
-                record = from_doc(effect.payload["record"])
-                if record.id in heads:
-                    continue  # applied by the turn this one replays
-                target = heads.get(record.replaces) if record.replaces else None
-                supersedes = (
-                    target is not None
-                    and not record.preview
-                    and target.status is RecordStatus.ACTIVE
-                )
-                update: dict[str, Any] = {"created_at": now, "updated_at": now}
-                if record.replaces and not record.preview and not supersedes:
-                    # Another turn replaced or deleted it first: keep replaces/replacedBy paired.
-                    update["replaces"] = None
-                record = record.model_copy(update=update)
-                change(record, RecordOperation.CREATE, record.provenance)
-                if supersedes and target is not None:
-                    change(
-                        target.model_copy(
-                            update={
-                                "status": RecordStatus.SUPERSEDED,
-                                "replaced_by": record.id,
-                                "version": target.version + 1,
-                                "updated_at": now,
-                            }
-                        ),
-                        RecordOperation.SUPERSEDE,
-                        record.provenance,
-                    )
-            else:
-                target = heads.get(effect.payload["id"])
-                if target is not None and target.status is RecordStatus.ACTIVE:
-                    by = Provenance.model_validate(effect.payload["by"])
-                    change(
-                        target.model_copy(
-                            update={
-                                "status": RecordStatus.DELETED,
-                                "pinned": False,
-                                "version": target.version + 1,
-                                "updated_at": now,
-                            }
-                        ),
-                        RecordOperation.DELETE,
-                        by,
-                    )
-        created = [heads[rid] for rid in versions if rid not in stored]
-        by_id = {d.id: d for d in self._search.docs_for(created)}
+        plan = commit_plan.plan_records(effects, stored, utcnow())
+        by_id = {d.id: d for d in self._search.docs_for(plan.created)}
         if self._search.inline:
             # Status changes keep their text: indexed without a new embedding.
-            for rid in versions:
-                if rid in stored:
-                    by_id[rid] = self._search.doc_without_vector(heads[rid])
-        writes = [
-            RecordWrite(
-                record=heads[rid],
-                expected_version=stored[rid].version if rid in stored else None,
-                versions=versions[rid],
-                index=by_id.get(rid),
-            )
-            for rid in versions
-        ]
-        changes = [
-            Change(id=v.record.id, operation=v.operation.value, version=v.record.version)
-            for rid in versions
-            for v in versions[rid]
-        ]
-        return writes, changes
+            by_id.update((r.id, self._search.doc_without_vector(r)) for r in plan.restated)
+        writes = [w.model_copy(update={"index": by_id.get(w.record.id)}) for w in plan.writes]
+        return writes, plan.changes
 
     @property
     def search(self) -> SearchService:
@@ -535,11 +456,7 @@ class RecordService:
         """The records a turn wrote or deleted, live and preview alike, as they stand now."""
         ids: list[str] = []
         for effect in self.view.staged(ctx):
-            rid = (
-                effect.payload["record"]["id"]
-                if effect.kind == "record.add"
-                else effect.payload["id"]
-            )
+            rid = effect.record_id
             if rid not in ids:
                 ids.append(rid)
         stored = {r.id: r for r in self._store.get_records(ctx.tenant, ctx.agent_id, ids)}
@@ -697,35 +614,34 @@ class RecordService:
         """The output of a write this turn already staged, or that the turn it replays (or an
         earlier replay of it) committed: a replayed write is applied once."""
         for effect in [*self.view.staged(ctx), *replayed_effects(self._store, ctx)]:
-            if effect.effect_id == effect_id:
+            if effect.effect_id == effect_id and isinstance(effect, RecordEffect):
                 return [self._effect_output(ctx, effect)]
         return None
 
-    def _effect_output(self, ctx: TurnContext, effect: Effect) -> dict[str, Any]:
-        record_id = (
-            effect.payload["record"]["id"] if effect.kind == "record.add" else effect.payload["id"]
-        )
-        current = self.view.get(ctx, record_id)
+    def _effect_output(self, ctx: TurnContext, effect: RecordEffect) -> dict[str, Any]:
+        current = self.view.get(ctx, effect.record_id)
         if current is not None:
             return _dump(current)
-        return (
-            _dump(from_doc(effect.payload["record"]))
-            if effect.kind == "record.add"
-            else {"id": record_id, "status": RecordStatus.DELETED.value}
-        )
+        match effect:
+            case RecordAddEffect():
+                return _dump(effect.payload.record)
+            case RecordDeleteEffect():
+                return {"id": effect.record_id, "status": RecordStatus.DELETED.value}
 
-    def _stage(self, ctx: TurnContext, effect_id: str, kind: str, payload: dict[str, Any]) -> None:
+    def _stage(self, ctx: TurnContext, effect_id: str, payload: RecordAdd | RecordDelete) -> None:
         staged = self.view.staged_all(ctx)
         check_turn_budget(staged, payload)
-        if kind == "record.delete":
-            payload = {**payload, "by": ctx.provenance().model_dump(mode="json")}
-        effect = Effect(
-            effect_id=effect_id,
-            turn_id=ctx.turn.id,
-            sequence=len(staged) + 1,
-            kind=kind,
-            payload=payload,
-        )
+        turn_id, sequence = ctx.turn.id, len(staged) + 1
+        effect: RecordEffect
+        if isinstance(payload, RecordDelete):
+            by = payload.model_copy(update={"by": ctx.provenance()})
+            effect = RecordDeleteEffect(
+                effect_id=effect_id, turn_id=turn_id, sequence=sequence, payload=by
+            )
+        else:
+            effect = RecordAddEffect(
+                effect_id=effect_id, turn_id=turn_id, sequence=sequence, payload=payload
+            )
         try:
             self._store.stage_effect(ctx.tenant, ctx.agent_id, ctx.session_id, effect)
         except PreconditionFailed as exc:
@@ -733,7 +649,7 @@ class RecordService:
 
 
 def check_turn_budget(
-    staged: list[Effect], payload: dict[str, Any], kind: str = "record.write"
+    staged: Sequence[Effect], payload: RecordAdd | RecordDelete | FileChange
 ) -> None:
     """A turn's staged writes must fit one store transaction when it commits."""
     if len(staged) >= MAX_WRITES_PER_TURN:
@@ -743,7 +659,7 @@ def check_turn_budget(
             code="memory.turn_limit",
         )
     # One memory tool call may change a whole folder: count the items it writes too.
-    items = sum(_items(e.kind, e.payload) for e in staged) + _items(kind, payload)
+    items = sum(_items(e.payload) for e in staged) + _items(payload)
     if items > MAX_ITEMS_PER_TURN:
         raise Conflict(
             f"this change would take the turn's commit to {items} stored items, over the "
@@ -751,8 +667,11 @@ def check_turn_budget(
             "commit this turn and continue in the next, or change fewer memories at once",
             code="memory.turn_limit",
         )
-    # A replace or delete writes its target again (head and version): counted too.
-    size = sum(_staged_bytes(e.payload) for e in staged) + _staged_bytes(payload)
+    # A replace or delete writes its target again (head and version): counted too. The write
+    # asked about is counted as it always was: before its stage stamps who deleted and what a
+    # command read.
+    asked = _staged_bytes(payload, leave_out=frozenset({"by", "read"}))
+    size = sum(_staged_bytes(e.payload) for e in staged) + asked
     if size > MAX_STAGED_BYTES:
         raise Conflict(
             f"a turn writes at most {MAX_STAGED_BYTES // 1024} KiB of memory; commit this turn "
@@ -766,16 +685,20 @@ def stored_bytes(record: Record) -> int:
     return len(json.dumps(to_doc(record)))
 
 
-def _staged_bytes(payload: dict[str, Any]) -> int:
-    return len(json.dumps(payload)) + 2 * int(payload.get("target_bytes", 0))
+def _staged_bytes(
+    payload: RecordAdd | RecordDelete | FileChange, leave_out: frozenset[str] = frozenset()
+) -> int:
+    doc = payload.model_dump(mode="json", exclude=set(leave_out))
+    target = 0 if isinstance(payload, FileChange) else payload.target_bytes
+    return len(json.dumps(doc)) + 2 * target
 
 
-def _items(kind: str, payload: dict[str, Any]) -> int:
+def _items(payload: RecordAdd | RecordDelete | FileChange) -> int:
     """The items an effect writes when its turn commits: a record write at most four; a file
     change its head and its version, a rename also the head it leaves."""
-    if kind != "file.change":
+    if not isinstance(payload, FileChange):
         return 4
-    return sum(3 if c["operation"] == "rename" else 2 for c in payload["changes"])
+    return sum(3 if c.operation == "rename" else 2 for c in payload.changes)
 
 
 def index_filter(query: RecordQuery) -> IndexFilter:

@@ -11,11 +11,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..effects import Effect
 from ..errors import Conflict, DomainError, InvalidRequest
 from ..manifest import Manifest, MemoryConfig
 from ..models import Turn, TurnStatus
 from ..ports import Store
-from ..records import Effect, Provenance
+from ..records import Provenance
 from ..search.service import UsageEntry
 
 Role = Literal["agent", "helper", "programmatic", "agent_as_tool"]
