@@ -3,6 +3,7 @@ reading of the measured calls (benchmarks/aws_calls.json)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -11,10 +12,16 @@ import pytest
 
 pytestmark = pytest.mark.unit
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-
-import cost_model  # noqa: E402 - after the path above
-from cost_model import PRICES, Operations, Spend, Workload, bill, summary  # noqa: E402
+# Loaded by its path: putting benchmarks/ first on sys.path would make its extraction_corpus.py
+# shadow the tests' own for every test collected after this one.
+_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "cost_model.py"
+_SPEC = importlib.util.spec_from_file_location("cost_model", _PATH)
+assert _SPEC is not None and _SPEC.loader is not None
+cost_model = importlib.util.module_from_spec(_SPEC)
+sys.modules["cost_model"] = cost_model  # its dataclasses look their module up
+_SPEC.loader.exec_module(cost_model)
+PRICES, Operations, Spend = cost_model.PRICES, cost_model.Operations, cost_model.Spend
+Workload, bill, summary = cost_model.Workload, cost_model.bill, cost_model.summary
 
 NOTHING = Spend()
 # Ten agents, one turn a day each, and nothing in a turn but its begin and its review.

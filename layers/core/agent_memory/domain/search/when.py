@@ -129,7 +129,9 @@ def windows(query: str, now: datetime) -> list[Window]:
         add(match, *_period(match.group(1), match.group(2), today))
     for match in _ON_WEEKDAY.finditer(text):
         weekday = _latest_weekday(today, _WEEKDAYS[match.group(2)])
-        add(match, weekday - _DAY, weekday + 2 * _DAY)  # a day's slack: a message said the day after
+        add(
+            match, weekday - _DAY, weekday + 2 * _DAY
+        )  # a day's slack: a message said the day after
     for match in _MONTH_DAY_YEAR.finditer(text):
         _add_day(add, match, _MONTHS[match.group(1)], int(match.group(2)), int(match.group(3)))
     for match in _DAY_MONTH_YEAR.finditer(text):
