@@ -1,0 +1,101 @@
+"""Writes that lose every race give up with their own 409, after their own number of tries,
+having changed nothing: on both stores, each store write made to lose every time."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.domain.errors import Conflict
+from agent_memory.domain.ports import PreconditionFailed
+
+pytestmark = pytest.mark.integration
+
+T, A = "acme", "teams/web/releases"
+
+
+@pytest.fixture
+def losing(store, monkeypatch):
+    """Make the store's `method` lose every race; returns how many times it was called."""
+    tries: list[str] = []
+
+    def lose(method: str) -> list[str]:
+        def lost(*_args, **_kwargs):
+            tries.append(method)
+            raise PreconditionFailed(f"{method} lost a race")
+
+        monkeypatch.setattr(store, method, lost)
+        return tries
+
+    return lose
+
+
+@pytest.fixture
+def session(services):
+    services.agents.put(T, A, {})
+    return services.sessions.create(T, A, None, {}).id
+
+
+def test_a_begin_that_keeps_losing_its_sequence_is_session_busy(services, session, losing):
+    tries = losing("begin_turn")
+    with pytest.raises(Conflict) as raised:
+        services.sessions.begin_turn(T, A, session)
+    assert (raised.value.code, raised.value.message) == (
+        "session_busy",
+        "too many turns began at once on this session; try again",
+    )
+    assert len(tries) == 50
+    assert services.sessions.get(T, A, session).last_sequence == 0
+
+
+def test_a_commit_that_keeps_losing_is_turn_busy_and_the_turn_stays_open(services, session, losing):
+    turn = services.sessions.begin_turn(T, A, session)
+    tries = losing("end_turn")
+    with pytest.raises(Conflict) as raised:
+        services.sessions.commit(T, A, session, turn.id)
+    assert (raised.value.code, raised.value.message) == (
+        "turn_busy",
+        "the turn's writes kept conflicting with other turns; commit again",
+    )
+    assert len(tries) == 50
+    assert services.sessions.get_turn(T, A, session, turn.id).status.value == "open"
+
+
+@pytest.mark.parametrize("method", ["create_agent", "save_manifest"])
+def test_a_manifest_save_that_keeps_losing_is_agent_busy(services, losing, method):
+    if method == "save_manifest":
+        services.agents.put(T, A, {})
+    tries = losing(method)
+    with pytest.raises(Conflict) as raised:
+        services.agents.put(T, A, {"description": "second"})
+    assert (raised.value.code, raised.value.message) == (
+        "agent_busy",
+        "the agent was changed concurrently too many times; try again",
+    )
+    assert len(tries) == 5
+    version = services.store.get_agent(T, A)
+    assert (version is None) if method == "create_agent" else version.manifest_version == 1
+
+
+def test_a_memory_put_that_keeps_losing_is_memory_busy(services, session, losing):
+    tries = losing("write_files")
+    with pytest.raises(Conflict) as raised:
+        services.files.put(T, A, "/memories/notes.md", "hello", None, "app")
+    assert (raised.value.code, raised.value.message) == (
+        "memory_busy",
+        "the memory is changing too fast; try again",
+    )
+    assert len(tries) == 10
+    assert services.store.get_file(T, A, "/memories/notes.md") is None
+
+
+def test_a_memory_delete_that_keeps_losing_is_memory_busy(services, session, losing):
+    services.files.put(T, A, "/memories/notes.md", "hello", None, "app")
+    tries = losing("write_files")
+    with pytest.raises(Conflict) as raised:
+        services.files.delete(T, A, "/memories/notes.md", "app")
+    assert (raised.value.code, raised.value.message) == (
+        "memory_busy",
+        "the memories are changing too fast; try again",
+    )
+    assert len(tries) == 10
+    assert services.store.get_file(T, A, "/memories/notes.md").content == "hello"
