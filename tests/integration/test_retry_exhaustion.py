@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent_memory.domain.errors import Conflict
+from agent_memory.domain.errors import Conflict, DomainError
+from agent_memory.domain.extraction.job import ExtractionJob
 from agent_memory.domain.ports import PreconditionFailed
 
 pytestmark = pytest.mark.integration
@@ -99,3 +100,48 @@ def test_a_memory_delete_that_keeps_losing_is_memory_busy(services, session, los
     )
     assert len(tries) == 10
     assert services.store.get_file(T, A, "/memories/notes.md").content == "hello"
+
+
+def test_a_record_delete_that_keeps_losing_is_record_busy(api, losing):
+    path = "/v1/agents/" + A
+    memory = {"enabled": True, "scope": {"read": ["agent"], "write": ["agent"]}}
+    api.ok("PUT", path, {"harness": {"memory": {**memory, "tools": ["add_memory"]}}}, expect=201)
+    session = api.ok("POST", f"{path}/-/sessions", expect=201)["id"]
+    turn = api.ok("POST", f"{path}/-/sessions/{session}/turns", expect=201)["id"]
+    at = f"{path}/-/sessions/{session}/turns/{turn}"
+    added = api.ok(
+        "POST", f"{at}/tools/add_memory", {"summary": "renews in May", "caller": {"role": "agent"}}
+    )
+    record = added["output"]["memories"][0]["id"]
+    api.ok("POST", f"{at}/commit")
+    tries = losing("write_records")
+    status, body = api.call("DELETE", f"{path}/-/records/{record}")
+    assert (status, body["error"]["code"], body["error"]["message"]) == (
+        409,
+        "record_busy",
+        "the record is changing too fast; try again",
+    )
+    assert len(tries) == 10
+    assert api.ok("GET", f"{path}/-/records/{record}")["status"] == "ACTIVE"
+
+
+def test_a_review_whose_records_keep_changing_is_left_for_its_retry(api, services, losing):
+    path = "/v1/agents/" + A
+    memory = {"enabled": True, "scope": {"read": ["agent"], "write": ["agent"]}}
+    api.ok("PUT", path, {"harness": {"memory": memory}}, expect=201)
+    session = api.ok("POST", f"{path}/-/sessions", expect=201)["id"]
+    turn = api.ok("POST", f"{path}/-/sessions/{session}/turns", expect=201)["id"]
+    at = f"{path}/-/sessions/{session}/turns/{turn}"
+    api.ok("POST", f"{at}/events", {"events": [{"role": "user", "text": "I live in Lisbon."}]})
+    api.ok("POST", f"{at}/commit")
+    review, job = services.extraction, ExtractionJob(T, A, session, turn)
+    review.begin(job)
+    proposal = review.propose(job)
+    decision = review.decide(job, proposal)
+    tries = losing("finish_extraction")
+    with pytest.raises(DomainError) as raised:
+        review.apply(job, proposal, decision)
+    assert type(raised.value) is DomainError
+    assert raised.value.message == "the review's records kept changing under it; it will be retried"
+    assert len(tries) == 10
+    assert api.ok("GET", f"{path}/-/records")["records"] == []
