@@ -632,3 +632,35 @@ def test_an_interrupted_delete_of_an_agent_with_files_is_finished_by_the_next(
     assert store.get_agent("acme", "teams/web") is None
     assert store.delete_agent("acme", "teams/web") is True
     assert table_keys(store) == []
+
+
+def test_history_that_keeps_losing_its_transaction_gives_up_after_four_rounds(
+    store: DynamoStore,
+    build: Build,
+    calls: list[str],
+    failing: Callable[[str, dict[str, Any]], None],
+) -> None:
+    # Given an open turn whose every history transaction DynamoDB cancels as a conflict
+    agent, version = build.agent("support")
+    store.create_agent(agent, version)
+    session = build.session(agent)
+    store.create_session(session)
+    turn = build.turn(session, 1)
+    store.begin_turn(turn)
+    failing(
+        "TransactWriteItems",
+        {
+            "Error": {"Code": "TransactionCanceledException", "Message": "cancelled"},
+            "CancellationReasons": [{"Code": "TransactionConflict"}] * 4,
+        },
+    )
+    calls.clear()
+
+    # Then the append reads again and tries four rounds, reports the lost race it gave up on
+    # (caused by the last one), and keeps nothing
+    with pytest.raises(PreconditionFailed) as raised:
+        store.append_events("acme", "support", session.id, [build.event(turn, 1)])
+    assert raised.value.message == "history events changed concurrently; try again"
+    assert isinstance(raised.value.__cause__, PreconditionFailed)
+    assert calls.count("BatchGetItem") == 4  # each round reads what is kept first
+    assert store.turn_events("acme", "support", session.id, turn.id) == []

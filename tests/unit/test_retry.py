@@ -58,3 +58,28 @@ def test_retry_on_names_what_else_is_worth_another_try():
 def test_zero_attempts_is_a_programming_error():
     with pytest.raises(ValueError):
         optimistic(lambda: "x", attempts=0, exhausted=_busy)
+
+
+def test_the_callers_error_is_raised_from_the_last_lost_race():
+    last = PreconditionFailed("lost the third time")
+    attempt, _ = _attempts(PreconditionFailed("lost"), PreconditionFailed("again"), last)
+    with pytest.raises(Conflict) as raised:
+        optimistic(attempt, attempts=3, exhausted=_busy)
+    assert raised.value.__cause__ is last
+
+
+def test_with_retry_on_empty_only_try_again_starts_another_attempt():
+    def attempt():
+        try:
+            raise PreconditionFailed("lost, and looked at")
+        except PreconditionFailed as exc:
+            raise TryAgain from exc
+
+    with pytest.raises(Conflict) as raised:
+        optimistic(attempt, attempts=2, exhausted=_busy, retry_on=())
+    assert str(raised.value.__cause__) == "lost, and looked at"
+    # ...while a lost race the attempt lets through is the caller's to see, at once.
+    attempt, calls = _attempts(PreconditionFailed("not worth another try"), "never")
+    with pytest.raises(PreconditionFailed):
+        optimistic(attempt, attempts=3, exhausted=_busy, retry_on=())
+    assert len(calls) == 1

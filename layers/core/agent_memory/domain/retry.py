@@ -40,15 +40,19 @@ def optimistic(
     """`attempt()` until it returns, at most `attempts` times; then raise `exhausted()`.
 
     Only `retry_on` (a lost conditional write, by default) and `TryAgain` start another
-    attempt; any other error propagates at once and nothing more is tried.
+    attempt; any other error propagates at once and nothing more is tried. `retry_on=()` leaves
+    only `TryAgain`, for an attempt whose own lost races are not all worth another try. The
+    caller's error is raised from the last lost race (the error `TryAgain` was raised from).
     """
     if attempts < 1:
         raise ValueError("attempts must be at least 1")
+    # The last lost race becomes the cause of the caller's error, so a log of it shows why.
+    lost: BaseException | None = None
     for _ in range(attempts):
         try:
             return attempt()
-        except TryAgain:
-            continue
-        except retry_on:
-            continue
-    raise exhausted()
+        except TryAgain as again:
+            lost = again.__cause__ or again.__context__
+        except retry_on as exc:
+            lost = exc
+    raise exhausted() from lost

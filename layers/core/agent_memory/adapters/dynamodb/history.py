@@ -30,6 +30,7 @@ from ...domain.errors import PayloadTooLarge, StorageUnavailable
 from ...domain.history import HistoryEvent
 from ...domain.models import TurnStatus
 from ...domain.ports import PreconditionFailed
+from ...domain.retry import TryAgain, optimistic
 from . import keys
 from .blobs import Blobs
 from .items import EventIdItem, EventItem, Items, event_of_doc
@@ -81,8 +82,9 @@ class DynamoHistory:
         pk = keys.session_pk(tenant, agent_id, session_id)
         self._check_turns(pk, unique.values())
         pending = list(unique.values())
-        lost: PreconditionFailed | None = None
-        for _ in range(_ATTEMPTS):
+
+        def append_once() -> None:
+            nonlocal pending
             kept = self._kept_ids(pk, [event.id for event in pending])
             pending = [event for event in pending if event.id not in kept]
             if not pending:
@@ -91,16 +93,22 @@ class DynamoHistory:
             try:
                 for chunk in _chunks(planned):
                     self._append(tenant, agent_id, pk, chunk)
-                return
             except ConditionsFailed as exc:
                 if any(label == AGENT or label.startswith(_TURN) for label in exc.failed):
                     raise PreconditionFailed(
                         "the turn does not exist or its agent is being deleted"
                     ) from exc
-                lost = exc  # another writer kept some of these ids first: read again
+                raise TryAgain from exc  # another writer kept some of these ids first
             except PreconditionFailed as exc:
-                lost = exc  # a concurrent transaction touched the same items: read again
-        raise PreconditionFailed("history events changed concurrently; try again") from lost
+                raise TryAgain from exc  # a concurrent transaction touched the same items
+
+        # Only TryAgain reads again: a missing turn or a deleted agent is the caller's answer.
+        optimistic(
+            append_once,
+            attempts=_ATTEMPTS,
+            exhausted=lambda: PreconditionFailed("history events changed concurrently; try again"),
+            retry_on=(),
+        )
 
     def _check_turns(self, pk: str, events: Iterable[HistoryEvent]) -> None:
         """Every turn the events name exists at the sequence they give it; refused before any

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -24,6 +25,7 @@ from ..models import Agent, ManifestVersion, Page, utcnow
 from ..paging import check_limit, decode_cursor, int_field, str_field
 from ..paging import page as _page
 from ..ports import PreconditionFailed, Store
+from ..retry import optimistic
 from ..search.service import SearchService
 from .files import FileService
 from .record_fork import copy_agent_records
@@ -91,48 +93,49 @@ class AgentService:
                 f"a manifest is at most {MAX_MANIFEST_BYTES} bytes as JSON (got {size})",
                 code="manifest_too_large",
             )
-        for _ in range(_SAVE_ATTEMPTS):
-            current = self._store.get_agent(tenant, agent_id)
-            now = utcnow()
-            if current is None:
-                agent = Agent(
-                    tenant=tenant,
-                    id=agent_id,
-                    manifest_version=1,
-                    manifest=manifest.document(),
-                    created_at=now,
-                    updated_at=now,
-                )
-                version = ManifestVersion(
-                    agent_id=agent_id, version=1, manifest=agent.manifest, created_at=now
-                )
-                try:
-                    self._store.create_agent(agent, version)
-                except PreconditionFailed:
-                    continue
-                if self._manifests is not None:
-                    self._manifests.forget(tenant, agent_id)  # a namesake's versions
-                return agent, True
-            check_label_numbers(Manifest.model_validate(current.manifest), manifest)
-            number = current.manifest_version + 1
-            agent = current.model_copy(
-                update={
-                    "manifest_version": number,
-                    "manifest": manifest.document(),
-                    "updated_at": now,
-                }
+        return optimistic(
+            partial(self._save_once, tenant, agent_id, manifest),
+            attempts=_SAVE_ATTEMPTS,
+            exhausted=lambda: Conflict(
+                "the agent was changed concurrently too many times; try again", code="agent_busy"
+            ),
+        )
+
+    def _save_once(self, tenant: str, agent_id: str, manifest: Manifest) -> tuple[Agent, bool]:
+        """One try at saving the next version; a save that lost a race to another raises
+        PreconditionFailed (read again and numbered after the winner)."""
+        current = self._store.get_agent(tenant, agent_id)
+        now = utcnow()
+        if current is None:
+            agent = Agent(
+                tenant=tenant,
+                id=agent_id,
+                manifest_version=1,
+                manifest=manifest.document(),
+                created_at=now,
+                updated_at=now,
             )
             version = ManifestVersion(
-                agent_id=agent_id, version=number, manifest=agent.manifest, created_at=now
+                agent_id=agent_id, version=1, manifest=agent.manifest, created_at=now
             )
-            try:
-                self._store.save_manifest(agent, version, expected_version=current.manifest_version)
-            except PreconditionFailed:
-                continue
-            return agent, False
-        raise Conflict(
-            "the agent was changed concurrently too many times; try again", code="agent_busy"
+            self._store.create_agent(agent, version)
+            if self._manifests is not None:
+                self._manifests.forget(tenant, agent_id)  # a namesake's versions
+            return agent, True
+        check_label_numbers(Manifest.model_validate(current.manifest), manifest)
+        number = current.manifest_version + 1
+        agent = current.model_copy(
+            update={
+                "manifest_version": number,
+                "manifest": manifest.document(),
+                "updated_at": now,
+            }
         )
+        version = ManifestVersion(
+            agent_id=agent_id, version=number, manifest=agent.manifest, created_at=now
+        )
+        self._store.save_manifest(agent, version, expected_version=current.manifest_version)
+        return agent, False
 
     def get(self, tenant: str, agent_id: str) -> Agent:
         validate_agent_id(agent_id)

@@ -46,6 +46,7 @@ from ..models import (
 )
 from ..ports import EventPublisher, PreconditionFailed, Store
 from ..records import Provenance, Record, RecordQuery
+from ..retry import TryAgain, optimistic
 from ..usage import ModelCall, usage_rows
 from .records import RecordService, rank_lexical, stored_bytes
 from .turn_context import Caller, ManifestCache, TurnContext
@@ -313,11 +314,12 @@ class ExtractionService:
         )
         effects = self._effects(turn, [(v.decision, v.candidate, v.scope) for v in valid])
         read = [str(t) for t in proposal.get("read", [])]
-        for _ in range(_APPLY_ATTEMPTS):
+
+        def apply_once() -> dict[str, Any]:
             writes, changes = self._records.writes_for_effects(turn.tenant, turn.agent_id, effects)
             try:
                 self._store.finish_extraction(turn, done, writes, read)
-            except PreconditionFailed:
+            except PreconditionFailed as lost:
                 current = _state(self._turn(job))
                 if current.status is ExtractionStatus.DONE:
                     return _dump(current)  # another run applied it first
@@ -325,10 +327,18 @@ class ExtractionService:
                     raise ReviewWindowMoved(
                         "another review read some of these messages first; read the window again"
                     ) from None
-                continue  # a record changed meanwhile: work the writes out again
+                raise TryAgain from lost  # a record changed meanwhile: work the writes out again
             self._publish(turn, changes)
             return _dump(done)
-        raise DomainError("the review's records kept changing under it; it will be retried")
+
+        return optimistic(
+            apply_once,
+            attempts=_APPLY_ATTEMPTS,
+            exhausted=lambda: DomainError(
+                "the review's records kept changing under it; it will be retried"
+            ),
+            retry_on=(),
+        )
 
     def fail(self, job: ExtractionJob, error: str) -> dict[str, Any]:
         """Record on the turn that its review failed for good (after its retries); nothing when
@@ -376,17 +386,24 @@ class ExtractionService:
     def run(self, job: ExtractionJob) -> dict[str, Any]:
         """Every step in a row (the embedded worker; the state machine runs them as tasks).
         Exceptions propagate: the caller retries, then calls `fail`."""
-        for _ in range(_WINDOW_ATTEMPTS):
+
+        def review_once() -> dict[str, Any]:
             if self.begin(job)["done"]:
                 turn = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
                 return _dump(turn.extraction) if turn and turn.extraction else {}
             proposal = self.propose(job)
             decision = self.decide(job, proposal)
-            try:
-                return self.apply(job, proposal, decision)
-            except ReviewWindowMoved:
-                continue
-        raise ReviewWindowMoved("the review's window kept moving; it will be retried")
+            return self.apply(job, proposal, decision)
+
+        # Another review read part of the window first: begin again with what is still unread.
+        return optimistic(
+            review_once,
+            attempts=_WINDOW_ATTEMPTS,
+            exhausted=lambda: ReviewWindowMoved(
+                "the review's window kept moving; it will be retried"
+            ),
+            retry_on=(ReviewWindowMoved,),
+        )
 
     # -- pieces ---------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from .. import secrets
@@ -20,6 +21,7 @@ from ..manifest import Manifest
 from ..models import Page, Turn, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
 from ..ports import EventPublisher, LimitExceeded, PreconditionFailed, Store
+from ..retry import TryAgain, optimistic
 from ..search.index import IndexFilter
 from ..search.service import SearchService, UsageEntry
 from ..usage import usage_rows
@@ -346,7 +348,8 @@ class FileService:
                 code="memory_too_large",
                 limit=limits.memory_bytes,
             )
-        for _ in range(_ATTEMPTS):
+
+        def put_once() -> tuple[FileMemory, bool, list[dict[str, Any]]]:
             existing = self._store.get_file(tenant, agent_id, path)
             if not _holds(existing, content_sha256):
                 raise _conflict(path, existing)
@@ -373,20 +376,28 @@ class FileService:
             )
             try:
                 self._write(tenant, agent_id, [write])
-            except PreconditionFailed:
+            except PreconditionFailed as lost:
                 # Lost a race. While the memory still has the content the caller named, the
                 # precondition holds: try again; otherwise the caller's view is stale.
                 current = self._store.get_file(tenant, agent_id, path)
                 if not _holds(current, content_sha256):
                     raise _conflict(path, current) from None
-                continue
+                raise TryAgain from lost
             except LimitExceeded as exc:
                 raise Conflict(
                     str(exc), code="limit_exceeded", limit=limits.memories_per_agent
                 ) from exc
             self._publish(tenant, agent_id, [version])
             return head, existing is None, warnings
-        raise Conflict("the memory is changing too fast; try again", code="memory_busy")
+
+        return optimistic(
+            put_once,
+            attempts=_ATTEMPTS,
+            exhausted=lambda: Conflict(
+                "the memory is changing too fast; try again", code="memory_busy"
+            ),
+            retry_on=(),
+        )
 
     def _secrets_mode(self, tenant: str, agent_id: str) -> secrets.SecretMode:
         """The agent's current `harness.memory.secrets` (none for an agent that is not there:
@@ -400,40 +411,47 @@ class FileService:
         self, tenant: str, agent_id: str, raw_path: str, actor: str, recursive: bool = False
     ) -> list[str]:
         """Delete a memory, or (with `recursive`) every memory in a folder."""
-        for _ in range(_ATTEMPTS):
-            targets = self._targets(tenant, agent_id, raw_path, recursive)
-            now = utcnow()
-            writes = []
-            for head in targets:
-                version = FileVersion(
-                    id=new_id("fv"),
-                    agent_id=agent_id,
+        return optimistic(
+            partial(self._delete_once, tenant, agent_id, raw_path, actor, recursive),
+            attempts=_ATTEMPTS,
+            exhausted=lambda: Conflict(
+                "the memories are changing too fast; try again", code="memory_busy"
+            ),
+        )
+
+    def _delete_once(
+        self, tenant: str, agent_id: str, raw_path: str, actor: str, recursive: bool
+    ) -> list[str]:
+        """One try at the delete, 24 memories a write; a write that lost a race raises
+        PreconditionFailed (the targets are read again: what was deleted is gone from them)."""
+        targets = self._targets(tenant, agent_id, raw_path, recursive)
+        now = utcnow()
+        writes = []
+        for head in targets:
+            version = FileVersion(
+                id=new_id("fv"),
+                agent_id=agent_id,
+                path=head.path,
+                operation="delete",
+                actor=actor,
+                version=head.version + 1,
+                at=now,
+            )
+            writes.append(
+                FileWrite(
                     path=head.path,
-                    operation="delete",
-                    actor=actor,
-                    version=head.version + 1,
-                    at=now,
+                    head=None,
+                    expected_version=head.version,
+                    versions=[version],
+                    count_delta=-1,
                 )
-                writes.append(
-                    FileWrite(
-                        path=head.path,
-                        head=None,
-                        expected_version=head.version,
-                        versions=[version],
-                        count_delta=-1,
-                    )
-                )
-            for start in range(0, len(writes), 24):
-                try:
-                    self._write(tenant, agent_id, writes[start : start + 24])
-                except PreconditionFailed:
-                    break
-                self._publish(
-                    tenant, agent_id, [v for w in writes[start : start + 24] for v in w.versions]
-                )
-            else:
-                return [w.path for w in writes]
-        raise Conflict("the memories are changing too fast; try again", code="memory_busy")
+            )
+        for start in range(0, len(writes), 24):
+            self._write(tenant, agent_id, writes[start : start + 24])
+            self._publish(
+                tenant, agent_id, [v for w in writes[start : start + 24] for v in w.versions]
+            )
+        return [w.path for w in writes]
 
     def _targets(
         self, tenant: str, agent_id: str, raw_path: str, recursive: bool

@@ -22,6 +22,7 @@ from ..history import (
 from ..models import Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, encode_cursor, int_pair_field
 from ..ports import PreconditionFailed, Store
+from ..retry import TryAgain, optimistic
 from ..search.index import EmbedRequest, IndexDoc
 from ..search.service import SearchService
 from ..secrets import SecretMode, redacted
@@ -87,7 +88,9 @@ class HistoryService:
         pending = list(batch.events)
         ids: dict[int, str] = {}
         dropped = 0
-        for _ in range(_APPEND_ATTEMPTS):
+
+        def append_once() -> dict[str, Any]:
+            nonlocal pending, dropped
             existing = {
                 e.sequence: e
                 for e in self._store.turn_events(tenant, agent_id, session_id, turn_id)
@@ -150,7 +153,17 @@ class HistoryService:
                     code="event_conflict",
                 )
             pending = [raw for raw, e in writes if e.sequence in lost]
-        raise Conflict("the turn's events kept changing; send them again", code="turn_busy")
+            raise TryAgain
+
+        # Only a lost sequence goes again (TryAgain); a lost write is the turn_busy above.
+        return optimistic(
+            append_once,
+            attempts=_APPEND_ATTEMPTS,
+            exhausted=lambda: Conflict(
+                "the turn's events kept changing; send them again", code="turn_busy"
+            ),
+            retry_on=(),
+        )
 
     def kept_before_it_ended(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str, body: Any

@@ -48,6 +48,7 @@ from ..records import (
     RecordWrite,
     to_doc,
 )
+from ..retry import optimistic
 from ..search.index import IndexFilter
 from ..search.lexical import bm25
 from ..search.service import SearchService
@@ -64,6 +65,9 @@ from .turn_context import (
 )
 
 logger = logging.getLogger(__name__)
+
+# An app's delete racing other writes to the record: each loser reads it again.
+_DELETE_ATTEMPTS = 10
 
 # DynamoDB takes at most 100 actions in one TransactWriteItems; a staged write touches at most
 # four items (new head and version, replaced head and version) and the turn takes one more.
@@ -525,7 +529,8 @@ class RecordService:
 
     def delete(self, tenant: str, agent_id: str, record_id: str, actor: str) -> Record:
         """An app's delete: applies at once; the record and its versions stay readable."""
-        for _ in range(10):
+
+        def delete_once() -> Record:
             record = self.get(tenant, agent_id, record_id)
             if record.status is RecordStatus.DELETED:
                 raise Conflict(f"record {record_id!r} is already deleted", code="record_deleted")
@@ -549,10 +554,7 @@ class RecordService:
                     )
                 ],
             )
-            try:
-                self._store.write_records(tenant, agent_id, [write])
-            except PreconditionFailed:
-                continue
+            self._store.write_records(tenant, agent_id, [write])  # lost a race: read again
             change = Change(id=record_id, operation="delete", version=deleted.version)
             self._events.publish(
                 [
@@ -568,7 +570,14 @@ class RecordService:
                 ]
             )
             return deleted
-        raise Conflict("the record is changing too fast; try again", code="record_busy")
+
+        return optimistic(
+            delete_once,
+            attempts=_DELETE_ATTEMPTS,
+            exhausted=lambda: Conflict(
+                "the record is changing too fast; try again", code="record_busy"
+            ),
+        )
 
     # -- helpers -------------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from ..ports import (
     Store,
     TurnWrites,
 )
+from ..retry import optimistic
 from .agents import AgentService
 from .extraction import ExtractionService
 from .files import FileService
@@ -186,7 +187,8 @@ class SessionService:
                     f"replay_of names turn {replay_of!r}, which is not a turn of this session",
                     code="invalid_replay_of",
                 )
-        for _ in range(_BEGIN_ATTEMPTS):
+
+        def begin_once() -> Turn:
             session = self.get(tenant, agent_id, session_id)
             if turn_id is not None:
                 taken = self._store.get_turn(tenant, agent_id, session_id, turn_id)
@@ -209,13 +211,15 @@ class SessionService:
                 manifest_version=agent.manifest_version,
                 created_at=utcnow(),
             )
-            try:
-                self._store.begin_turn(turn)
-            except PreconditionFailed:
-                continue
+            self._store.begin_turn(turn)  # lost the sequence to another begin: count again
             return turn
-        raise Conflict(
-            "too many turns began at once on this session; try again", code="session_busy"
+
+        return optimistic(
+            begin_once,
+            attempts=_BEGIN_ATTEMPTS,
+            exhausted=lambda: Conflict(
+                "too many turns began at once on this session; try again", code="session_busy"
+            ),
         )
 
     def get_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
@@ -231,42 +235,51 @@ class SessionService:
         A write that lost a race with another turn (its record changed meanwhile) is worked out
         again against the new state; the turn commits exactly once.
         """
-        for _ in range(_BEGIN_ATTEMPTS):
-            turn = self.open_turn(tenant, agent_id, session_id, turn_id)
-            # Read once, before the writes are worked out: one staged after is caught at the end.
-            staged = self._store.staged_effects(tenant, agent_id, session_id, turn_id)
-            writes, changes = self._records.writes_for_commit(turn, staged)
-            file_writes, file_changes = self._files.writes_for_commit(turn, staged)
-            history_docs = self._history.docs_for_commit(turn)
-            review = self._plan_review(turn)
-            try:
-                ended = self._store.end_turn(
-                    turn.model_copy(update={"extraction": review}),
-                    TurnStatus.COMMITTED,
-                    utcnow(),
-                    TurnWrites(
-                        writes,
-                        file_writes,
-                        self._files.limits_for(tenant).memories_per_agent,
-                        history_docs,
-                        len(staged),
-                    ),
-                )
-            except PreconditionFailed:
-                continue
-            except LimitExceeded as exc:
-                raise Conflict(
-                    f"the turn's memory changes would pass the limit: {exc.message}",
-                    code="limit_exceeded",
-                ) from exc
-            # Committed: what follows must not turn the answer into an error.
-            self._after_commit(partial(self._publish, ended, changes + file_changes))
-            if review is not None:
-                self._after_commit(partial(self._start_extraction, ended))
-            return ended
-        raise Conflict(
-            "the turn's writes kept conflicting with other turns; commit again", code="turn_busy"
+        ended, changes, reviewed = optimistic(
+            partial(self._commit_once, tenant, agent_id, session_id, turn_id),
+            attempts=_BEGIN_ATTEMPTS,
+            exhausted=lambda: Conflict(
+                "the turn's writes kept conflicting with other turns; commit again",
+                code="turn_busy",
+            ),
         )
+        # Committed: what follows must not turn the answer into an error.
+        self._after_commit(partial(self._publish, ended, changes))
+        if reviewed:
+            self._after_commit(partial(self._start_extraction, ended))
+        return ended
+
+    def _commit_once(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> tuple[Turn, list[Change], bool]:
+        """One try at the commit: the ended turn, what it changed, whether a review is queued.
+        A write that lost a race raises PreconditionFailed (worked out again from a fresh read)."""
+        turn = self.open_turn(tenant, agent_id, session_id, turn_id)
+        # Read once, before the writes are worked out: one staged after is caught at the end.
+        staged = self._store.staged_effects(tenant, agent_id, session_id, turn_id)
+        writes, changes = self._records.writes_for_commit(turn, staged)
+        file_writes, file_changes = self._files.writes_for_commit(turn, staged)
+        history_docs = self._history.docs_for_commit(turn)
+        review = self._plan_review(turn)
+        try:
+            ended = self._store.end_turn(
+                turn.model_copy(update={"extraction": review}),
+                TurnStatus.COMMITTED,
+                utcnow(),
+                TurnWrites(
+                    writes,
+                    file_writes,
+                    self._files.limits_for(tenant).memories_per_agent,
+                    history_docs,
+                    len(staged),
+                ),
+            )
+        except LimitExceeded as exc:
+            raise Conflict(
+                f"the turn's memory changes would pass the limit: {exc.message}",
+                code="limit_exceeded",
+            ) from exc
+        return ended, changes + file_changes, review is not None
 
     def rollback(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
         """End the turn; nothing it staged is ever applied."""
