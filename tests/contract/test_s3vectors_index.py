@@ -261,3 +261,27 @@ def test_a_vector_of_the_wrong_size_is_refused_and_changes_nothing(
     assert index.lexical("t1", "teams/web", "canoe", IndexFilter(), 5) == []
     assert ids(index.lexical("t1", "teams/web", "kayak", IndexFilter(), 5)) == ["r1"]
     assert ids(index.vector("t1", "teams/web", unit(1, 0, 0, 0), IndexFilter(), 5)) == ["r1"]
+
+
+def test_calls_per_operation(index: S3VectorsIndex) -> None:
+    from aws_meter import AwsMeter
+
+    index.upsert([doc("r0", "kayak lesson", unit(0, 1, 0, 0))])  # the agent's index exists
+    meter = AwsMeter("agent-memory-s3v")
+    words = " ".join(f"word{i}" for i in range(30))  # 30 postings: two BatchWriteItem requests
+    with meter.installed():
+        index.upsert([doc("r1", words, unit(1, 0, 0, 0))])
+        wrote = meter.take().calls
+        index.lexical("t1", "teams/web", "kayak word1 word2", IndexFilter(), 5)
+        lexical = meter.take().calls
+        index.vector("t1", "teams/web", unit(1, 0, 0, 0), IndexFilter(), 5)
+        vector = meter.take().calls
+
+    assert {op: n for op, n in wrote.items() if "Vectors" in op or "Transact" in op} == {
+        "dynamodb.TransactWriteItems": 1,
+        "s3vectors.GetVectors": 1,
+        "s3vectors.PutVectors": 1,
+    }
+    assert wrote["dynamodb.BatchWriteItem"] == 2
+    assert lexical == {"dynamodb.GetItem": 1, "dynamodb.Query": 3}  # the totals, a Query a word
+    assert vector == {"s3vectors.QueryVectors": 1}
