@@ -4,7 +4,6 @@ postings in DynamoDB for words."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import boto3
@@ -22,10 +21,8 @@ BUCKET = "agent-memory-vectors"
 
 
 @pytest.fixture
-def index(aws: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[S3VectorsIndex]:
-    install_query_vectors(monkeypatch)
-    with s3vectors_index(REGION, bucket=BUCKET) as ready:
-        yield ready
+def index(s3vectors_search_index: S3VectorsIndex) -> S3VectorsIndex:
+    return s3vectors_search_index
 
 
 def unit(*xs: float) -> list[float]:
@@ -285,3 +282,32 @@ def test_calls_per_operation(index: S3VectorsIndex) -> None:
     assert wrote["dynamodb.BatchWriteItem"] == 2
     assert lexical == {"dynamodb.GetItem": 1, "dynamodb.Query": 3}  # the totals, a Query a word
     assert vector == {"s3vectors.QueryVectors": 1}
+
+
+def test_racing_writers_of_one_document_leave_the_newest_words(index: S3VectorsIndex) -> None:
+    import threading
+
+    versions = range(1, 5)
+    start = threading.Barrier(len(versions))
+    errors: list[BaseException] = []
+
+    def write(version: int) -> None:
+        start.wait()
+        try:
+            index.upsert([doc("r1", f"shared v{version}word", version=version)])
+        except BaseException as exc:  # noqa: BLE001 - reported below, in the test's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(v,)) for v in versions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    assert ids(index.lexical("t1", "teams/web", "v4word", IndexFilter(), 5)) == ["r1"]
+    for older in ("v1word", "v2word", "v3word"):
+        assert index.lexical("t1", "teams/web", older, IndexFilter(), 5) == []
+    # The totals count the document once: its BM25 is a one-document index's.
+    [hit] = index.lexical("t1", "teams/web", "shared", IndexFilter(), 5)
+    assert hit.score == pytest.approx(bm25("shared", ["shared v4word"])[0].score)
