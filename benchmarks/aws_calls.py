@@ -220,6 +220,68 @@ def run_extraction(bench: Bench, turns: int) -> None:
     bench.rows["extraction: state transitions, mean"] = {"mean": statistics.fmean(transitions)}
 
 
+def run_s3vectors(rows: dict[str, dict[str, Any]]) -> None:
+    """The S3 Vectors backend's own calls (SearchBackend=s3-vectors), on its index alone: what
+    the indexer spends a document and a search spends a query, in place of OpenSearch's.
+    QueryVectors is answered by tests/s3vectors_moto.py (exact search; moto has none)."""
+    from datetime import UTC, datetime
+
+    import pytest
+    from moto import mock_aws
+
+    from agent_memory.domain.search.index import IndexDoc, IndexFilter
+    from aws_meter import AwsMeter, fake_vector
+    from s3vectors_moto import install_query_vectors, s3vectors_index
+
+    dims, table, tenant = 1024, "agent-memory-s3v", "bench"
+
+    def doc(i: int, version: int = 1, vector: bool = True) -> IndexDoc:
+        text = sentence(i)
+        return IndexDoc(
+            tenant=tenant,
+            agent_id=AGENT,
+            kind="record",
+            id=f"r{i}",
+            version=version,
+            text=text,
+            created_at=datetime(2026, 12, 1, tzinfo=UTC),
+            vector=fake_vector(text, dims) if vector else None,
+            model_id="amazon.titan-embed-text-v2:0" if vector else None,
+        )
+
+    with pytest.MonkeyPatch.context() as patch, mock_aws():
+        install_query_vectors(patch)
+        meter = AwsMeter(table)
+        with s3vectors_index("us-east-1", table=table, dimensions=dims) as index:
+            index.upsert([doc(i) for i in range(20)])  # an agent that has its index already
+            with meter.installed():
+                steps: list[tuple[str, Callable[[], Any]]] = [
+                    ("s3-vectors: index a new document", lambda: index.upsert([doc(20)])),
+                    (
+                        "s3-vectors: a new version without a vector (status change)",
+                        lambda: index.upsert([doc(20, version=2, vector=False)]),
+                    ),
+                    (
+                        "s3-vectors: lexical search, 2 query words",
+                        lambda: index.lexical(tenant, AGENT, "deploy rollback", IndexFilter(), 5),
+                    ),
+                    (
+                        "s3-vectors: vector search",
+                        lambda: index.vector(
+                            tenant, AGENT, fake_vector("q", dims), IndexFilter(), 5
+                        ),
+                    ),
+                    (
+                        "s3-vectors: delete a document",
+                        lambda: index.delete(tenant, AGENT, "record", ["r20"]),
+                    ),
+                ]
+                for name, run in steps:
+                    meter.take()
+                    run()
+                    rows[name] = {**meter.take().as_dict(), "note": "index alone, 10 words"}
+
+
 def markdown(rows: dict[str, dict[str, Any]]) -> str:
     lines = [
         "| operation | AWS calls | DynamoDB RRU / WRU | OpenSearch requests | Bedrock embed calls (tokens) | EventBridge entries |",
@@ -265,6 +327,7 @@ def main() -> int:
         bench = Bench(shape)
         run_extraction(bench, args.reviews)
         rows.update(bench.rows)
+    run_s3vectors(rows)
     args.out.write_text(json.dumps(rows, indent=1, sort_keys=False) + "\n")
     table = markdown(rows)
     if args.markdown:

@@ -36,7 +36,8 @@ REGION = "us-east-1"
 # Values for the variables template.yaml sets from a reference (!Ref, !GetAtt): what the stack
 # would resolve them to, in shape. A variable missing here fails the benchmark, so a variable
 # added to the template cannot go unmeasured.
-STAND_INS = {
+# None: unset, as the stack leaves it with its parameters' defaults (`!If [..., !Ref AWS::NoValue]`).
+STAND_INS: dict[str, str | None] = {
     "AGENT_MEMORY_TABLE_NAME": "agent-memory-Table-BENCH",
     "AGENT_MEMORY_TENANT_CLAIM": "tenant",
     "AGENT_MEMORY_ROLES_CLAIM": "roles",
@@ -44,6 +45,9 @@ STAND_INS = {
     "AGENT_MEMORY_EVENT_BUS_NAME": "agent-memory-MemoryEventBus-BENCH",
     "AGENT_MEMORY_OPENSEARCH_ENDPOINT": "https://bench0123456789.us-east-1.aoss.amazonaws.com",
     "AGENT_MEMORY_OPENSEARCH_INDEX": "agent-memory",
+    # The SearchBackend parameter's default, opensearch-serverless: no vector bucket.
+    "AGENT_MEMORY_SEARCH_BACKEND": "opensearch-serverless",
+    "AGENT_MEMORY_S3VECTORS_BUCKET": None,
     "AGENT_MEMORY_HISTORY_BUCKET": "agent-memory-historybucket-bench",
     "AGENT_MEMORY_BEDROCK_EMBEDDING_MODEL": "amazon.titan-embed-text-v2:0",
     "AGENT_MEMORY_BEDROCK_EMBEDDING_DIMENSIONS": "1024",
@@ -93,7 +97,9 @@ def function_environment(function: str = "ApiFunction") -> dict[str, str]:
         if isinstance(value, _Intrinsic):
             if name not in STAND_INS:
                 raise SystemExit(f"template.yaml sets {name} from a reference: add a stand-in")
-            env[name] = STAND_INS[name]
+            stand_in = STAND_INS[name]
+            if stand_in is not None:
+                env[name] = stand_in
         else:
             env[name] = str(value)
     return env

@@ -1,8 +1,11 @@
-"""Indexer function: the table's stream -> OpenSearch Serverless (record and file heads)."""
+"""Indexer function: the table's stream -> the search index (record and file heads, history
+events): OpenSearch Serverless, or S3 Vectors and word postings (AGENT_MEMORY_SEARCH_BACKEND)."""
+
+from typing import Literal
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from agent_memory.adapters.embeddings.bedrock import (
@@ -11,6 +14,7 @@ from agent_memory.adapters.embeddings.bedrock import (
     BedrockEmbedder,
 )
 from agent_memory.adapters.opensearch import connect
+from agent_memory.domain.search.index import SearchIndex
 from agent_memory.indexing.stream import StreamIndexer
 
 
@@ -20,7 +24,9 @@ class IndexerSettings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="AGENT_MEMORY_", populate_by_name=True)
 
-    opensearch_endpoint: str
+    search_backend: Literal["opensearch-serverless", "s3-vectors"] = "opensearch-serverless"
+    opensearch_endpoint: str | None = None
+    s3vectors_bucket: str | None = None
     opensearch_index: str = "agent-memory"
     # The table (and the bucket of large history events): a history event's meaning is
     # embedded with the message said before it, read from there.
@@ -53,6 +59,41 @@ class IndexerSettings(BaseSettings):
             raise ValueError(f"must be one of {TITAN_DIMENSIONS}")
         return value
 
+    @model_validator(mode="after")
+    def _backend(self) -> "IndexerSettings":
+        # Checked at cold start: a stack wired for one backend without its resource fails here.
+        if self.search_backend == "s3-vectors" and not (self.s3vectors_bucket and self.table_name):
+            raise ValueError(
+                "s3-vectors needs s3vectors_bucket and table_name (AGENT_MEMORY_S3VECTORS_BUCKET, _TABLE_NAME)"
+            )
+        if self.search_backend == "opensearch-serverless" and not self.opensearch_endpoint:
+            raise ValueError(
+                "opensearch-serverless needs opensearch_endpoint (AGENT_MEMORY_OPENSEARCH_ENDPOINT)"
+            )
+        return self
+
+
+def build_index(settings: IndexerSettings) -> SearchIndex:
+    if settings.search_backend == "s3-vectors":
+        from agent_memory.adapters.s3vectors.index import connect as s3vectors
+
+        assert settings.s3vectors_bucket and settings.table_name  # checked above
+        return s3vectors(
+            settings.s3vectors_bucket,
+            settings.region,
+            settings.table_name,
+            settings.embedding_dimensions,
+            model_id=settings.embedding_model,
+        )
+    assert settings.opensearch_endpoint  # checked above
+    return connect(
+        settings.opensearch_endpoint,
+        settings.region,
+        settings.opensearch_index,
+        settings.embedding_dimensions,
+        model_id=settings.embedding_model,
+    )
+
 
 def build_indexer(settings: IndexerSettings) -> StreamIndexer:
     embedder = BedrockEmbedder(
@@ -60,13 +101,7 @@ def build_indexer(settings: IndexerSettings) -> StreamIndexer:
         dimensions=settings.embedding_dimensions,
         region=settings.region,
     )
-    index = connect(
-        settings.opensearch_endpoint,
-        settings.region,
-        settings.opensearch_index,
-        settings.embedding_dimensions,
-        model_id=settings.embedding_model,
-    )
+    index = build_index(settings)
     before = None
     add_usage = None
     if settings.table_name:

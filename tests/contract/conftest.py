@@ -13,6 +13,7 @@ from moto import mock_aws
 from moto.core.botocore_stubber import BotocoreStubber
 
 from agent_memory.adapters.dynamodb import DynamoStore
+from agent_memory.adapters.s3vectors.index import S3VectorsIndex
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.domain.effects import RecordAdd, RecordAddEffect
 from agent_memory.domain.files.models import (
@@ -36,6 +37,7 @@ from agent_memory.domain.records import (
     RecordVersion,
     RecordWrite,
 )
+from s3vectors_moto import install_query_vectors, s3vectors_index
 
 REGION = "us-east-1"
 
@@ -70,6 +72,15 @@ def dynamo_store(aws: None) -> DynamoStore:
     store = DynamoStore(table_name="agent-memory-contract", region=REGION)
     store.create_table()
     return store
+
+
+@pytest.fixture
+def s3vectors_search_index(aws: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[S3VectorsIndex]:
+    """A ready S3VectorsIndex under moto (4 dimensions, model `test-model`), QueryVectors answered
+    by exact search: see tests/s3vectors_moto.py for what that leaves unverified."""
+    install_query_vectors(monkeypatch)
+    with s3vectors_index(REGION) as index:
+        yield index
 
 
 def _sqlite(path: Path) -> SqliteStore:

@@ -581,3 +581,29 @@ def test_usage_that_cannot_be_kept_fails_no_document(index, embedder):
     response = indexer.process(batch(change("INSERT", new=record_image(make_record()))))
     assert response == {"batchItemFailures": []}
     assert index.get("rec_1", kind="record") is not None
+
+
+def test_the_handler_indexes_into_s3_vectors_when_the_stack_says_so(monkeypatch):
+    from agent_memory.adapters.s3vectors.index import S3VectorsIndex
+
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_REGION": "eu-west-1",
+        "AGENT_MEMORY_SEARCH_BACKEND": "s3-vectors",
+        "AGENT_MEMORY_S3VECTORS_BUCKET": "arn:aws:s3vectors:eu-west-1:123456789012:bucket/vec",
+        "AGENT_MEMORY_TABLE_NAME": "agent-memory",
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("AGENT_MEMORY_OPENSEARCH_ENDPOINT", raising=False)
+    module = load_handler("indexer_app_s3_vectors")
+    assert isinstance(module.indexer._index, S3VectorsIndex)
+
+
+def test_the_handler_fails_at_cold_start_with_s3_vectors_but_no_bucket(monkeypatch):
+    monkeypatch.setenv("AWS_REGION", "eu-west-1")
+    monkeypatch.setenv("AGENT_MEMORY_SEARCH_BACKEND", "s3-vectors")
+    monkeypatch.setenv("AGENT_MEMORY_TABLE_NAME", "agent-memory")
+    monkeypatch.delenv("AGENT_MEMORY_S3VECTORS_BUCKET", raising=False)
+    with pytest.raises(ValidationError, match="s3vectors_bucket"):
+        load_handler("indexer_app_no_bucket")

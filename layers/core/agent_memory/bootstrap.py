@@ -171,13 +171,27 @@ def build_vectors(store: Store, search: SearchService) -> BackgroundEmbedder | N
 
 def build_search(settings: Settings, store: Store, embedder: Embedder | None) -> SearchService:
     """Embedded: the index lives in the SQLite file and is written with each commit. Cloud:
-    OpenSearch Serverless, fed by the stream indexer; without an endpoint, lexical in-process."""
+    OpenSearch Serverless or S3 Vectors (AGENT_MEMORY_SEARCH_BACKEND), fed by the stream indexer;
+    without either, lexical in-process."""
     attach = getattr(store, "attach_index", None)
     if attach is not None:
         index = attach(
             embedder.model_id if embedder else None, embedder.dimensions if embedder else None
         )
         return SearchService(index, embedder, inline=True)
+    if settings.search_backend == "s3-vectors":
+        from .adapters.s3vectors.index import connect as s3vectors
+
+        assert settings.s3vectors_bucket and settings.table_name and settings.region  # Settings
+        index = s3vectors(
+            settings.s3vectors_bucket,
+            settings.region,
+            settings.table_name,
+            embedder.dimensions if embedder else 0,
+            model_id=embedder.model_id if embedder else None,
+            host=settings.dynamodb_endpoint,
+        )
+        return SearchService(index, embedder, inline=False)
     if settings.opensearch_endpoint:
         from .adapters.opensearch import connect
 

@@ -63,6 +63,10 @@ class Settings(BaseSettings):
     bedrock_embedding_dimensions: int = 1024
     opensearch_endpoint: str | None = None
     opensearch_index: str = "agent-memory"
+    # Cloud: where the stream indexer puts documents and searches look. s3-vectors keeps vectors
+    # in this vector bucket (an index per agent) and words in the table (docs/cost.md).
+    search_backend: Literal["opensearch-serverless", "s3-vectors"] = "opensearch-serverless"
+    s3vectors_bucket: str | None = None
     # Cloud: history events larger than a DynamoDB item go to this bucket.
     history_bucket: str | None = None
 
@@ -97,6 +101,13 @@ class Settings(BaseSettings):
             raise ValueError("AGENT_MEMORY_TABLE_NAME is required when AGENT_MEMORY_STORE=dynamodb")
         if self.store == "dynamodb" and not self.region:
             raise ValueError("AWS_REGION is required when AGENT_MEMORY_STORE=dynamodb")
+        if self.search_backend == "s3-vectors" and not (
+            self.s3vectors_bucket and self.table_name and self.region
+        ):
+            raise ValueError(
+                "AGENT_MEMORY_SEARCH_BACKEND=s3-vectors needs AGENT_MEMORY_S3VECTORS_BUCKET, "
+                "AGENT_MEMORY_TABLE_NAME (its word postings live in the table) and AWS_REGION"
+            )
         if self.extraction_model == "openai" and not (self.openai_base_url and self.openai_model):
             raise ValueError(
                 "AGENT_MEMORY_EXTRACTION_MODEL=openai needs AGENT_MEMORY_OPENAI_BASE_URL and "

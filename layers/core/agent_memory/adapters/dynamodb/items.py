@@ -710,9 +710,9 @@ class Items:
         return self.table.connection
 
 
-def bind_items(table_name: str, region: str, host: str | None) -> Items:
-    """Subclass every item template with a Meta naming this table, all sharing one connection."""
-    settings: dict[str, Any] = {
+def table_settings(table_name: str, region: str, host: str | None) -> dict[str, Any]:
+    """The Meta every item class bound to one table carries."""
+    return {
         "table_name": table_name,
         "region": region,
         "host": host,
@@ -725,9 +725,19 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         "max_retry_attempts": 2,
     }
 
+
+def bind(template: type[M], settings: dict[str, Any]) -> type[M]:
+    """An item template subclassed with a Meta naming a table (see table_settings)."""
+    meta = type("Meta", (), dict(settings))
+    return type(template.__name__, (template,), {"Meta": meta, "__module__": __name__})
+
+
+def bind_items(table_name: str, region: str, host: str | None) -> Items:
+    """Subclass every item template with a Meta naming this table, all sharing one connection."""
+    settings = table_settings(table_name, region, host)
+
     def bound(template: type[M]) -> type[M]:
-        meta = type("Meta", (), dict(settings))
-        return type(template.__name__, (template,), {"Meta": meta, "__module__": __name__})
+        return bind(template, settings)
 
     item = bound(Item)
     items = Items(

@@ -20,6 +20,9 @@
     usage total       pk T#{tenant}#A#{agentId}#U            sk TOTAL#["{purpose}","{modelId}"]
     tenant limits     pk T#{tenant}#LIMITS                   sk LIMITS
     audit entry       pk T#{tenant}#AUDIT                    sk AU#{auditId}
+    word posting      pk T#{tenant}#A#{agentId}#W#{kind}     sk WP#{word}#{docId}
+    word document     pk T#{tenant}#A#{agentId}#W#{kind}     sk WD#{docId}
+    word totals       pk T#{tenant}#A#{agentId}#W#{kind}     sk WN
 
 An agent owns its whole `T#{tenant}#A#{agentId}` partition, through each session item the
 session's own partition, its records partition, through each record head the record's
@@ -27,6 +30,11 @@ versions partition, and its file, file version, preview file and usage partition
 those. Ids never contain `#`, so no two of these partitions can be the same and a prefix
 (`X#{turnId}#`) selects exactly one turn's items. A path may contain `#` (any character but a
 control character): it only ever ends a sort key, so it cannot reach another item's key.
+
+The word partitions (`#W#{kind}`) are the S3 Vectors search backend's lexical half
+(adapters/s3vectors): derived data that its `delete_agent` removes, as it removes the agent's vector
+index. Words are letters and digits only (domain/search/lexical.py), so `WP#{word}#` selects exactly
+one word's postings; `WP#`, `WD#` and `WN` match none of the stream indexer's prefixes.
 
 History events sort by (turn sequence, sequence) inside their session's partition, so a session's
 history is one Query in order; the marker of an event id names its ordered key. `EV#` sorts
@@ -70,6 +78,9 @@ EVENT_DIGITS = 10
 # Sorts after every digit: `EV#{turn}#~` bounds a turn's events from above, `EV#~` all events.
 _AFTER_DIGITS = "~"
 HISTORY_OBJECTS = "history/"
+WORD_POSTING = "WP#"
+WORD_DOCUMENT = "WD#"
+WORD_TOTALS = "WN"
 
 
 def _part(value: str) -> str:
@@ -207,6 +218,24 @@ def usage_sk(usage_id: str) -> str:
 def usage_total_sk(purpose: str, model_id: str) -> str:
     # JSON keeps any purpose and model id apart, whatever characters they hold.
     return USAGE_TOTAL + json.dumps([purpose, model_id], ensure_ascii=False)
+
+
+def words_pk(tenant: str, agent_id: str, kind: str) -> str:
+    return f"{agent_pk(tenant, agent_id)}#W#{_part(kind)}"
+
+
+def word_prefix(word: str) -> str:
+    """The start of every posting of one word (words hold no `#`)."""
+    return f"{WORD_POSTING}{_part(word)}#"
+
+
+def word_posting_sk(word: str, doc_id: str) -> str:
+    # A document id (a file path may hold `#`) only ever ends the key.
+    return word_prefix(word) + doc_id
+
+
+def word_document_sk(doc_id: str) -> str:
+    return WORD_DOCUMENT + doc_id
 
 
 def _number(value: int) -> str:

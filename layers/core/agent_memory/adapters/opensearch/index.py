@@ -40,7 +40,15 @@ from datetime import datetime
 from typing import Any, NoReturn
 
 from ...domain.errors import StorageUnavailable
-from ...domain.search.index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
+from ...domain.search.index import (
+    DocKind,
+    Hit,
+    IndexDoc,
+    IndexFilter,
+    SearchIndex,
+    check_dimensions,
+    newest_versions,
+)
 from .bodies import (
     TEXT_FIELD,
     cosine_from_score,
@@ -163,12 +171,7 @@ class OpenSearchIndex(SearchIndex):
         if not self._index_ready:
             # A bulk write to a missing index would create it with a guessed mapping.
             self.create_index()
-        latest: dict[str, IndexDoc] = {}
-        for doc in docs:
-            key = doc_key(doc.tenant, doc.agent_id, doc.kind, doc.id)
-            held = latest.get(key)
-            if held is None or doc.version >= held.version:
-                latest[key] = doc
+        latest = {doc_key(d.tenant, d.agent_id, d.kind, d.id): d for d in newest_versions(docs)}
         stored = self._copies(
             list(latest), with_vectors=any(d.vector is None for d in latest.values())
         )
@@ -239,10 +242,7 @@ class OpenSearchIndex(SearchIndex):
     # -- primitives -----------------------------------------------------------------------
 
     def _check_vector(self, vector: Sequence[float] | None) -> None:
-        if vector is not None and len(vector) != self._dimensions:
-            raise ValueError(
-                f"a vector of {len(vector)} dimensions cannot go in an index of {self._dimensions}"
-            )
+        check_dimensions(vector, self._dimensions)
 
     def _hits(
         self, body: dict[str, Any], action: str, score: Callable[[float], float]

@@ -83,8 +83,29 @@ class Hit:
     session_id: str | None = None  # a session-scoped document's session (history: its event's)
 
 
+def newest_versions(docs: Sequence[IndexDoc]) -> list[IndexDoc]:
+    """Each document of a batch once, at its highest version (the later one of equal versions):
+    a batch can carry a document twice, and an older version never overwrites a newer one."""
+    latest: dict[tuple[str, str, str, str], IndexDoc] = {}
+    for doc in docs:
+        key = (doc.tenant, doc.agent_id, doc.kind, doc.id)
+        held = latest.get(key)
+        if held is None or doc.version >= held.version:
+            latest[key] = doc
+    return list(latest.values())
+
+
+def check_dimensions(vector: Sequence[float] | None, dimensions: int) -> None:
+    """Refuse a vector of another size than the index's, before anything is written."""
+    if vector is not None and len(vector) != dimensions:
+        raise ValueError(
+            f"a vector of {len(vector)} dimensions cannot go in an index of {dimensions}"
+        )
+
+
 class SearchIndex(ABC):
-    """Adapters: EmbeddedIndex (SQLite FTS5 + exact vectors), OpenSearchIndex (AOSS)."""
+    """Adapters: EmbeddedIndex (SQLite FTS5 + exact vectors), OpenSearchIndex (AOSS),
+    S3VectorsIndex (S3 Vectors + word postings in DynamoDB)."""
 
     @abstractmethod
     def upsert(self, docs: Sequence[IndexDoc]) -> None:

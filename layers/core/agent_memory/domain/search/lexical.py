@@ -48,6 +48,16 @@ class Scored:
     score: float
 
 
+def bm25_term(
+    tf: float, df: int, n: int, length: float, avg: float, k1: float = 1.2, b: float = 0.75
+) -> float:
+    """One query word's BM25 in one document: `tf` times in a document of `length` words, found
+    in `df` of `n` documents whose average length is `avg`. Indexes that keep their own word
+    counts (postings) score with this, so every lexical ranking is the same formula."""
+    idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+    return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / (avg or 1.0)))
+
+
 def bm25(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[Scored]:
     """Documents sharing a word with the query, best first; ties go to the later document
     (callers pass documents oldest first, so newer wins)."""
@@ -66,8 +76,7 @@ def bm25(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75)
             tf = counts.get(term, 0)
             if not tf:
                 continue
-            idf = math.log(1 + (n - frequency[term] + 0.5) / (frequency[term] + 0.5))
-            score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len(tokens) / avg))
+            score += bm25_term(tf, frequency[term], n, len(tokens), avg, k1, b)
         if score > 0:
             scored.append(Scored(index, score))
     scored.sort(key=lambda s: (-s.score, -s.index))
