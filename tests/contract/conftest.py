@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from index_model import INDEX_DIMENSIONS, INDEX_MODEL
 from moto import mock_aws
 from moto.core.botocore_stubber import BotocoreStubber
 
 from agent_memory.adapters.dynamodb import DynamoStore
+from agent_memory.adapters.opensearch import OpenSearchIndex
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.domain.files.models import (
     FileMemory,
@@ -37,6 +40,7 @@ from agent_memory.domain.records import (
     RecordWrite,
     to_doc,
 )
+from agent_memory.domain.search.index import SearchIndex
 
 REGION = "us-east-1"
 
@@ -400,3 +404,34 @@ def agent_with_session(store: Store, build: Build) -> Callable[..., Session]:
         return session
 
     return make
+
+
+# -- the search index ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def osmem() -> Iterator[Any]:
+    """An opensearch-py client on osmem-server, an in-memory OpenSearch-compatible engine from
+    PyPI (dev extra), one for the run; it exits with this process."""
+    pytest.importorskip("osmem_server", reason="osmem-server (dev extra) is not installed here")
+    from cloud_shape import osmem_engine
+
+    with osmem_engine() as client:
+        yield client
+
+
+@pytest.fixture(params=["embedded", "opensearch"])
+def search_index(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SearchIndex]:
+    """Each SearchIndex adapter on an empty index: EmbeddedIndex in a new SQLite file,
+    OpenSearchIndex on a new index of osmem-server (refreshed on write, as a test needs)."""
+    if request.param == "embedded":
+        store = _sqlite(tmp_path)
+        yield store.attach_index(INDEX_MODEL, INDEX_DIMENSIONS)
+        store.close()
+        return
+    engine = request.getfixturevalue("osmem")
+    name = f"contract-{uuid.uuid4().hex[:12]}"
+    index = OpenSearchIndex(engine, name, INDEX_DIMENSIONS, model_id=INDEX_MODEL, refresh=True)
+    index.create_index()
+    yield index
+    engine.indices.delete(index=name, ignore_unavailable=True)
