@@ -165,7 +165,9 @@ class _Matrix:
     def mask(self, where: IndexFilter) -> Any:
         """Rows `where` lets through, as IndexFilter documents it (bool array of len(ids))."""
         n = len(self.ids)
-        keep = self.alive[:n] & np.isin(self.status[:n], self.statuses.known(where.statuses))
+        keep = self.alive[:n].copy()
+        if where.statuses:  # none named: every status (RecordQuery.matches)
+            keep &= np.isin(self.status[:n], self.statuses.known(where.statuses))
         agent = self.agent_scope[:n]
         if where.include_all_sessions:
             in_scope = ~agent
