@@ -6,8 +6,8 @@ pre-filter and re-check) run the table in test_records_contract.py. Here: the de
 and the search indexes' pre-filters, reached through `index_filter` (the one translation of a
 RecordQuery into an IndexFilter) and `record_doc` (the one translation of a record into its
 document): EmbeddedIndex's SQL (lexical) and numpy mask (vector), and OpenSearchIndex's bool
-filter (lexical on osmem-server, which has no k-NN; the k-NN body carries the same clauses,
-checked in tests/unit/test_opensearch_bodies.py).
+filter (lexical on osmem-server, which has no k-NN; the k-NN request is checked to carry the
+very filter the lexical search ran under, and its shape in tests/unit/test_opensearch_bodies.py).
 
 An index keeps no pin, so `pinned` is left to the re-check that follows every search: on the
 index paths a case is expected to find what the same query without `pinned` matches.
@@ -16,12 +16,13 @@ index paths a case is expected to find what the same query without `pinned` matc
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from index_model import INDEX_MODEL
+from index_model import INDEX_DIMENSIONS, INDEX_MODEL
 from record_filter_cases import FIND_CASES, filter_records
 
+from agent_memory.adapters.opensearch import OpenSearchIndex
 from agent_memory.adapters.sqlite.search import EmbeddedIndex
 from agent_memory.domain.records import Record, RecordQuery
 from agent_memory.domain.search.index import SearchIndex
@@ -61,7 +62,7 @@ def _indexed(index: SearchIndex, records: list[Record], with_vectors: bool) -> N
 def path(request: pytest.FixtureRequest, search_index: SearchIndex) -> str:
     """Each way a search reaches an index's filter; OpenSearch's k-NN is not run (see above)."""
     if request.param == "vector" and not isinstance(search_index, EmbeddedIndex):
-        pytest.skip("osmem-server has no k-NN; the k-NN body's filter is checked as a unit")
+        pytest.skip("osmem-server has no k-NN: its request is checked by the test below")
     return str(request.param)
 
 
@@ -87,3 +88,37 @@ def test_each_index_path_pre_filters_as_the_definition_does(
     assert sorted((h.id for h in hits), reverse=True) == newest_first(records, unpinned)
     if query.pinned is None:
         assert sorted((h.id for h in hits), reverse=True) == expected
+
+
+class _Recording:
+    """Stands in for the OpenSearch client: keeps each search body, finds nothing."""
+
+    def __init__(self) -> None:
+        self.bodies: list[dict[str, Any]] = []
+
+    def search(self, index: str, body: dict[str, Any]) -> dict[str, Any]:
+        self.bodies.append(body)
+        return {"hits": {"hits": []}}
+
+
+@pytest.mark.parametrize("query", [c[1] for c in FIND_CASES], ids=CASE_IDS)
+def test_opensearch_knn_runs_under_the_filter_its_lexical_search_does(query: RecordQuery) -> None:
+    # osmem-server has no k-NN: what the engine is asked is checked instead. The lexical
+    # search's filter is the one the table checked on the engine above.
+    client = _Recording()
+    index = OpenSearchIndex(client, "memories", INDEX_DIMENSIONS, model_id=INDEX_MODEL)
+    where = index_filter(query)
+
+    index.lexical(TENANT, AGENT, "summary", where, 10)
+    index.vector(TENANT, AGENT, [1.0, 0.0, 0.0], where, 10)
+
+    if not client.bodies:
+        # Only a filter no scope can pass sends nothing at all.
+        assert not (where.include_agent or where.include_all_sessions or where.session_id)
+        return
+    lexical, knn = client.bodies
+    model = {"term": {"model_id": INDEX_MODEL}}
+    assert knn["query"]["knn"]["vector"]["filter"]["bool"]["filter"] == [
+        *lexical["query"]["bool"]["filter"],
+        model,
+    ]
