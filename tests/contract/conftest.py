@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from index_model import INDEX_DIMENSIONS, INDEX_MODEL
 from moto import mock_aws
 from moto.core.botocore_stubber import BotocoreStubber
 
 from agent_memory.adapters.dynamodb import DynamoStore
+from agent_memory.adapters.opensearch import OpenSearchIndex
 from agent_memory.adapters.s3vectors.index import S3VectorsIndex
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.domain.effects import RecordAdd, RecordAddEffect
@@ -37,6 +40,7 @@ from agent_memory.domain.records import (
     RecordVersion,
     RecordWrite,
 )
+from agent_memory.domain.search.index import SearchIndex
 from s3vectors_moto import install_query_vectors, s3vectors_index
 
 REGION = "us-east-1"
@@ -409,3 +413,41 @@ def agent_with_session(store: Store, build: Build) -> Callable[..., Session]:
         return session
 
     return make
+
+
+# -- the search index ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def osmem() -> Iterator[Any]:
+    """An opensearch-py client on osmem-server, an in-memory OpenSearch-compatible engine from
+    PyPI (dev extra), one for the run; it exits with this process."""
+    pytest.importorskip("osmem_server", reason="osmem-server (dev extra) is not installed here")
+    from cloud_shape import osmem_engine
+
+    with osmem_engine() as client:
+        yield client
+
+
+@pytest.fixture(params=["embedded", "opensearch", "s3vectors"])
+def search_index(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SearchIndex]:
+    """Each SearchIndex adapter on an empty index: EmbeddedIndex in a new SQLite file,
+    OpenSearchIndex on a new index of osmem-server (refreshed on write, as a test needs),
+    S3VectorsIndex under moto (QueryVectors by exact search: tests/s3vectors_moto.py)."""
+    if request.param == "embedded":
+        store = _sqlite(tmp_path)
+        yield store.attach_index(INDEX_MODEL, INDEX_DIMENSIONS)
+        store.close()
+        return
+    if request.param == "s3vectors":
+        request.getfixturevalue("aws")
+        install_query_vectors(request.getfixturevalue("monkeypatch"))
+        with s3vectors_index(REGION, dimensions=INDEX_DIMENSIONS, model_id=INDEX_MODEL) as index:
+            yield index
+        return
+    engine = request.getfixturevalue("osmem")
+    name = f"contract-{uuid.uuid4().hex[:12]}"
+    index = OpenSearchIndex(engine, name, INDEX_DIMENSIONS, model_id=INDEX_MODEL, refresh=True)
+    index.create_index()
+    yield index
+    engine.indices.delete(index=name, ignore_unavailable=True)

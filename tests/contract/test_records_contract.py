@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
+from record_filter_cases import FIND_CASES, filter_records
 
 from agent_memory.domain.models import Session, TurnStatus, utcnow
 from agent_memory.domain.ports import PreconditionFailed, Store, TurnWrites
@@ -14,7 +15,6 @@ from agent_memory.domain.records import (
     Record,
     RecordOperation,
     RecordQuery,
-    RecordStatus,
     RecordVersion,
     RecordWrite,
 )
@@ -26,7 +26,6 @@ pytestmark = pytest.mark.contract
 
 MakeSession = Callable[..., Session]
 AGENT = "teams/web"
-ALL = frozenset(RecordStatus)
 
 
 def ids(records: list[Record]) -> list[str]:
@@ -246,91 +245,11 @@ def test_record_versions_list_newest_first_and_page_with_before(
 
 @pytest.fixture
 def stored(store: Store, build: Build, agent_with_session: MakeSession) -> dict[str, Record]:
-    """A spread of records over scopes, statuses, kinds, labels, pins and previews."""
+    """The filter table's spread of records (record_filter_cases.py)."""
     agent_with_session()
-    records = [
-        build.record("rec_01", labels={"topic": "billing", "lang": "en"}),
-        build.record("rec_02", session_id="ses_1", kind="preference"),
-        build.record("rec_03", session_id="ses_2", labels={"topic": "billing", "lang": "de"}),
-        build.record("rec_04", status=RecordStatus.SUPERSEDED, replaced_by="rec_09"),
-        build.record("rec_05", status=RecordStatus.DELETED, labels={}),
-        build.record("rec_06", preview=True, kind="preference"),
-        build.record("rec_07", pinned=True, labels={"topic": "shipping"}),
-        build.record("rec_08", session_id="ses_1", preview=True, pinned=True),
-        build.record("rec_09", kind="decision", labels={"topic": "billing", "team": "web"}),
-        build.record("rec_10", session_id="ses_1", status=RecordStatus.DELETED),
-        build.record("rec_11", labels={"topic": "billing ", "lang": "en"}),  # not "billing"
-    ]
+    records = filter_records(build)
     store.write_records("acme", AGENT, [build.create(record) for record in records])
     return {record.id: record for record in records}
-
-
-FIND_CASES: list[tuple[str, RecordQuery, list[str]]] = [
-    (
-        "defaults_live_active_agent_records",
-        RecordQuery(),
-        ["rec_11", "rec_09", "rec_07", "rec_01"],
-    ),
-    (
-        "statuses",
-        RecordQuery(statuses=frozenset({RecordStatus.SUPERSEDED, RecordStatus.DELETED})),
-        ["rec_05", "rec_04"],
-    ),
-    (
-        "every_status",
-        RecordQuery(statuses=frozenset()),
-        ["rec_11", "rec_09", "rec_07", "rec_05", "rec_04", "rec_01"],
-    ),
-    ("kinds", RecordQuery(kinds=frozenset({"decision", "preference"})), ["rec_09"]),
-    ("one_label", RecordQuery(labels={"topic": "billing"}), ["rec_09", "rec_01"]),
-    ("two_labels", RecordQuery(labels={"topic": "billing", "lang": "en"}), ["rec_01"]),
-    ("label_value_is_exact", RecordQuery(labels={"topic": "bill"}), []),
-    ("absent_label", RecordQuery(labels={"team": "web", "lang": "en"}), []),
-    (
-        "ids",
-        RecordQuery(ids=frozenset({"rec_01", "rec_02", "rec_04", "rec_07", "rec_zz"})),
-        ["rec_07", "rec_01"],
-    ),
-    ("pinned", RecordQuery(pinned=True), ["rec_07"]),
-    ("not_pinned", RecordQuery(pinned=False), ["rec_11", "rec_09", "rec_01"]),
-    ("preview_any", RecordQuery(preview="any"), ["rec_11", "rec_09", "rec_07", "rec_06", "rec_01"]),
-    ("preview_only", RecordQuery(preview="only"), ["rec_06"]),
-    (
-        "previews_of_every_session",
-        RecordQuery(preview="only", include_all_sessions=True),
-        ["rec_08", "rec_06"],
-    ),
-    ("one_sessions_records", RecordQuery(include_agent=False, session_id="ses_1"), ["rec_02"]),
-    (
-        "agent_and_one_session",
-        RecordQuery(session_id="ses_2"),
-        ["rec_11", "rec_09", "rec_07", "rec_03", "rec_01"],
-    ),
-    (
-        "every_session",
-        RecordQuery(include_agent=False, include_all_sessions=True),
-        ["rec_03", "rec_02"],
-    ),
-    ("no_scope_at_all", RecordQuery(include_agent=False), []),
-    (
-        "everything",
-        RecordQuery(statuses=frozenset(), preview="any", include_all_sessions=True),
-        [f"rec_{n:02d}" for n in range(11, 0, -1)],
-    ),
-    (
-        "all_filters_at_once",
-        RecordQuery(
-            statuses=ALL,
-            kinds=frozenset({"fact"}),
-            labels={"topic": "billing"},
-            ids=frozenset({"rec_01", "rec_03", "rec_09"}),
-            include_agent=False,
-            session_id="ses_2",
-            pinned=False,
-        ),
-        ["rec_03"],
-    ),
-]
 
 
 @pytest.mark.parametrize(

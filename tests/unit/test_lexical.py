@@ -2,7 +2,7 @@
 
 import pytest
 
-from agent_memory.domain.search.lexical import bm25, tokenize
+from agent_memory.domain.search.lexical import bm25, stem, tokenize
 
 pytestmark = pytest.mark.unit
 
@@ -34,3 +34,24 @@ def test_bm25_ranks_shared_words_and_newer_wins_ties():
 
 def test_bm25_without_query_terms_finds_nothing():
     assert bm25("the of and", ["anything"]) == []
+
+
+@pytest.mark.parametrize(
+    ("words", "stem_"),
+    [
+        (["deployed", "deploying", "deploys", "deploy"], "deploy"),
+        (["services", "service"], "servic"),
+        (["stopped", "stopping", "stop"], "stop"),
+        (["parties", "party"], "party"),
+        (["boxes", "box"], "box"),
+    ],
+)
+def test_inflected_words_share_a_stem(words, stem_):
+    assert {stem(w) for w in words} == {stem_}
+
+
+@pytest.mark.parametrize(
+    "word", ["bus", "class", "this", "analysis", "run", "eu", "2023", "zürich"]
+)
+def test_short_words_numbers_and_latin_endings_keep_their_form(word):
+    assert stem(word) == word

@@ -261,3 +261,21 @@ def test_connecting_builds_no_client_until_the_first_request():
     )
     env = {**os.environ, "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret"}
     assert subprocess.run([sys.executable, "-c", code], env=env, check=False).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("deploy", "deploy"),
+        ("what's the plan?", "plan? plan"),
+        ("api.example.com", "api.example.com api example com"),
+        ("text:deployed AND Zürich", "text:deployed text deployed Zürich zurich"),
+        ("the ( ) : what is it", ""),
+    ],
+)
+def test_a_lexical_query_looks_for_the_embedded_index_words_beside_their_pieces(
+    query: str, words: str
+) -> None:
+    body = lexical_body(query, [], 5)
+
+    assert body["query"]["bool"]["must"][0]["multi_match"]["query"] == words

@@ -36,7 +36,7 @@ from pynamodb.exceptions import DoesNotExist
 from ...domain.errors import StorageUnavailable
 from ...domain.retry import optimistic
 from ...domain.search.index import CONTEXT_WEIGHT, DocKind, Hit, IndexDoc, IndexFilter
-from ...domain.search.lexical import bm25_term, tokenize
+from ...domain.search.lexical import bm25_term, stems
 from ..s3vectors.filters import doc_fields, matches
 from . import keys
 from .items import IsoDateTimeAttribute, Item, bind, table_settings
@@ -80,8 +80,8 @@ class _Words:
 
 
 def _words(doc: IndexDoc) -> _Words:
-    own = tokenize(doc.text)
-    context = tokenize(doc.context) if doc.context else []
+    own = stems(doc.text)
+    context = stems(doc.context) if doc.context else []
     counts: dict[str, float] = {}
     for word in own:
         counts[word] = counts.get(word, 0.0) + 1.0
@@ -237,7 +237,7 @@ class WordPostings:
         self, tenant: str, agent_id: str, query: str, where: IndexFilter, limit: int
     ) -> list[Hit]:
         """BM25 over the postings of the query's words, filtered, best first; newer wins ties."""
-        words = list(dict.fromkeys(tokenize(query)))
+        words = list(dict.fromkeys(stems(query)))
         if not words or limit < 1:
             return []
         pk = keys.words_pk(tenant, agent_id, where.kind)

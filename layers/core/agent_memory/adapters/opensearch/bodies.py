@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...domain.search.index import CONTEXT_WEIGHT, IndexDoc, IndexFilter
+from ...domain.search.lexical import tokenize
 
 HIT_SOURCE = ["doc_id", "created_at", "session_id"]  # what a search hit needs back
 
@@ -126,6 +127,23 @@ def filter_clauses(tenant: str, agent_id: str, where: IndexFilter) -> list[dict[
     return clauses
 
 
+def query_words(query: str) -> str:
+    """What a lexical search looks for: the words EmbeddedIndex finds a query by (tokenize: no
+    stopwords, split at `.`, `:` or `-`, diacritics folded), each beside the piece of the query it
+    came from. The engine's standard analyzer keeps stopwords and keeps `api.example.com` or
+    `text:deployed` whole, so the words alone would miss a document holding such a piece whole,
+    and the pieces alone would find what the embedded index does not (`the`), or miss what it
+    finds (`deployed` in `text:deployed`). Empty: the query has no word to find."""
+    words: list[str] = []
+    for piece in query.split():
+        tokens = tokenize(piece)
+        if tokens:
+            words.append(piece)
+            if tokens != [piece.lower()]:
+                words += tokens
+    return " ".join(words)
+
+
 def lexical_body(query: str, clauses: list[dict[str, Any]], limit: int) -> dict[str, Any]:
     # `multi_match` analyses the text like the documents and parses no query syntax, so quotes,
     # `AND`, `what's` or `eu-west-1` are just words.
@@ -138,7 +156,7 @@ def lexical_body(query: str, clauses: list[dict[str, Any]], limit: int) -> dict[
                 "must": [
                     {
                         "multi_match": {
-                            "query": query,
+                            "query": query_words(query),
                             "fields": [
                                 "text",
                                 "text.english",

@@ -58,6 +58,7 @@ from .bodies import (
     index_body,
     knn_body,
     lexical_body,
+    query_words,
 )
 
 logger = logging.getLogger(__name__)
@@ -224,8 +225,8 @@ class OpenSearchIndex(SearchIndex):
         self, tenant: str, agent_id: str, query: str, where: IndexFilter, limit: int
     ) -> list[Hit]:
         clauses = filter_clauses(tenant, agent_id, where)
-        if clauses is None or limit < 1 or not query.strip():
-            return []
+        if clauses is None or limit < 1 or not query_words(query):
+            return []  # as EmbeddedIndex: a query of stopwords or punctuation finds nothing
         return self._hits(lexical_body(query, clauses, limit), "lexical", float)
 
     def vector(

@@ -24,6 +24,7 @@ from ...domain.records import (
 from .database import Database, require_open_turn
 from .database import lost_race as _lost_race
 from .extraction import set_extraction
+from .filters import RECORD_COLUMNS, filter_sql
 from .search import EmbeddedIndex
 
 
@@ -125,35 +126,12 @@ class SqliteRecords:
         if before is not None:
             where.append("record_id < ?")
             args.append(before)
-        for column, values in (
-            ("status", [s.value for s in query.statuses]),
-            ("kind", list(query.kinds)),
-            ("record_id", list(query.ids)),
-        ):
-            if values:
-                where.append(f"{column} IN ({','.join('?' * len(values))})")
-                args += values
+        rules, rule_args = filter_sql(query, RECORD_COLUMNS)
+        where += rules
+        args += rule_args
         if query.pinned is not None:
             where.append("pinned = ?")
             args.append(int(query.pinned))
-        if query.preview != "any":
-            where.append("preview = ?")
-            args.append(1 if query.preview == "only" else 0)
-        scopes = []
-        if query.include_agent:
-            scopes.append("scope = 'agent'")
-        if query.include_all_sessions:
-            scopes.append("scope = 'session'")
-        elif query.session_id is not None:
-            scopes.append("(scope = 'session' AND session_id = ?)")
-            args.append(query.session_id)
-        where.append(f"({' OR '.join(scopes)})" if scopes else "0")
-        for name, value in query.labels.items():
-            # Names are bound, never spliced into the SQL: a caller's label name is data.
-            where.append(
-                "EXISTS (SELECT 1 FROM json_each(doc, '$.labels') WHERE key = ? AND value = ?)"
-            )
-            args += [name, value]
         rows = (
             self.db.read()
             .execute(

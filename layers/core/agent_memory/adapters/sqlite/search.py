@@ -30,6 +30,7 @@ from ...domain.search.index import (
 )
 from ...domain.search.lexical import tokenize
 from .database import Database, owner_key
+from .filters import DOC_COLUMNS, filter_sql
 
 
 def match_expression(query: str) -> str | None:
@@ -165,7 +166,9 @@ class _Matrix:
     def mask(self, where: IndexFilter) -> Any:
         """Rows `where` lets through, as IndexFilter documents it (bool array of len(ids))."""
         n = len(self.ids)
-        keep = self.alive[:n] & np.isin(self.status[:n], self.statuses.known(where.statuses))
+        keep = self.alive[:n].copy()
+        if where.statuses:  # none named: every status (RecordQuery.matches)
+            keep &= np.isin(self.status[:n], self.statuses.known(where.statuses))
         agent = self.agent_scope[:n]
         if where.include_all_sessions:
             in_scope = ~agent
@@ -232,32 +235,8 @@ _MAX_BATCH = 2048  # search_docs rows checked against the filters at a time (lex
 
 def _filter_sql(where: IndexFilter) -> tuple[str, list[Any]]:
     """`where` beyond tenant, agent and kind, as SQL over search_docs `d`."""
-    sql: list[str] = []
-    args: list[Any] = []
-    for column, values in (
-        ("d.status", where.statuses),
-        ("d.record_kind", where.record_kinds),
-        ("d.doc_id", where.ids),
-    ):
-        if values:
-            sql.append(f"AND {column} IN ({','.join('?' * len(values))})")
-            args += list(values)
-    if where.preview != "any":
-        sql.append("AND d.preview = ?")
-        args.append(1 if where.preview == "only" else 0)
-    scopes = []
-    if where.include_agent:
-        scopes.append("d.scope = 'agent'")
-    if where.include_all_sessions:
-        scopes.append("d.scope = 'session'")
-    elif where.session_id is not None:
-        scopes.append("(d.scope = 'session' AND d.session_id = ?)")
-        args.append(where.session_id)
-    sql.append(f"AND ({' OR '.join(scopes)})" if scopes else "AND 0")
-    for name, value in where.labels.items():
-        sql.append("AND EXISTS (SELECT 1 FROM json_each(d.labels) WHERE key = ? AND value = ?)")
-        args += [name, value]
-    return " ".join(sql), args
+    rules, args = filter_sql(where, DOC_COLUMNS)
+    return " ".join(f"AND {rule}" for rule in rules), args
 
 
 class EmbeddedIndex(SearchIndex):

@@ -42,6 +42,33 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+def stem(word: str) -> str:
+    """A light English suffix stemmer (`deployed`, `deploying` -> deploy; `services`,
+    `service` -> servic) for indexes that keep their own word postings, so inflected words
+    find each other as the engines' stemmers (FTS5 porter, OpenSearch english) make them.
+    Conservative: short words, numbers and `-ss`/`-us`/`-is` endings stay as they are."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            if word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]  # stopped -> stop
+            break
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word
+
+
+def stems(text: str) -> list[str]:
+    """`tokenize`, each word stemmed."""
+    return [stem(word) for word in tokenize(text)]
+
+
 @dataclass(frozen=True)
 class Scored:
     index: int

@@ -1,0 +1,72 @@
+"""The record filter rules as SQL, once for both tables that hold records: `records` (the store's
+heads, `find_records`) and `search_docs` (the embedded index's documents, its lexical search).
+
+The rules are RecordQuery.matches (domain/records.py); IndexFilter carries the same ones under the
+index's names. tests/contract/test_record_filter_rules.py runs one table of cases through both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...domain.records import RecordQuery
+from ...domain.search.index import IndexFilter
+
+
+@dataclass(frozen=True)
+class FilterColumns:
+    """Where a table keeps what the rules read. `labels` is the first argument(s) of
+    `json_each`, naming the JSON object of label values."""
+
+    status: str
+    kind: str
+    id: str
+    preview: str
+    scope: str
+    session: str
+    labels: str
+
+
+RECORD_COLUMNS = FilterColumns(
+    "status", "kind", "record_id", "preview", "scope", "session_id", "doc, '$.labels'"
+)
+DOC_COLUMNS = FilterColumns(
+    "d.status", "d.record_kind", "d.doc_id", "d.preview", "d.scope", "d.session_id", "d.labels"
+)
+
+
+def filter_sql(
+    where: RecordQuery | IndexFilter, columns: FilterColumns
+) -> tuple[list[str], list[Any]]:
+    """The conditions (to be AND-ed) and their arguments for every rule but `pinned`, which only
+    the records table keeps. Values are always bound, never spliced: a label name is data."""
+    kinds = where.kinds if isinstance(where, RecordQuery) else where.record_kinds
+    sql: list[str] = []
+    args: list[Any] = []
+    for column, values in (
+        (columns.status, [str(s) for s in where.statuses]),
+        (columns.kind, list(kinds)),
+        (columns.id, list(where.ids)),
+    ):
+        if values:
+            sql.append(f"{column} IN ({','.join('?' * len(values))})")
+            args += values
+    if where.preview != "any":
+        sql.append(f"{columns.preview} = ?")
+        args.append(1 if where.preview == "only" else 0)
+    scopes = []
+    if where.include_agent:
+        scopes.append(f"{columns.scope} = 'agent'")
+    if where.include_all_sessions:
+        scopes.append(f"{columns.scope} = 'session'")
+    elif where.session_id is not None:
+        scopes.append(f"({columns.scope} = 'session' AND {columns.session} = ?)")
+        args.append(where.session_id)
+    sql.append(f"({' OR '.join(scopes)})" if scopes else "0")
+    for name, value in where.labels.items():
+        sql.append(
+            f"EXISTS (SELECT 1 FROM json_each({columns.labels}) WHERE key = ? AND value = ?)"
+        )
+        args += [name, value]
+    return sql, args
