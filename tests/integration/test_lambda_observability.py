@@ -35,6 +35,10 @@ def function(aws_env, monkeypatch):
         DynamoStore("agent-memory-observed", "us-east-1").create_table()
         sys.modules.pop("app", None)  # a cold start of its own
         module = importlib.import_module("app")
+        # Powertools keeps one logger a service for the process and configures it once: one made
+        # earlier in the run (tests/cloud_shape.py's, at WARNING) is reused with its level.
+        module.logger.setLevel("INFO")
+        logging.getLogger("agent_memory").setLevel(logging.INFO)
         handler = module.logger.registered_handler
         stream = handler.stream
         handler.setStream(io.StringIO())
