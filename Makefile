@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint console console-check chromium cloud-check bench clean
+.PHONY: serve test lint pins console console-check chromium cloud-check bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/python scripts/pins.py --check
+
+# The core layer's requirements are generated from pyproject.toml (lint fails when they drift).
+pins: $(STAMP)
+	$(BIN)/python scripts/pins.py
 
 # The web console (web/) is built into the package, and the build is committed so that
 # `make serve` needs no Node. `make console` rebuilds it after a change to web/.

@@ -56,6 +56,8 @@ STAND_INS: dict[str, str | None] = {
     ),
     # The Console parameter's default, Enabled.
     "AGENT_MEMORY_CONSOLE": "true",
+    # The Tracing parameter's default, Disabled: no tracer is imported.
+    "AGENT_MEMORY_TRACING": "false",
 }
 # What the Lambda runtime adds (credentials are the role's, from the environment).
 RUNTIME = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import logging
 import threading
 from types import SimpleNamespace
 from typing import Any
@@ -13,6 +14,7 @@ import botocore.loaders
 import botocore.session
 import moto
 import moto.dynamodb.models as moto_dynamodb
+import pytest
 from moto.dynamodb.models.table import Table
 
 # Each DynamoDB test under moto makes a new pynamodb connection, so a new botocore session, and
@@ -55,3 +57,14 @@ def _transact_copying_each_table_once(self: Any, transact_items: list[dict[str, 
 
 moto_dynamodb.copy = SimpleNamespace(deepcopy=_deepcopy)  # type: ignore[assignment]
 moto_dynamodb.DynamoDBBackend.transact_write_items = _transact_copying_each_table_once  # type: ignore[method-assign]
+
+
+@pytest.fixture(autouse=True)
+def _stdlib_logging_after_each_test():
+    """A Lambda function's module, loaded at its cold start, routes the package's logs to
+    Powertools' JSON handler and stops them propagating (adapters/observability.lambda_logger);
+    each test starts again from stdlib's defaults, so caplog sees every module's records."""
+    package = logging.getLogger("agent_memory")
+    kept = (package.handlers[:], package.level, package.propagate)
+    yield
+    package.handlers[:], package.level, package.propagate = kept

@@ -1,23 +1,20 @@
 """Dispatcher function: the table's stream -> extraction executions (the outbox; see
-agent_memory.adapters.extraction.dispatch)."""
+agent_memory.adapters.extraction.dispatch). Wired by bootstrap.build_dispatcher."""
 
-import os
-
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from agent_memory.adapters.extraction.dispatch import Dispatcher
-from agent_memory.adapters.extraction.stepfunctions import StepFunctionsStarter
+from agent_memory.adapters.observability import lambda_logger, traced
+from agent_memory.bootstrap import build_dispatcher
+from agent_memory.settings import Settings
 
-logger = Logger()
-dispatcher = Dispatcher(
-    StepFunctionsStarter(
-        os.environ["AGENT_MEMORY_EXTRACTION_STATE_MACHINE_ARN"],
-        region=os.environ.get("AWS_REGION"),
-    )
-)
+logger = lambda_logger()  # every module's logs, as this logger's JSON
+settings = Settings()
+dispatcher = build_dispatcher(settings)  # parsed and wired at cold start: bad config fails here
 
 
 @logger.inject_lambda_context
-def lambda_handler(event: dict, context: LambdaContext) -> dict:
+def handle(event: dict, context: LambdaContext) -> dict:
     return dispatcher.process(event, context)
+
+
+lambda_handler = traced(handle, settings.tracing)

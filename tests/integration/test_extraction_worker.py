@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import time
 
+from agent_memory.adapters.extraction.worker import ExtractionWorker
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.api.app import Api
 from agent_memory.bootstrap import build_services
 from agent_memory.domain.extraction.job import ExtractionJob
-from agent_memory.local.extraction_worker import ExtractionWorker
 from agent_memory.settings import Settings
 from apiclient import ApiClient
 

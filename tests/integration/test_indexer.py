@@ -13,20 +13,22 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from itertools import count
 
+import boto3
 import numpy as np
 import pytest
 from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingError
 from boto3.dynamodb.types import TypeSerializer
+from moto import mock_aws
 from pydantic import ValidationError
 
 from agent_memory.adapters.dynamodb.items import FileItem, RecordItem
+from agent_memory.adapters.dynamodb.stream_indexer import EMBED_MAX_CHARS, StreamIndexer
 from agent_memory.domain.embeddings import Embedder, Embedding
 from agent_memory.domain.errors import StorageUnavailable
 from agent_memory.domain.files.models import FileMemory, sha256
 from agent_memory.domain.records import Provenance, Record, RecordStatus
 from agent_memory.domain.search.index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
 from agent_memory.domain.search.service import record_doc
-from agent_memory.indexing.stream import EMBED_MAX_CHARS, StreamIndexer
 
 pytestmark = pytest.mark.integration
 
@@ -391,27 +393,57 @@ def test_the_handler_wires_itself_from_the_environment_at_cold_start(monkeypatch
         "AWS_ACCESS_KEY_ID": "testing",
         "AWS_SECRET_ACCESS_KEY": "testing",
         "AWS_REGION": "eu-west-1",
+        "AGENT_MEMORY_EMBEDDINGS": "bedrock",
         "AGENT_MEMORY_OPENSEARCH_ENDPOINT": "https://abc.eu-west-1.aoss.amazonaws.com",
         "AGENT_MEMORY_OPENSEARCH_INDEX": "memories",
-        "AGENT_MEMORY_EMBEDDING_DIMENSIONS": "512",
+        "AGENT_MEMORY_BEDROCK_EMBEDDING_DIMENSIONS": "512",
     }.items():
         monkeypatch.setenv(name, value)
     module = load_handler("indexer_app_cold_start")
+    # Wired by bootstrap from the one Settings, as every function is.
     assert isinstance(module.indexer, StreamIndexer)
-    settings = module.IndexerSettings()
-    assert (settings.opensearch_index, settings.embedding_dimensions, settings.region) == (
+    settings = module.settings
+    assert (settings.opensearch_index, settings.bedrock_embedding_dimensions, settings.region) == (
         "memories",
         512,
         "eu-west-1",
     )
-    assert settings.embedding_model == "amazon.titan-embed-text-v2:0"
+    assert module.indexer._embedder.model_id == "amazon.titan-embed-text-v2:0"
+    assert module.indexer._embedder.dimensions == 512
 
 
 def test_the_handler_fails_at_cold_start_without_an_endpoint(monkeypatch):
     monkeypatch.delenv("AGENT_MEMORY_OPENSEARCH_ENDPOINT", raising=False)
     monkeypatch.setenv("AWS_REGION", "eu-west-1")
-    with pytest.raises(ValidationError, match="opensearch_endpoint"):
+    with pytest.raises(ValueError, match="AGENT_MEMORY_OPENSEARCH_ENDPOINT"):
         load_handler("indexer_app_no_endpoint")
+
+
+def test_large_events_are_read_through_the_blob_adapter_and_its_error_mapping(monkeypatch):
+    from agent_memory.bootstrap import build_indexer
+    from agent_memory.settings import Settings
+
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_REGION": "eu-west-1",
+        "AGENT_MEMORY_EMBEDDINGS": "none",
+        "AGENT_MEMORY_OPENSEARCH_ENDPOINT": "https://abc.eu-west-1.aoss.amazonaws.com",
+    }.items():
+        monkeypatch.setenv(name, value)
+    settings = Settings()
+    with mock_aws():
+        s3 = boto3.client("s3", region_name="eu-west-1")
+        s3.create_bucket(
+            Bucket="history", CreateBucketConfiguration={"LocationConstraint": "eu-west-1"}
+        )
+        s3.put_object(Bucket="history", Key="history/a.json", Body=b'{"kept": true}')
+        fetch = build_indexer(settings)._fetch
+        assert fetch("history", "history/a.json") == '{"kept": true}'
+        # A missing object is the store's StorageUnavailable (a failed record of the batch),
+        # not botocore's own error.
+        with pytest.raises(StorageUnavailable):
+            fetch("history", "history/gone.json")
 
 
 def history_event(text: str, searchable: bool = True):
@@ -605,5 +637,5 @@ def test_the_handler_fails_at_cold_start_with_s3_vectors_but_no_bucket(monkeypat
     monkeypatch.setenv("AGENT_MEMORY_SEARCH_BACKEND", "s3-vectors")
     monkeypatch.setenv("AGENT_MEMORY_TABLE_NAME", "agent-memory")
     monkeypatch.delenv("AGENT_MEMORY_S3VECTORS_BUCKET", raising=False)
-    with pytest.raises(ValidationError, match="s3vectors_bucket"):
+    with pytest.raises(ValidationError, match="S3VECTORS_BUCKET"):
         load_handler("indexer_app_no_bucket")

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
+from agent_memory.adapters.sqs.ingestion import process_batch
 from agent_memory.domain.errors import Conflict, InvalidRequest
-from agent_memory.ingestion import process_batch
 
 pytestmark = pytest.mark.integration
 

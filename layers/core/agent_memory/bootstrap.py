@@ -1,15 +1,17 @@
-"""The one composition root: settings -> adapters -> services. Nothing else picks an adapter."""
+"""The one composition root: settings -> adapters -> services, for the embedded server, the CLI
+and every Lambda function (api, ingest, extraction, indexer, dispatcher). Nothing else picks an
+adapter or reads the environment."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .domain.embeddings import Embedder
 from .domain.extraction.model import MemoryModel
+from .domain.metrics import NO_METRICS, MeteredEmbedder, Metrics
 from .domain.ports import EventPublisher, ExtractionStarter, Store
+from .domain.search.index import SearchIndex
 from .domain.search.service import SearchService
 from .domain.services.agent_search import AgentSearch
 from .domain.services.agents import AgentService
@@ -23,50 +25,16 @@ from .domain.services.records import RecordService
 from .domain.services.sessions import SessionService
 from .domain.services.tools import ToolService
 from .domain.services.turn_context import ManifestCache
+from .services import Services
 from .settings import Settings
 
 if TYPE_CHECKING:
+    from .adapters.dynamodb.stream_indexer import StreamIndexer
+    from .adapters.extraction.dispatch import Dispatcher
+    from .adapters.opensearch.index import OpenSearchIndex
     from .adapters.sqlite.vectors import BackgroundEmbedder
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Services:
-    settings: Settings
-    store: Store
-    events: EventPublisher
-    agents: AgentService
-    sessions: SessionService
-    records: RecordService
-    files: FileService
-    history: HistoryService
-    history_search: HistorySearch
-    agent_search: AgentSearch
-    tools: ToolService
-    ingest: IngestService
-    audit: AuditService
-    extraction: ExtractionService | None = None
-    starter: ExtractionStarter | None = None
-    # Embedded shape: adds the vectors of what writes queued (the server runs it in background).
-    vectors: BackgroundEmbedder | None = None
-
-    def drain_extractions(self) -> int:
-        """Run the queued post-turn reviews now, in this thread (embedded worker only)."""
-        drain = getattr(self.starter, "drain", None)
-        return drain() if drain is not None else 0
-
-    def drain_vectors(self, after_batch: Callable[[int], None] | None = None) -> int:
-        """Embed every queued document now, in this thread (embedded shape only)."""
-        return self.vectors.drain(after_batch) if self.vectors is not None else 0
-
-    def close(self) -> None:
-        stop = getattr(self.starter, "stop", None)
-        if stop is not None:
-            stop()
-        if self.vectors is not None:
-            self.vectors.stop()
-        self.store.close()
 
 
 def build_store(settings: Settings) -> Store:
@@ -95,6 +63,23 @@ def build_events(settings: Settings) -> EventPublisher:
     from .adapters.events.local_bus import InProcessBus
 
     return InProcessBus(webhook_url=settings.webhook_url, webhook_key=settings.webhook_key)
+
+
+def build_metrics(settings: Settings) -> Metrics:
+    """The cloud counts as CloudWatch metrics (EMF lines in the function's log); the embedded
+    shape keeps no metrics."""
+    if settings.store != "dynamodb":
+        return NO_METRICS
+    from .adapters.observability import PowertoolsMetrics
+
+    return PowertoolsMetrics(settings.metrics_namespace)
+
+
+def metered(embedder: Embedder | None, metrics: Metrics) -> Embedder | None:
+    """The embedder, its tokens counted where metrics are kept."""
+    if embedder is None or metrics is NO_METRICS:
+        return embedder
+    return MeteredEmbedder(embedder, metrics)
 
 
 def build_embedder(settings: Settings) -> Embedder | None:
@@ -147,7 +132,7 @@ def build_starter(
         from .adapters.extraction.stepfunctions import StepFunctionsStarter
 
         return StepFunctionsStarter(settings.extraction_state_machine_arn, region=settings.region)
-    from .local.extraction_worker import ExtractionWorker
+    from .adapters.extraction.worker import ExtractionWorker
 
     return ExtractionWorker(
         extraction,
@@ -169,7 +154,9 @@ def build_vectors(store: Store, search: SearchService) -> BackgroundEmbedder | N
     return BackgroundEmbedder(store.index, search.embedder, store)
 
 
-def build_search(settings: Settings, store: Store, embedder: Embedder | None) -> SearchService:
+def build_search(
+    settings: Settings, store: Store, embedder: Embedder | None, metrics: Metrics = NO_METRICS
+) -> SearchService:
     """Embedded: the index lives in the SQLite file and is written with each commit. Cloud:
     OpenSearch Serverless or S3 Vectors (AGENT_MEMORY_SEARCH_BACKEND), fed by the stream indexer;
     without either, lexical in-process."""
@@ -178,12 +165,23 @@ def build_search(settings: Settings, store: Store, embedder: Embedder | None) ->
         index = attach(
             embedder.model_id if embedder else None, embedder.dimensions if embedder else None
         )
-        return SearchService(index, embedder, inline=True)
+        return SearchService(index, embedder, inline=True, metrics=metrics)
+    if settings.search_backend == "s3-vectors" or settings.opensearch_endpoint:
+        index = build_cloud_index(settings, embedder, timeout=5.0)  # three tries inside 29 s
+        return SearchService(index, embedder, inline=False, metrics=metrics)
+    return SearchService(None, embedder, inline=False, metrics=metrics)
+
+
+def build_cloud_index(
+    settings: Settings, embedder: Embedder | None, timeout: float = 10.0
+) -> SearchIndex:
+    """The cloud's search index (AGENT_MEMORY_SEARCH_BACKEND), its vectors of `embedder`'s
+    model and size: S3 Vectors with word postings in the table, or OpenSearch Serverless."""
     if settings.search_backend == "s3-vectors":
         from .adapters.s3vectors.index import connect as s3vectors
 
         assert settings.s3vectors_bucket and settings.table_name and settings.region  # Settings
-        index = s3vectors(
+        return s3vectors(
             settings.s3vectors_bucket,
             settings.region,
             settings.table_name,
@@ -191,21 +189,71 @@ def build_search(settings: Settings, store: Store, embedder: Embedder | None) ->
             model_id=embedder.model_id if embedder else None,
             host=settings.dynamodb_endpoint,
         )
-        return SearchService(index, embedder, inline=False)
-    if settings.opensearch_endpoint:
-        from .adapters.opensearch import connect
+    return build_opensearch(settings, embedder, timeout)
 
-        assert settings.region
-        index = connect(
-            settings.opensearch_endpoint,
-            settings.region,
-            settings.opensearch_index,
-            embedder.dimensions if embedder else 0,
-            model_id=embedder.model_id if embedder else None,
-            timeout=5.0,  # three tries inside the API's 29 s
-        )
-        return SearchService(index, embedder, inline=False)
-    return SearchService(None, embedder, inline=False)
+
+def build_opensearch(
+    settings: Settings, embedder: Embedder | None, timeout: float = 10.0
+) -> OpenSearchIndex:
+    """OpenSearch Serverless, its vectors of `embedder`'s model and size."""
+    from .adapters.opensearch import connect
+
+    assert settings.opensearch_endpoint and settings.region
+    return connect(
+        settings.opensearch_endpoint,
+        settings.region,
+        settings.opensearch_index,
+        embedder.dimensions if embedder else 0,
+        model_id=embedder.model_id if embedder else None,
+        timeout=timeout,
+    )
+
+
+def build_indexer(settings: Settings) -> StreamIndexer:
+    """The indexer function's stream indexer: the table's record and file heads and history
+    events into the cloud index (OpenSearch, or S3 Vectors and word postings), embedded as the API embeds queries. Its S3 reads (events too large
+    for an item) go through the store's blob adapter, so S3 failures are StorageUnavailable like
+    every other store failure (a failed record of the batch, retried by Lambda)."""
+    if not settings.region or not (
+        settings.opensearch_endpoint or settings.search_backend == "s3-vectors"
+    ):
+        raise ValueError("the indexer needs AGENT_MEMORY_OPENSEARCH_ENDPOINT and AWS_REGION")
+    from .adapters.dynamodb.blobs import Blobs
+    from .adapters.dynamodb.stream_indexer import StreamIndexer
+
+    embedder = metered(build_embedder(settings), build_metrics(settings))
+    index = build_cloud_index(settings, embedder)
+    blobs = Blobs(settings.history_bucket, settings.region)
+
+    def fetch(bucket: str, key: str) -> str:
+        return blobs.get(bucket, key).decode()
+
+    if not settings.table_name:
+        return StreamIndexer(index, embedder, fetch=fetch)
+    from .adapters.dynamodb import DynamoStore
+    from .domain.services.history import said_before
+
+    store = DynamoStore(settings.table_name, settings.region, bucket=settings.history_bucket)
+    return StreamIndexer(
+        index,
+        embedder,
+        fetch=fetch,
+        # A history event's meaning is embedded with the messages said before it, as embedded.
+        before=lambda event: said_before(store, event),
+        add_usage=store.add_usage,  # each embedding, kept as usage of purpose embed
+    )
+
+
+def build_dispatcher(settings: Settings) -> Dispatcher:
+    """The dispatcher function's outbox reader: queued reviews -> Step Functions executions."""
+    if not settings.extraction_state_machine_arn:
+        raise ValueError("the dispatcher needs AGENT_MEMORY_EXTRACTION_STATE_MACHINE_ARN")
+    from .adapters.extraction.dispatch import Dispatcher
+    from .adapters.extraction.stepfunctions import StepFunctionsStarter
+
+    return Dispatcher(
+        StepFunctionsStarter(settings.extraction_state_machine_arn, region=settings.region)
+    )
 
 
 def build_services(
@@ -218,8 +266,9 @@ def build_services(
     """Wire every service. Tests pass adapters of their own to run the same API on any of them."""
     store = store if store is not None else build_store(settings)
     events = events if events is not None else build_events(settings)
+    metrics = build_metrics(settings)
     chosen = build_embedder(settings) if embedder is True else (embedder or None)
-    search = build_search(settings, store, chosen)
+    search = build_search(settings, store, metered(chosen, metrics), metrics)
     files = FileService(
         store,
         events,
@@ -238,13 +287,15 @@ def build_services(
     history_search = HistorySearch(store, manifests, search)
     chosen_model = build_model(settings) if model is True else (model or None)
     extraction = (
-        ExtractionService(store, manifests, records, events, chosen_model)
+        ExtractionService(store, manifests, records, events, chosen_model, metrics)
         if chosen_model is not None
         else None
     )
     starter = build_starter(settings, store, extraction) if extraction is not None else None
-    sessions = SessionService(store, agents, records, files, events, history, extraction, starter)
-    tools = ToolService(store, sessions, records, manifests, search)
+    sessions = SessionService(
+        store, agents, records, files, events, history, extraction, starter, metrics
+    )
+    tools = ToolService(store, sessions, records, manifests, search, metrics)
     tools.register("memory", files.memory_tool)
     tools.register("search_history", history_search.search_history)
     ingest = IngestService(sessions, history)

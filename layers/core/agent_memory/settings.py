@@ -94,6 +94,16 @@ class Settings(BaseSettings):
     audit_retention_days: int = Field(default=365, ge=0, le=36_500)
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # Cloud: the CloudWatch namespace of the service's metrics (EMF), Powertools' variable too.
+    metrics_namespace: str = Field(
+        default="agent-memory",
+        validation_alias=AliasChoices(
+            "AGENT_MEMORY_METRICS_NAMESPACE", "POWERTOOLS_METRICS_NAMESPACE"
+        ),
+    )
+    # Cloud: trace each invocation with Powertools' Tracer (X-Ray); the template's Tracing
+    # parameter sets it. Off by default: the tracer's SDK is imported only when it is on.
+    tracing: bool = False
 
     @model_validator(mode="after")
     def _check(self) -> Settings:

@@ -16,8 +16,8 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
 from .. import __version__
-from ..bootstrap import Services
 from ..domain.errors import DomainError, field_problems, problems_text
+from ..services import Services
 from .body_limits import refusal
 from .context import principal_from_event
 from .openapi_constraints import state_constraints

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..adapters.sqlite import SqliteStore
-from ..bootstrap import Services
 from ..domain.files.models import FileWrite
 from ..domain.models import TurnStatus
 from ..domain.records import RecordQuery, RecordStatus
+from ..services import Services
 
 logger = logging.getLogger(__name__)
 BATCH = 64

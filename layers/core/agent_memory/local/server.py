@@ -12,11 +12,11 @@ from types import FrameType
 from waitress.server import create_server
 
 from ..adapters.events.local_bus import InProcessBus
+from ..adapters.extraction.worker import ExtractionWorker
 from ..api.app import Api
 from ..bootstrap import build_services
 from ..settings import Settings
 from .datadir import make_private
-from .extraction_worker import ExtractionWorker
 from .gateway import LocalGateway
 from .limits import RateLimiter, capped_channels
 from .sse import EventStreams

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Literal
 from urllib.parse import quote
 
 AGENT = "A#"
@@ -278,3 +279,40 @@ def history_object(tenant: str, agent_id: str, session_id: str, event_id: str, t
     """An event's object: `token` is new for each write, so a writer that loses the race to
     keep an event id can never overwrite the object the winner's item points at."""
     return f"{history_prefix(tenant, agent_id)}{_segment(session_id)}/{_segment(event_id)}.{token}.json"
+
+
+# -- reading keys back (the stream indexer sees items only as their keys and images) ----------
+
+
+def _owner(pk: str) -> tuple[str, str] | None:
+    """(tenant, agent id) of a key in one of an agent's partitions; None for any other key.
+    Ids hold no `#` (see `_part`), so splitting on it undoes `agent_pk`."""
+    parts = pk.split("#")
+    if len(parts) < 4 or parts[0] != "T" or f"{parts[2]}#" != AGENT:
+        return None
+    if not parts[1] or not parts[3]:
+        return None
+    return parts[1], parts[3]
+
+
+def parse_head(pk: str, sk: str) -> tuple[str, str, Literal["record", "file"], str] | None:
+    """(tenant, agent id, kind, id) of a record or file head; None for every other item. A long
+    path's id is its key's cut form (`file_sk`): the item's `path` attribute holds it whole."""
+    owner = _owner(pk)
+    if owner is None:
+        return None
+    tenant, agent_id = owner
+    if pk == records_pk(tenant, agent_id) and sk.startswith(RECORD):
+        return tenant, agent_id, "record", sk[len(RECORD) :]
+    if pk == files_pk(tenant, agent_id) and sk.startswith(FILE):
+        return tenant, agent_id, "file", sk[len(FILE) :]
+    return None
+
+
+def is_history_event(pk: str, sk: str) -> bool:
+    """Whether the item is a history event (`EV#` in a session's partition; not its marker)."""
+    owner = _owner(pk)
+    if owner is None or not sk.startswith(EVENT):
+        return False
+    session_id = pk.split("#")[-1]
+    return bool(session_id) and pk == session_pk(*owner, session_id)

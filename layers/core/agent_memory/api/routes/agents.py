@@ -8,9 +8,9 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from ...bootstrap import Services
 from ...domain.manifest import Manifest
 from ...domain.models import Agent, ManifestVersion
+from ...services import Services
 from ..paths import agent_id_from
 from ..schemas import AgentList, ForkIn, IndexStatus, ManifestVersionList
 from .common import ERRORS, NO_CONTENT, caller_of, created, created_responses, no_content

@@ -9,8 +9,8 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel
 
-from ...bootstrap import Services
 from ...domain.audit import AuditEntry
+from ...services import Services
 from .agents import Cursor, Limit
 from .common import ERRORS, caller_of
 

@@ -9,8 +9,8 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from ...bootstrap import Services
 from ...domain.errors import InvalidRequest
+from ...services import Services
 from ..paths import agent_id_from
 from .agents import AgentId, Cursor, Limit
 from .common import ERRORS, caller_of

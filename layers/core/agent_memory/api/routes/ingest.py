@@ -7,7 +7,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from ...bootstrap import Services
+from ...services import Services
 from ..schemas import IngestIn, IngestOut
 from .common import ERRORS, caller_of
 

@@ -10,10 +10,10 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
-from ...bootstrap import Services
 from ...domain.auth import Principal
 from ...domain.errors import InvalidRequest, NotFound
 from ...domain.records import Record, RecordQuery, RecordStatus
+from ...services import Services
 from ..body_limits import refusal
 from ..paths import agent_id_from
 from ..schemas import RecordList, RecordVersionList

@@ -7,8 +7,8 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from ...bootstrap import Services
 from ...domain.services.agent_search import parse_types
+from ...services import Services
 from ..paths import agent_id_from
 from .agents import AgentId
 from .common import ERRORS, caller_of

@@ -8,8 +8,8 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 
-from ...bootstrap import Services
 from ...domain.models import Session, Turn
+from ...services import Services
 from ..paths import agent_id_from
 from ..schemas import BeginTurnIn, CreateSessionIn, SessionList, TurnList
 from .agents import AgentId, Cursor, Limit

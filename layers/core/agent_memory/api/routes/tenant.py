@@ -9,9 +9,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from ...bootstrap import Services
 from ...domain.services.agents import TenantReset
 from ...domain.services.files import FileLimits
+from ...services import Services
 from .common import ERRORS, caller_of
 
 LIMITS = "/v1/tenant/limits"

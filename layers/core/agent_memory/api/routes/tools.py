@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from ...bootstrap import Services
+from ...services import Services
 from ..paths import agent_id_from
 from .agents import AgentId, Cursor, Limit
 from .common import ERRORS, caller_of

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..embeddings import Embedder
 from ..files.models import FileMemory, FileWrite
+from ..metrics import NO_METRICS, SEARCHES, Metrics
 from ..models import Turn
 from ..records import Provenance, Record
 from .index import EmbedRequest, Hit, IndexDoc, IndexFilter, SearchIndex
@@ -87,10 +88,21 @@ class SearchService:
     found by words. In the cloud the stream indexer embeds and indexes.
     """
 
-    def __init__(self, index: SearchIndex | None, embedder: Embedder | None, inline: bool) -> None:
+    def __init__(
+        self,
+        index: SearchIndex | None,
+        embedder: Embedder | None,
+        inline: bool,
+        metrics: Metrics = NO_METRICS,
+    ) -> None:
         self.index = index
         self.embedder = embedder
         self.inline = inline and index is not None
+        self.metrics = metrics
+
+    def searched(self, kind: str, mode: str) -> None:
+        """Count one ranked search of `kind` (record, event, file; all: every kind) in `mode`."""
+        self.metrics.count(SEARCHES, kind=kind, mode=mode)
 
     def docs_for(self, records: Sequence[Record]) -> list[IndexDoc]:
         """Index documents for records about to be written (inline indexing only), each with
@@ -181,6 +193,8 @@ class SearchService:
         the indexed ones. `query_vector`, the query's embedding from an earlier call (a search
         looking deeper), saves embedding it again."""
         assert self.index is not None
+        if depth == CANDIDATES:  # a search looking deeper asks again, deeper: counted once
+            self.searched(where.kind, mode)
         usage: list[UsageEntry] = []
         lexical: list[Hit] = []
         vector: list[Hit] = []
@@ -215,6 +229,7 @@ class SearchService:
         its kind: the query is embedded once, and words are weighed against the best match of
         any kind, so a record, a memory and a message compare on one scale."""
         assert self.index is not None
+        self.searched("all", mode)
         lexical: list[Hit] = []
         vector: list[Hit] = []
         if mode != "vector":

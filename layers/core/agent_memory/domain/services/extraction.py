@@ -36,6 +36,7 @@ from ..extraction.pipeline import (
 )
 from ..history import HistoryEvent
 from ..ids import new_id
+from ..metrics import EXTRACTION_FAILURES, EXTRACTION_RUNS, NO_METRICS, Metrics
 from ..models import (
     UNFINISHED_EXTRACTION,
     Extraction,
@@ -91,9 +92,11 @@ class ExtractionService:
         records: RecordService,
         events: EventPublisher,
         model: MemoryModel,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self._store = store
         self._manifests = manifests
+        self._metrics = metrics
         self._records = records
         self._events = events
         self.model = model
@@ -329,6 +332,7 @@ class ExtractionService:
                     ) from None
                 raise TryAgain from lost  # a record changed meanwhile: work the writes out again
             self._publish(turn, changes)
+            self._metrics.count(EXTRACTION_RUNS, outcome="done")
             return _dump(done)
 
         return optimistic(
@@ -364,24 +368,8 @@ class ExtractionService:
             "extraction failed",
             extra={"turn_id": turn.id, "session_id": turn.session_id, "error": failed.error},
         )
+        self._metrics.count(EXTRACTION_FAILURES)
         return _dump(failed)
-
-    def task(self, event: dict[str, Any]) -> dict[str, Any]:
-        """One step, as a task of the state machine passes it: {"step", "job", ...}."""
-        job = ExtractionJob.from_dict(event.get("job"))
-        step = event.get("step")
-        if step == "begin":
-            return self.begin(job)
-        if step == "propose":
-            return self.propose(job)
-        if step == "decide":
-            return self.decide(job, event.get("proposal") or {})
-        if step == "apply":
-            return self.apply(job, event.get("proposal") or {}, event.get("decision") or {})
-        if step == "fail":
-            error = event.get("error") or {}
-            return self.fail(job, f"{error.get('Error', 'Error')}: {error.get('Cause', '')}")
-        raise InvalidRequest(f"unknown extraction step {step!r}", code="invalid_step")
 
     def run(self, job: ExtractionJob) -> dict[str, Any]:
         """Every step in a row (the embedded worker; the state machine runs them as tasks).

@@ -13,6 +13,7 @@ from ..errors import Conflict, InvalidRequest, NotFound
 from ..events import Change, memory_updated
 from ..extraction.job import ExtractionJob
 from ..ids import new_id, validate_opaque_id
+from ..metrics import NO_METRICS, TURN_COMMITS, Metrics
 from ..models import Extraction, Page, Session, StartedBy, Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, int_field, page, str_field
 from ..ports import (
@@ -50,8 +51,10 @@ class SessionService:
         history: HistoryService,
         extraction: ExtractionService | None = None,
         starter: ExtractionStarter | None = None,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self._history = history
+        self._metrics = metrics
         self._extraction = extraction
         self._starter = starter
         self._store = store
@@ -247,6 +250,7 @@ class SessionService:
         self._after_commit(partial(self._publish, ended, changes))
         if reviewed:
             self._after_commit(partial(self._start_extraction, ended))
+        self._after_commit(partial(self._metrics.count, TURN_COMMITS))
         return ended
 
     def _commit_once(

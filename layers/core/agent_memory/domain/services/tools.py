@@ -9,6 +9,7 @@ from typing import Any
 
 from ..errors import DomainError, InvalidRequest, NotFound
 from ..ids import new_id
+from ..metrics import NO_METRICS, TOOL_CALLS, Metrics
 from ..models import Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
 from ..ports import Store
@@ -45,8 +46,10 @@ class ToolService:
         records: RecordService,
         manifests: ManifestCache,
         search: SearchService | None = None,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self._store = store
+        self._metrics = metrics
         self._search = search
         self._sessions = sessions
         self._records = records
@@ -110,6 +113,7 @@ class ToolService:
                 exc.args = (exc.message,)
             failed = execution.model_copy(update={"error": exc.to_body()["error"]})
             self._store.add_execution(tenant, agent_id, session_id, fitted(failed))
+            self._metrics.count(TOOL_CALLS, tool=name, outcome=exc.code)
             raise
         retrieved = bool(output.get("records") or output.get("sources") or output.get("events"))
         self._store.add_execution(
@@ -127,6 +131,7 @@ class ToolService:
             ),
         )
         self.record_usage(turn, execution.id, ctx)
+        self._metrics.count(TOOL_CALLS, tool=name, outcome="ok")
         return output
 
     def record_usage(self, turn: Turn, execution_id: str | None, ctx: TurnContext) -> None:

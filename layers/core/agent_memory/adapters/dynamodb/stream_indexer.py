@@ -1,4 +1,5 @@
-"""DynamoDB Streams -> search index: the stream indexer's logic (functions/indexer is its handler).
+"""DynamoDB Streams -> search index: the stream indexer's logic (functions/indexer is its handler,
+bootstrap.build_indexer wires it).
 
 The table streams NEW_AND_OLD_IMAGES. Of its items, two kinds are searchable heads:
 
@@ -34,7 +35,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -49,16 +49,17 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
     DynamoDBRecordEventName,
 )
 
-from ..domain.embeddings import Embedder
-from ..domain.errors import StorageUnavailable
-from ..domain.history import HistoryEvent, part_id
-from ..domain.ids import new_id
-from ..domain.models import utcnow
-from ..domain.records import from_doc
-from ..domain.search.index import DocKind, IndexDoc, SearchIndex
-from ..domain.search.service import record_doc
-from ..domain.services.history import context_words, with_context
-from ..domain.usage import Usage
+from ...domain.embeddings import Embedder
+from ...domain.errors import StorageUnavailable
+from ...domain.history import HistoryEvent, part_id
+from ...domain.ids import new_id
+from ...domain.models import utcnow
+from ...domain.records import from_doc
+from ...domain.search.index import DocKind, IndexDoc, SearchIndex
+from ...domain.search.service import record_doc
+from ...domain.services.history import context_words, with_context
+from ...domain.usage import Usage
+from . import keys
 
 logger = logging.getLogger(__name__)
 
@@ -66,11 +67,6 @@ logger = logging.getLogger(__name__)
 # hold 100 KiB. The words of the whole text are indexed; the meaning of its first 20,000
 # characters (about 5,000 tokens of English, 8,000 of dense code) is.
 EMBED_MAX_CHARS = 20_000
-
-_HEAD_PK = re.compile(r"^T#(?P<tenant>[^#]+)#A#(?P<agent>[^#]+)#(?P<part>[RF])$")
-_SESSION_PK = re.compile(r"^T#(?P<tenant>[^#]+)#A#(?P<agent>[^#]+)#S#(?P<session>[^#]+)$")
-_EVENT_SK = "EV#"
-_HEAD_SK: dict[str, tuple[str, DocKind]] = {"R": ("R#", "record"), "F": ("F#", "file")}
 
 
 @dataclasses.dataclass
@@ -95,14 +91,10 @@ class HeadKey:
 
 
 def head_key(pk: str, sk: str) -> HeadKey | None:
-    """The document a record or file head stands for; None for every other item."""
-    match = _HEAD_PK.match(pk)
-    if match is None:
-        return None
-    prefix, kind = _HEAD_SK[match["part"]]
-    if not sk.startswith(prefix):
-        return None
-    return HeadKey(match["tenant"], match["agent"], kind, sk[len(prefix) :])
+    """The document a record or file head stands for; None for every other item. The key
+    layout is keys.py's alone: this only asks it which item a key names."""
+    head = keys.parse_head(pk, sk)
+    return HeadKey(*head) if head is not None else None
 
 
 def file_doc(key: HeadKey, image: dict[str, Any]) -> IndexDoc:
@@ -129,8 +121,8 @@ def superseded(records: Sequence[dict[str, Any]]) -> set[str]:
     replaced: set[str] = set()
     for record in records:
         stream = record.get("dynamodb") or {}
-        keys = stream.get("Keys") or {}
-        item = (str(keys.get("pk", {}).get("S")), str(keys.get("sk", {}).get("S")))
+        named = stream.get("Keys") or {}
+        item = (str(named.get("pk", {}).get("S")), str(named.get("sk", {}).get("S")))
         sequence = str(stream.get("SequenceNumber"))
         if item in last:
             replaced.add(last[item])
@@ -281,9 +273,9 @@ class StreamIndexer:
         writes = Writes(str(stream.sequence_number) if stream is not None else "")
         if stream is None:
             return writes
-        keys = stream.keys
-        pk, sk = str(keys.get("pk", "")), str(keys.get("sk", ""))
-        if sk.startswith(_EVENT_SK) and _SESSION_PK.match(pk):
+        named = stream.keys
+        pk, sk = str(named.get("pk", "")), str(named.get("sk", ""))
+        if keys.is_history_event(pk, sk):
             self._event_writes(record, writes)
             return writes
         key = head_key(pk, sk)

@@ -14,11 +14,11 @@ import queue
 import threading
 from collections.abc import Callable
 
-from ..adapters.background import BackgroundLoop
-from ..domain.extraction.job import ExtractionJob
-from ..domain.models import Turn
-from ..domain.ports import ExtractionStarter
-from ..domain.services.extraction import ExtractionService
+from ...domain.extraction.job import ExtractionJob
+from ...domain.models import Turn
+from ...domain.ports import ExtractionStarter
+from ...domain.services.extraction import ExtractionService
+from ..background import BackgroundLoop
 
 logger = logging.getLogger(__name__)
 

@@ -1,0 +1,44 @@
+"""The extraction state machine's task events (functions/extraction/statemachine.asl.json) ->
+ExtractionService calls.
+
+The event is Step Functions' shape, `{"step", "job", "proposal"?, "decision"?, "error"?}` (the
+last the Catch's `{"Error", "Cause"}`); it is read here so the service takes the job and each
+step's inputs as arguments. A step or job it cannot read is InvalidRequest, which the state
+machine does not retry (and which changes nothing)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...domain.errors import InvalidRequest
+from ...domain.extraction.job import ExtractionJob
+from ...domain.services.extraction import ExtractionService
+
+STEPS = ("begin", "propose", "decide", "apply", "fail")
+
+
+def run_step(extraction: ExtractionService, event: dict[str, Any]) -> dict[str, Any]:
+    """Run the one step the task's event names and answer the task's payload."""
+    job = ExtractionJob.from_dict(event.get("job"))
+    step = event.get("step")
+    if step not in STEPS:
+        raise InvalidRequest(f"unknown extraction step {step!r}", code="invalid_step")
+    if step == "begin":
+        return extraction.begin(job)
+    if step == "propose":
+        return extraction.propose(job)
+    if step == "decide":
+        return extraction.decide(job, _object(event, "proposal"))
+    if step == "apply":
+        return extraction.apply(job, _object(event, "proposal"), _object(event, "decision"))
+    error = _object(event, "error")
+    return extraction.fail(job, f"{error.get('Error', 'Error')}: {error.get('Cause', '')}")
+
+
+def _object(event: dict[str, Any], name: str) -> dict[str, Any]:
+    # A missing (or null) input is an empty one, as the state machine passes none before the
+    # step that makes it; anything but an object is a malformed event.
+    value = event.get(name) or {}
+    if not isinstance(value, dict):
+        raise InvalidRequest(f"the step's {name} is an object", code="invalid_step")
+    return value

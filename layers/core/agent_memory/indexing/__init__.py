@@ -1,1 +1,0 @@
-"""Keeping the search index in step with the store (cloud: the table's stream)."""

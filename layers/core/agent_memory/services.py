@@ -1,0 +1,65 @@
+"""The `Services` type: every service the composition root (bootstrap.py) wires, as one value.
+
+Its own module so that what consumes the services (api/, local/) can name the type without
+importing the composition root and, through it, every adapter it may pick."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .domain.ports import EventPublisher, ExtractionStarter, Store
+from .domain.services.agent_search import AgentSearch
+from .domain.services.agents import AgentService
+from .domain.services.audit import AuditService
+from .domain.services.extraction import ExtractionService
+from .domain.services.files import FileService
+from .domain.services.history import HistoryService
+from .domain.services.history_search import HistorySearch
+from .domain.services.ingest import IngestService
+from .domain.services.records import RecordService
+from .domain.services.sessions import SessionService
+from .domain.services.tools import ToolService
+from .settings import Settings
+
+if TYPE_CHECKING:
+    from .adapters.sqlite.vectors import BackgroundEmbedder
+
+
+@dataclass(frozen=True)
+class Services:
+    settings: Settings
+    store: Store
+    events: EventPublisher
+    agents: AgentService
+    sessions: SessionService
+    records: RecordService
+    files: FileService
+    history: HistoryService
+    history_search: HistorySearch
+    agent_search: AgentSearch
+    tools: ToolService
+    ingest: IngestService
+    audit: AuditService
+    extraction: ExtractionService | None = None
+    starter: ExtractionStarter | None = None
+    # Embedded shape: adds the vectors of what writes queued (the server runs it in background).
+    vectors: BackgroundEmbedder | None = None
+
+    def drain_extractions(self) -> int:
+        """Run the queued post-turn reviews now, in this thread (embedded worker only)."""
+        drain = getattr(self.starter, "drain", None)
+        return drain() if drain is not None else 0
+
+    def drain_vectors(self, after_batch: Callable[[int], None] | None = None) -> int:
+        """Embed every queued document now, in this thread (embedded shape only)."""
+        return self.vectors.drain(after_batch) if self.vectors is not None else 0
+
+    def close(self) -> None:
+        stop = getattr(self.starter, "stop", None)
+        if stop is not None:
+            stop()
+        if self.vectors is not None:
+            self.vectors.stop()
+        self.store.close()
