@@ -8,6 +8,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from ...bootstrap import Services
+from ...domain.tool_io import RecallIn
 from ..paths import agent_id_from
 from .agents import AgentId, Cursor, Limit
 from .common import ERRORS, caller_of
@@ -57,7 +58,7 @@ def tools_router(services: Services) -> Router:
         # across sessions read those alone.
         reach = None if who.reads_every_session else who.subject
         output = tools.call(who.tenant, agent, session_id, turn_id, name, body, reach)
-        return {"output": output}
+        return {"output": output.dump()}
 
     @router.get(
         TURN + "/instructions",
@@ -94,7 +95,8 @@ def tools_router(services: Services) -> Router:
         agent = agent_id_from(agent_id)
         services.sessions.reach(who, agent, session_id, write=True)
         who.may_state_caller(body, default="agent")  # recall without a caller is the agent's
-        return tools.recall(who.tenant, agent, session_id, turn_id, body)
+        args = RecallIn.model_validate(body)
+        return tools.recall(who.tenant, agent, session_id, turn_id, args).dump()
 
     @router.get(
         "/v1/agents/<agent_id>/usage",

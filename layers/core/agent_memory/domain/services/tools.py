@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from ..errors import DomainError, InvalidRequest, NotFound
+from pydantic import BaseModel, ValidationError
+
+from ..errors import DomainError, NotFound
 from ..ids import new_id
 from ..models import Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, page, str_field
@@ -15,8 +18,19 @@ from ..ports import Store
 from ..records import Execution
 from ..search.service import SearchService
 from ..secrets import redact_tree
+from ..tool_io import (
+    AddMemoryIn,
+    IdIn,
+    MemoriesOut,
+    RecallIn,
+    RecallOut,
+    RecordsOut,
+    SearchMemoryIn,
+    SourcesOut,
+    ToolOut,
+)
 from ..usage import usage_rows
-from .records import RecordService
+from .records import RecordService, tool_input_error
 from .sessions import SessionService
 from .turn_context import (
     ManifestCache,
@@ -32,7 +46,44 @@ RECORD_TOOLS = ("add_memory", "read_memory", "delete_memory", "search_memory")
 ALWAYS_OFFERED = frozenset({"search_memory"})
 # Tools whose executions carry the spec's runtime marker (file-memory: the memory tool).
 RUNTIME_TOOLS = frozenset({"memory"})
-Handler = Callable[[TurnContext, dict[str, Any]], dict[str, Any]]
+# A tool takes its validated input model and returns its output model.
+Handler = Callable[[TurnContext, Any], ToolOut]
+# Checks made before the input is read (who may call it, whether it is offered), on the raw
+# arguments, so a refused call says so whatever its input.
+Guard = Callable[[TurnContext, dict[str, Any]], None]
+# The tool's own error for input its model refuses (each tool kept its codes and texts).
+Invalid = Callable[[dict[str, Any], ValidationError], DomainError]
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A registered tool: its handler, its input and output models, and how it refuses."""
+
+    handler: Handler
+    input: type[BaseModel]
+    output: type[ToolOut]
+    invalid: Invalid
+    guard: Guard | None = None
+
+    def run(self, ctx: TurnContext, arguments: dict[str, Any]) -> ToolOut:
+        if self.guard is not None:
+            self.guard(ctx, arguments)
+        try:
+            args = self.input.model_validate(arguments)
+        except ValidationError as exc:
+            raise self.invalid(arguments, exc) from exc
+        return self.handler(ctx, args)
+
+
+def _writer(tool: str) -> Guard:
+    def guard(ctx: TurnContext, _arguments: dict[str, Any]) -> None:
+        ctx.require_writer(tool)
+
+    return guard
+
+
+def _record_input_error(tool: str) -> Invalid:
+    return lambda _arguments, exc: tool_input_error(tool, exc)
 
 
 class ToolService:
@@ -51,16 +102,41 @@ class ToolService:
         self._sessions = sessions
         self._records = records
         self._manifests = manifests
-        self._handlers: dict[str, Handler] = {
-            "add_memory": records.add_memory,
-            "read_memory": records.read_memory,
-            "delete_memory": records.delete_memory,
-            "search_memory": records.search_memory,
-        }
+        self._tools: dict[str, Tool] = {}
+        # (name, handler, input, output, whether only a writer may call it)
+        record_tools: list[tuple[str, Handler, type[BaseModel], type[ToolOut], bool]] = [
+            ("add_memory", records.add_memory, AddMemoryIn, MemoriesOut, True),
+            ("read_memory", records.read_memory, IdIn, SourcesOut, False),
+            ("delete_memory", records.delete_memory, IdIn, MemoriesOut, True),
+            ("search_memory", records.search_memory, SearchMemoryIn, RecordsOut, False),
+        ]
+        for name, handler, input_model, output_model, writes in record_tools:
+            self.register(
+                name,
+                handler,
+                input_model,
+                output_model,
+                invalid=_record_input_error(name),
+                guard=_writer(name) if writes else None,
+            )
 
-    def register(self, name: str, handler: Handler) -> None:
+    def register(
+        self,
+        name: str,
+        handler: Handler,
+        input_model: type[BaseModel],
+        output_model: type[ToolOut],
+        *,
+        invalid: Invalid,
+        guard: Guard | None = None,
+    ) -> None:
         """Other areas (file memory, history) add their tools here."""
-        self._handlers[name] = handler
+        self._tools[name] = Tool(handler, input_model, output_model, invalid, guard)
+
+    @property
+    def tools(self) -> dict[str, Tool]:
+        """Every registered tool by name (the OpenAPI document describes their models)."""
+        return dict(self._tools)
 
     def context(self, turn: Turn, caller_raw: Any, sessions_of: str | None = None) -> TurnContext:
         manifest = self._manifests.manifest(turn)
@@ -82,10 +158,10 @@ class ToolService:
         name: str,
         body: dict[str, Any],
         sessions_of: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> ToolOut:
         """`sessions_of`: the subject whose sessions alone the caller reaches (None: all)."""
-        handler = self._handlers.get(name)
-        if handler is None:
+        tool = self._tools.get(name)
+        if tool is None:
             raise NotFound(f"there is no native tool {name!r}", code="tool_not_found")
         turn = self._sessions.open_turn(tenant, agent_id, session_id, turn_id)
         arguments = {k: v for k, v in body.items() if k != "caller"}
@@ -103,7 +179,7 @@ class ToolService:
         )
         try:
             self._check_offered(ctx, name)
-            output = handler(ctx, arguments)
+            result = tool.run(ctx, arguments)
         except DomainError as exc:
             if exc.code == "tool_not_offered":
                 exc.message = f"{exc.message}{self._version_note(turn)}"
@@ -111,6 +187,7 @@ class ToolService:
             failed = execution.model_copy(update={"error": exc.to_body()["error"]})
             self._store.add_execution(tenant, agent_id, session_id, fitted(failed))
             raise
+        output = result.dump()
         retrieved = bool(output.get("records") or output.get("sources") or output.get("events"))
         self._store.add_execution(
             tenant,
@@ -127,7 +204,7 @@ class ToolService:
             ),
         )
         self.record_usage(turn, execution.id, ctx)
-        return output
+        return result
 
     def record_usage(self, turn: Turn, execution_id: str | None, ctx: TurnContext) -> None:
         if not ctx.usage:
@@ -225,8 +302,8 @@ class ToolService:
         }
 
     def recall(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str, body: dict[str, Any]
-    ) -> dict[str, Any]:
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str, args: RecallIn
+    ) -> RecallOut:
         """The records that best match the turn's current context, before a model call.
 
         Recorded as a search_memory execution with recall: true, unless it found nothing or
@@ -234,20 +311,11 @@ class ToolService:
         conversation, in this turn or an earlier one. Returned marked as memory: data for the
         model, never instructions.
         """
-        context_text = body.get("context")
-        if not isinstance(context_text, str) or not context_text.strip():
-            raise InvalidRequest(
-                "recall needs the turn's current context as a non-empty string",
-                code="invalid_context",
-            )
-        if len(context_text) > RECALL_CONTEXT_MAX_CHARS:
-            raise InvalidRequest(
-                f"context is at most {RECALL_CONTEXT_MAX_CHARS} characters", code="invalid_context"
-            )
+        context_text = args.context  # RecallIn checked it is non-empty and not too long
         turn = self._sessions.open_turn(tenant, agent_id, session_id, turn_id)
-        ctx = self.context(turn, body.get("caller") or {"role": "agent"})
+        ctx = self.context(turn, args.caller or {"role": "agent"})
         if not ctx.memory.enabled:
-            return {"type": "memory", "records": [], "text": ""}
+            return RecallOut(records=[], text="")
         # The recent end of the context says most about what the model is about to do.
         query_text = context_text[-RECALL_QUERY_CHARS:]
         records = self._records.ranked(
@@ -278,7 +346,7 @@ class ToolService:
             )
         # A recall not recorded has no execution for its embedding's usage to name.
         self.record_usage(turn, execution_id if recorded else None, ctx)
-        return {"type": "memory", "records": dumped, "text": memory_block(records)}
+        return RecallOut(records=records, text=memory_block(records))
 
     def _recalled_before(self, ctx: TurnContext, listed: list[tuple[str, int]]) -> bool:
         """Whether an earlier recall put these record versions before the same conversation:
@@ -339,7 +407,6 @@ HISTORY_RULE = (
     "search_history tool. Search it before guessing at, or asking again for, something an "
     "earlier turn established."
 )
-RECALL_CONTEXT_MAX_CHARS = 200_000
 # How many committed turns back a recall looks for the same versions before the same
 # conversation. Each is one read of the turn's executions, on every recall; and a session's
 # context is bounded (older messages are summarized, earlier tool results cleared), so a recall
