@@ -18,8 +18,6 @@ pytestmark = pytest.mark.integration
 # while it is still listed, so the list stays true.
 UNTYPED_ANSWERS = {
     "GET /v1/agents/{agentId}/-/sessions/{session_id}/turns/{turn_id}",
-    "GET /v1/agents/{agentId}/-/sessions/{session_id}/turns/{turn_id}/instructions",
-    "GET /v1/agents/{agentId}/-/usage",
     "DELETE /v1/agents/{agentId}/-/records/{record_id}",
     "GET /v1/agents/{agentId}/-/memories",
     "GET /v1/agents/{agentId}/-/memories/{path}",

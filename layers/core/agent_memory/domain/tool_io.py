@@ -29,6 +29,7 @@ from .files.commands import COMMAND_NAMES, MemoryToolError
 from .files.paths import normalize_path
 from .files.texts import text
 from .records import CONTENT_MAX_BYTES, LABEL_VALUE_MAX_CHARS, SUMMARY_MAX_CHARS, Record
+from .usage import Usage, UsageTotal
 
 # -- record tools ------------------------------------------------------------------------------
 
@@ -305,3 +306,29 @@ class RecallOut(ToolOut):
     type: Literal["memory"] = "memory"
     records: list[Record]
     text: str
+
+
+# -- around the tools ---------------------------------------------------------------------------
+
+
+class PinnedLine(BaseModel):
+    """A pinned record the instructions list."""
+
+    id: str
+    version: int
+    summary: str
+
+
+class InstructionsOut(BaseModel):
+    """The memory part of a turn's instructions, and the pinned records it lists."""
+
+    instructions: str
+    pinned: list[PinnedLine]
+
+
+class UsagePage(BaseModel):
+    """An agent's model usage, newest first, a cursor, and its totals."""
+
+    usage: list[Usage]
+    next: str | None
+    totals: list[UsageTotal]

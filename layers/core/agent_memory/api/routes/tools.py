@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from ...bootstrap import Services
-from ...domain.tool_io import RecallIn
+from ...domain.tool_io import InstructionsOut, RecallIn, UsagePage
 from ..paths import agent_id_from
 from .agents import AgentId, Cursor, Limit
 from .common import ERRORS, caller_of
@@ -68,7 +68,7 @@ def tools_router(services: Services) -> Router:
         responses=ERRORS,
         tags=["tools"],
     )
-    def instructions(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> dict[str, Any]:
+    def instructions(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> InstructionsOut:
         who = caller()
         agent = agent_id_from(agent_id)
         services.sessions.reach(who, agent, session_id)
@@ -109,7 +109,7 @@ def tools_router(services: Services) -> Router:
         turn_id: Annotated[str | None, Query(alias="turnId")] = None,
         limit: Limit = None,
         cursor: Cursor = None,
-    ) -> dict[str, Any]:
+    ) -> UsagePage:
         who = caller()
         who.can_read()
         return tools.usage(who.tenant, agent_id_from(agent_id), turn_id, limit, cursor)

@@ -21,13 +21,16 @@ from ..secrets import redact_tree
 from ..tool_io import (
     AddMemoryIn,
     IdIn,
+    InstructionsOut,
     MemoriesOut,
+    PinnedLine,
     RecallIn,
     RecallOut,
     RecordsOut,
     SearchMemoryIn,
     SourcesOut,
     ToolOut,
+    UsagePage,
 )
 from ..usage import usage_rows
 from .records import RecordService, tool_input_error
@@ -247,7 +250,7 @@ class ToolService:
 
     def instructions(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str
-    ) -> dict[str, Any]:
+    ) -> InstructionsOut:
         """The memory part of the turn's instructions. The record versions it lists are kept in
         the transcript as a memory.pinned entry (once per distinct list)."""
         turn = self._sessions.get_turn(tenant, agent_id, session_id, turn_id)
@@ -277,8 +280,8 @@ class ToolService:
                         created_at=utcnow(),
                     ),
                 )
-        pinned = [{"id": r.id, "version": r.version, "summary": r.summary} for r in pins]
-        return {"instructions": text, "pinned": pinned}
+        pinned = [PinnedLine(id=r.id, version=r.version, summary=r.summary) for r in pins]
+        return InstructionsOut(instructions=text, pinned=pinned)
 
     def turn_detail(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str
@@ -384,20 +387,15 @@ class ToolService:
         turn_id: str | None,
         limit: int | None,
         cursor: str | None,
-    ) -> dict[str, Any]:
+    ) -> UsagePage:
         self._sessions.agent(tenant, agent_id)
         size = check_limit(limit)
         before = str_field(decode_cursor(cursor), "before")
         entries = self._store.list_usage(tenant, agent_id, turn_id, size + 1, before)
         result = page(entries, size, lambda last: {"before": last.id})
-        return {
-            "usage": [u.model_dump(mode="json", by_alias=True) for u in result.items],
-            "next": result.next,
-            "totals": [
-                t.model_dump(mode="json", by_alias=True)
-                for t in self._store.usage_totals(tenant, agent_id)
-            ],
-        }
+        return UsagePage(
+            usage=result.items, next=result.next, totals=self._store.usage_totals(tenant, agent_id)
+        )
 
 
 # The spec: "The agent is told to search its history before guessing at, or asking again for,
