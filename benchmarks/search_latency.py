@@ -472,9 +472,9 @@ def service_calls(services: Any, turn: Turn, bodies: list[dict[str, Any]]) -> li
     def call(body: dict[str, Any]) -> Callable[[], int]:
         args = {**body, "caller": {"role": "agent"}}
         return lambda: len(
-            services.tools.call(TENANT, AGENT, turn.session_id, turn.id, "search_memory", args)[
-                "records"
-            ]
+            services.tools.call(
+                TENANT, AGENT, turn.session_id, turn.id, "search_memory", args
+            ).dump()["records"]
         )
 
     return [call(b) for b in bodies]

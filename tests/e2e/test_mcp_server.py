@@ -23,7 +23,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from agent_memory.client import ApiError
-from agent_memory.domain.services.records import AddMemoryIn
+from agent_memory.domain.tool_io import AddMemoryIn
 from conftest import Server, free_port
 
 pytestmark = pytest.mark.e2e

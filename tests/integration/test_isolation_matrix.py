@@ -177,6 +177,8 @@ def _value(document: dict[str, Any], schema: dict[str, Any], name: str) -> Any:
         )
     if "anyOf" in schema:
         return _value(document, schema["anyOf"][0], name)
+    if "enum" in schema:  # a caller's role, say: a value the schema names
+        return schema["enum"][0]
     kind = schema.get("type")
     if kind == "object" or "properties" in schema:
         props = schema.get("properties", {})

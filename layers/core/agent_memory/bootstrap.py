@@ -19,12 +19,13 @@ from .domain.services.audit import AuditService
 from .domain.services.extraction import ExtractionService
 from .domain.services.files import FileLimits, FileService
 from .domain.services.history import HistoryService
-from .domain.services.history_search import HistorySearch
+from .domain.services.history_search import HistorySearch, history_input_error
 from .domain.services.ingest import IngestService
 from .domain.services.records import RecordService
 from .domain.services.sessions import SessionService
 from .domain.services.tools import ToolService
 from .domain.services.turn_context import ManifestCache
+from .domain.tool_io import HistoryOut, MemoryIn, MemoryOut, SearchHistoryIn, memory_input_error
 from .services import Services
 from .settings import Settings
 
@@ -296,8 +297,22 @@ def build_services(
         store, agents, records, files, events, history, extraction, starter, metrics
     )
     tools = ToolService(store, sessions, records, manifests, search, metrics)
-    tools.register("memory", files.memory_tool)
-    tools.register("search_history", history_search.search_history)
+    tools.register(
+        "memory",
+        files.memory_tool,
+        MemoryIn,
+        MemoryOut,
+        invalid=lambda arguments, exc: memory_input_error(arguments, exc.errors()),
+        guard=files.memory_writer,
+    )
+    tools.register(
+        "search_history",
+        history_search.search_history,
+        SearchHistoryIn,
+        HistoryOut,
+        invalid=history_input_error,
+        guard=history_search.offered,
+    )
     ingest = IngestService(sessions, history)
     vectors = build_vectors(store, search)
     return Services(

@@ -21,6 +21,7 @@ from ..services import Services
 from .body_limits import refusal
 from .context import principal_from_event
 from .openapi_constraints import state_constraints
+from .openapi_tools import describe_tools
 from .paths import audit_target, external, normalize_event
 from .routes.agents import agents_router
 from .routes.audit import audit_router
@@ -250,6 +251,7 @@ class Api:
                     if parameter.get("in") == "path" and parameter.get("name") == "agent_id":
                         parameter["name"] = "agentId"
                 state_constraints(method, operation)
+        describe_tools(schema, self.services.tools.tools)
         return schema
 
     def _register_handlers(self) -> None:

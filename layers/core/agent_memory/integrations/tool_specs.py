@@ -15,8 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..domain.files.commands import COMMAND_NAMES
-from ..domain.services.history_search import SearchHistoryIn
-from ..domain.services.records import AddMemoryIn, IdIn, SearchMemoryIn
+from ..domain.tool_io import AddMemoryIn, IdIn, SearchHistoryIn, SearchMemoryIn
 
 
 @dataclass(frozen=True)

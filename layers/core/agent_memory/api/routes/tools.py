@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
+from ...domain.tool_io import InstructionsOut, RecallIn, UsagePage
 from ...services import Services
 from ..paths import agent_id_from
 from .agents import AgentId, Cursor, Limit
@@ -57,7 +58,7 @@ def tools_router(services: Services) -> Router:
         # across sessions read those alone.
         reach = None if who.reads_every_session else who.subject
         output = tools.call(who.tenant, agent, session_id, turn_id, name, body, reach)
-        return {"output": output}
+        return {"output": output.dump()}
 
     @router.get(
         TURN + "/instructions",
@@ -67,7 +68,7 @@ def tools_router(services: Services) -> Router:
         responses=ERRORS,
         tags=["tools"],
     )
-    def instructions(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> dict[str, Any]:
+    def instructions(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> InstructionsOut:
         who = caller()
         agent = agent_id_from(agent_id)
         services.sessions.reach(who, agent, session_id)
@@ -94,7 +95,8 @@ def tools_router(services: Services) -> Router:
         agent = agent_id_from(agent_id)
         services.sessions.reach(who, agent, session_id, write=True)
         who.may_state_caller(body, default="agent")  # recall without a caller is the agent's
-        return tools.recall(who.tenant, agent, session_id, turn_id, body)
+        args = RecallIn.model_validate(body)
+        return tools.recall(who.tenant, agent, session_id, turn_id, args).dump()
 
     @router.get(
         "/v1/agents/<agent_id>/usage",
@@ -107,7 +109,7 @@ def tools_router(services: Services) -> Router:
         turn_id: Annotated[str | None, Query(alias="turnId")] = None,
         limit: Limit = None,
         cursor: Cursor = None,
-    ) -> dict[str, Any]:
+    ) -> UsagePage:
         who = caller()
         who.can_read()
         return tools.usage(who.tenant, agent_id_from(agent_id), turn_id, limit, cursor)

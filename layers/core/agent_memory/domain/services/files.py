@@ -24,6 +24,7 @@ from ..ports import EventPublisher, LimitExceeded, PreconditionFailed, Store
 from ..retry import TryAgain, optimistic
 from ..search.index import IndexFilter
 from ..search.service import SearchService, UsageEntry
+from ..tool_io import MemoryIn, MemoryOut
 from ..usage import usage_rows
 from . import commit_plan
 from .commit_plan import MemoryConflict, stamp
@@ -33,6 +34,7 @@ from .turn_context import TurnContext, replayed_effects
 
 _ATTEMPTS = 10
 logger = logging.getLogger(__name__)
+WRITE_COMMANDS = frozenset({"create", "str_replace", "insert", "delete", "rename"})
 
 
 # What a tenant's admin may set. memoryBytes stays well within a DynamoDB item (400 KB), which
@@ -214,9 +216,11 @@ class FileService:
 
     # -- the memory tool --------------------------------------------------------------------
 
-    def memory_tool(self, ctx: TurnContext, body: dict[str, Any]) -> dict[str, Any]:
-        command = body.get("command")
-        writes = command in ("create", "str_replace", "insert", "delete", "rename")
+    @staticmethod
+    def memory_writer(ctx: TurnContext, arguments: dict[str, Any]) -> None:
+        """The memory tool's guard: a command that writes is refused, before its parameters are
+        read, to a caller that may not write."""
+        writes = arguments.get("command") in WRITE_COMMANDS
         if writes and (ctx.caller.role != "agent" or ctx.memory.access == "read_only"):
             who = (
                 "this agent's memory is read_only"
@@ -224,17 +228,21 @@ class FileService:
                 else "only the session's own agent writes"
             )
             raise MemoryToolError("memory.forbidden", text("forbidden", reason=who))
+
+    def memory_tool(self, ctx: TurnContext, args: MemoryIn) -> MemoryOut:
+        body = args.arguments()
+        writes = body["command"] in WRITE_COMMANDS
         effect_id = ctx.effect_id("memory")
         staged = self._store.staged_effects(ctx.tenant, ctx.agent_id, ctx.session_id, ctx.turn.id)
         if writes:
             for effect in [*staged, *replayed_effects(self._store, ctx)]:
                 if effect.effect_id == effect_id and isinstance(effect, FileChangeEffect):
-                    return {"result": effect.payload.output}
+                    return MemoryOut(result=effect.payload.output)
         view = TurnFiles(self._store, ctx, staged)
         limits = self.limits_for(ctx.tenant)
         result = run_command(body, view, max_bytes=limits.memory_bytes)
         if not result.changes:
-            return {"result": result.output}
+            return MemoryOut(result=result.output)
         # A rename moves content already kept; what is written anew is scanned, whole, so the
         # line named is the line in the memory.
         warnings = secrets.check(
@@ -272,7 +280,9 @@ class FileService:
             self._store.stage_effect(ctx.tenant, ctx.agent_id, ctx.session_id, effect)
         except PreconditionFailed as exc:
             raise staging_refused(self._store, ctx) from exc
-        return {"result": result.output, **({"warnings": warnings} if warnings else {})}
+        if warnings:
+            return MemoryOut(result=result.output, warnings=warnings)
+        return MemoryOut(result=result.output)
 
     # -- the turn's commit --------------------------------------------------------------------
 

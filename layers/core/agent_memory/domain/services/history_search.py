@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import ValidationError
 
-from ..errors import InvalidRequest, NotFound
+from ..errors import DomainError, InvalidRequest, NotFound
 from ..history import HistoryEvent
 from ..manifest import Manifest
 from ..models import TurnStatus, utcnow
@@ -29,6 +29,7 @@ from ..search.lexical import tokenize
 from ..search.ranking import Ranked, favour_windows
 from ..search.service import CANDIDATES, SearchService, UsageEntry
 from ..search.when import Window, windows
+from ..tool_io import HISTORY_MAX_LIMIT, HistoryOut, SearchHistoryIn
 from ..usage import usage_rows
 from .turn_context import ManifestCache, ToolRefused, TurnContext
 
@@ -36,16 +37,7 @@ from .turn_context import ManifestCache, ToolRefused, TurnContext
 MAX_DEPTH = 800
 # Candidates past the best ones whose events are read at once.
 READ_AHEAD = 50
-MAX_LIMIT = 50
-
-
-class SearchHistoryIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    query: str | None = Field(default=None, max_length=4096)
-    ids: list[str] | None = Field(default=None, max_length=100)
-    limit: StrictInt = Field(default=5, ge=1, le=MAX_LIMIT)
-    cursor: str | None = Field(default=None, max_length=1024)
+MAX_LIMIT = HISTORY_MAX_LIMIT
 
 
 Visible = Callable[[HistoryEvent, "TurnCache"], bool]
@@ -104,6 +96,14 @@ class Position:
         return encode_cursor({"offset": self.offset + count, "query": self.query[:64]})
 
 
+def history_input_error(_arguments: dict[str, Any], exc: ValidationError) -> DomainError:
+    """search_history's bad input: its first problem, named by the tool."""
+    return ToolRefused(
+        f"search_history: {exc.errors(include_url=False)[0]['msg']}",
+        code="memory.invalid_argument",
+    )
+
+
 class HistorySearch:
     def __init__(self, store: Store, manifests: ManifestCache, search: SearchService) -> None:
         self._store = store
@@ -112,21 +112,17 @@ class HistorySearch:
 
     # -- the search_history tool ----------------------------------------------------------------
 
-    def search_history(self, ctx: TurnContext, body: dict[str, Any]) -> dict[str, Any]:
-        history = self._manifests.manifest(ctx.turn).harness.history
-        if history.index is None:
+    def offered(self, ctx: TurnContext, _arguments: dict[str, Any]) -> None:
+        """search_history's guard: refused before its input is read when no history is kept."""
+        if self._manifests.manifest(ctx.turn).harness.history.index is None:
             raise ToolRefused(
                 "search_history is not offered: this agent keeps no history "
                 "(harness.history.index is not set)",
                 code="tool_not_offered",
             )
-        try:
-            args = SearchHistoryIn.model_validate(body)
-        except ValidationError as exc:
-            raise ToolRefused(
-                f"search_history: {exc.errors(include_url=False)[0]['msg']}",
-                code="memory.invalid_argument",
-            ) from exc
+
+    def search_history(self, ctx: TurnContext, args: SearchHistoryIn) -> HistoryOut:
+        history = self._manifests.manifest(ctx.turn).harness.history
         across = history.search == "agent"
         if args.ids:
             # Ids name events of the asking session (an event's id is unique in its session).
@@ -136,7 +132,7 @@ class HistorySearch:
                 for e in self._store.get_events(ctx.tenant, ctx.agent_id, ctx.session_id, args.ids)
                 if self._visible_to_turn(ctx, e, cache)
             ]
-            return {"events": [_whole(e) for e in events]}
+            return HistoryOut(events=[_whole(e) for e in events])
         if not args.query:
             raise ToolRefused("search_history needs a query or ids", code="memory.invalid_argument")
         try:
@@ -144,7 +140,7 @@ class HistorySearch:
         except InvalidRequest as exc:
             raise ToolRefused(str(exc), code="memory.invalid_argument") from exc
         if self._search.index is None:
-            return {"events": [], "next": None}
+            return HistoryOut(events=[], next=None)
         where = IndexFilter(
             kind="event",
             include_agent=False,
@@ -165,7 +161,7 @@ class HistorySearch:
             self._named_time(args.query, lambda: self._asked_at(ctx)),
         )
         ctx.usage.extend(usage)
-        return {"events": results, "next": position.next(len(results)) if more else None}
+        return HistoryOut(events=results, next=position.next(len(results)) if more else None)
 
     def _asked_at(self, ctx: TurnContext) -> datetime:
         """When the asking turn asks: the time of its latest event (an imported conversation's

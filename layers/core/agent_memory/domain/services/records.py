@@ -8,15 +8,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    ValidationError,
-    field_validator,
-)
+from pydantic import BaseModel, ValidationError
 
 from .. import secrets
 from ..effects import (
@@ -36,9 +28,6 @@ from ..models import Page, Turn, TurnStatus, utcnow
 from ..paging import check_limit, decode_cursor, int_field, page, str_field
 from ..ports import EventPublisher, PreconditionFailed, Store
 from ..records import (
-    CONTENT_MAX_BYTES,
-    LABEL_VALUE_MAX_CHARS,
-    SUMMARY_MAX_CHARS,
     Provenance,
     Record,
     RecordOperation,
@@ -52,6 +41,15 @@ from ..retry import optimistic
 from ..search.index import IndexFilter
 from ..search.lexical import bm25
 from ..search.service import SearchService
+from ..tool_io import (
+    AddMemoryIn,
+    DeletedRef,
+    IdIn,
+    MemoriesOut,
+    RecordsOut,
+    SearchMemoryIn,
+    SourcesOut,
+)
 from ..usage import usage_rows
 from . import commit_plan
 from .record_view import ALL_STATUSES, CANDIDATES, RecordView
@@ -95,67 +93,9 @@ class MemoryNotFound(DomainError):
     code = "memory.not_found"
 
 
-def _input(model: type[BaseModel], body: dict[str, Any], tool: str) -> Any:
-    try:
-        return model.model_validate(body)
-    except ValidationError as exc:
-        raise ToolInputError(f"{tool}: {problems_text(exc.errors(include_url=False))}") from exc
-
-
-class _ToolIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class AddMemoryIn(_ToolIn):
-    summary: str = Field(min_length=1, max_length=SUMMARY_MAX_CHARS)
-    content: str | None = None
-    kind: str | None = None
-    labels: dict[str, str] = Field(default_factory=dict)
-    scope: str | None = None
-    pinned: StrictBool = False
-    replaces: str | None = None
-
-    @field_validator("summary")
-    @classmethod
-    def _one_line(cls, value: str) -> str:
-        if "\n" in value or "\r" in value:
-            raise ValueError("summary is one line: put details in content")
-        if not value.strip():
-            raise ValueError("summary must not be blank")
-        return value
-
-    @field_validator("content")
-    @classmethod
-    def _content_size(cls, value: str | None) -> str | None:
-        if value is not None and len(value.encode()) > CONTENT_MAX_BYTES:
-            raise ValueError(f"content is at most {CONTENT_MAX_BYTES} bytes")
-        return value
-
-    @field_validator("labels")
-    @classmethod
-    def _label_values(cls, value: dict[str, str]) -> dict[str, str]:
-        for name, label in value.items():
-            if len(label) > LABEL_VALUE_MAX_CHARS or not label:
-                raise ValueError(f"label {name!r} needs a value of 1 to 256 characters")
-        return value
-
-
-class IdIn(_ToolIn):
-    id: str = Field(min_length=1, max_length=128)
-
-
-class SearchMemoryIn(_ToolIn):
-    query: str | None = Field(default=None, max_length=4096)
-    kind: str | list[str] | None = None
-    labels: dict[str, str] = Field(default_factory=dict)
-    ids: list[str] | None = Field(default=None, max_length=100)
-    limit: StrictInt | None = Field(default=None, ge=1, le=100)
-    after: str | None = None
-
-    def kinds(self) -> frozenset[str]:
-        if self.kind is None:
-            return frozenset()
-        return frozenset([self.kind] if isinstance(self.kind, str) else self.kind)
+def tool_input_error(tool: str, exc: ValidationError) -> DomainError:
+    """A record tool's bad input: every problem on one line, named by the tool."""
+    return ToolInputError(f"{tool}: {problems_text(exc.errors(include_url=False))}")
 
 
 def check_kind_and_labels(
@@ -199,9 +139,8 @@ class RecordService:
 
     # -- tools -----------------------------------------------------------------------------
 
-    def add_memory(self, ctx: TurnContext, body: dict[str, Any]) -> dict[str, Any]:
-        ctx.require_writer("add_memory")
-        args: AddMemoryIn = _input(AddMemoryIn, body, "add_memory")
+    def add_memory(self, ctx: TurnContext, args: AddMemoryIn) -> MemoriesOut:
+        # The registry checked the caller may write (ToolService.register's guard) first.
         memory = ctx.memory
         default_kind = "fact" if "fact" in memory.kinds else memory.kinds[0]
         kind = args.kind if args.kind is not None else default_kind
@@ -220,7 +159,7 @@ class RecordService:
         effect_id = ctx.effect_id("add_memory")
         done = self._already_done(ctx, effect_id)
         if done is not None:
-            return {"memories": done}
+            return MemoriesOut(memories=done)
         now = utcnow()
         record = Record(
             tenant=ctx.tenant,
@@ -242,27 +181,27 @@ class RecordService:
         # Superseded: the target is written again.
         replaced = stored_bytes(target) if target is not None and not ctx.preview else 0
         self._stage(ctx, effect_id, RecordAdd(record=record, target_bytes=replaced))
-        return {"memories": [_dump(record)], **({"warnings": warnings} if warnings else {})}
+        if warnings:
+            return MemoriesOut(memories=[record], warnings=warnings)
+        return MemoriesOut(memories=[record])
 
-    def read_memory(self, ctx: TurnContext, body: dict[str, Any]) -> dict[str, Any]:
-        args: IdIn = _input(IdIn, body, "read_memory")
+    def read_memory(self, ctx: TurnContext, args: IdIn) -> SourcesOut:
         record = self.view.get(ctx, args.id)
         if record is None:
             raise MemoryNotFound(f"no memory record {args.id!r} that this agent can read")
-        return {"sources": [_dump(record)]}
+        return SourcesOut(sources=[record])
 
-    def delete_memory(self, ctx: TurnContext, body: dict[str, Any]) -> dict[str, Any]:
-        ctx.require_writer("delete_memory")
-        args: IdIn = _input(IdIn, body, "delete_memory")
+    def delete_memory(self, ctx: TurnContext, args: IdIn) -> MemoriesOut:
+        # The registry checked the caller may write (ToolService.register's guard) first.
         effect_id = ctx.effect_id("delete_memory")
         done = self._already_done(ctx, effect_id)
         if done is not None:
-            return {"memories": done}
+            return MemoriesOut(memories=done)
         if ctx.turn.replay_of is not None:
             # A replay deleting what its original already deleted applies nothing again.
             current = self.view.get(ctx, args.id)
             if current is not None and current.status is RecordStatus.DELETED:
-                return {"memories": [_dump(current)]}
+                return MemoriesOut(memories=[current])
         target = self._writable_target(ctx, args.id, "delete")
         if ctx.preview:
             # A preview turn never changes a live record: it names it in a DELETED preview record.
@@ -282,13 +221,12 @@ class RecordService:
                 }
             )
             self._stage(ctx, effect_id, RecordAdd(record=record))
-            return {"memories": [_dump(record)]}
+            return MemoriesOut(memories=[record])
         self._stage(ctx, effect_id, RecordDelete(id=target.id, target_bytes=stored_bytes(target)))
         deleted = target.model_copy(update={"status": RecordStatus.DELETED})
-        return {"memories": [_dump(deleted)]}
+        return MemoriesOut(memories=[deleted])
 
-    def search_memory(self, ctx: TurnContext, body: dict[str, Any]) -> dict[str, Any]:
-        args: SearchMemoryIn = _input(SearchMemoryIn, body, "search_memory")
+    def search_memory(self, ctx: TurnContext, args: SearchMemoryIn) -> RecordsOut:
         kinds = args.kinds()
         check_kind_and_labels(ctx.memory, kinds, args.labels)
         if args.ids and not args.query:
@@ -299,15 +237,15 @@ class RecordService:
         )
         if args.query:
             ranked = self.ranked(ctx, args.query, query, limit)
-            return {"records": [_dump(r) for r in ranked], "next": None}
+            return RecordsOut(records=ranked, next=None)
         after = str_field(decode_cursor(args.after), "before") if args.after else None
         records = self.view.find(ctx, query, limit + 1, before=after)
         result = page(records, limit, lambda last: {"before": last.id})
-        return {"records": [_dump(r) for r in result.items], "next": result.next}
+        return RecordsOut(records=result.items, next=result.next)
 
     def _read_ids(
         self, ctx: TurnContext, ids: list[str], kinds: frozenset[str], labels: dict[str, str]
-    ) -> dict[str, Any]:
+    ) -> RecordsOut:
         """search_memory's `ids` reads records by id (the spec), as read_memory does: whatever
         their status (a superseded one names its replacement in replacedBy, a deleted one says
         DELETED), newest first as a listing is; `kind` and `labels` still filter. An id this
@@ -318,7 +256,7 @@ class RecordService:
         query = self.view.query_for(ctx, kinds=kinds, labels=labels, statuses=ALL_STATUSES)
         records = [found[rid] for rid in sorted(found, reverse=True) if query.matches(found[rid])]
         missing = [rid for rid in asked if rid not in found]
-        return {"records": [_dump(r) for r in records], "next": None, "notFound": missing}
+        return RecordsOut(records=records, next=None, not_found=missing)
 
     def ranked(self, ctx: TurnContext, text: str, query: RecordQuery, limit: int) -> list[Record]:
         """Records the turn sees, best match for `text` first: words, meaning and recency.
@@ -619,7 +557,7 @@ class RecordService:
             )
         return target
 
-    def _already_done(self, ctx: TurnContext, effect_id: str) -> list[dict[str, Any]] | None:
+    def _already_done(self, ctx: TurnContext, effect_id: str) -> list[Record | DeletedRef] | None:
         """The output of a write this turn already staged, or that the turn it replays (or an
         earlier replay of it) committed: a replayed write is applied once."""
         for effect in [*self.view.staged(ctx), *replayed_effects(self._store, ctx)]:
@@ -627,15 +565,15 @@ class RecordService:
                 return [self._effect_output(ctx, effect)]
         return None
 
-    def _effect_output(self, ctx: TurnContext, effect: RecordEffect) -> dict[str, Any]:
+    def _effect_output(self, ctx: TurnContext, effect: RecordEffect) -> Record | DeletedRef:
         current = self.view.get(ctx, effect.record_id)
         if current is not None:
-            return _dump(current)
+            return current
         match effect:
             case RecordAddEffect():
-                return _dump(effect.payload.record)
+                return effect.payload.record
             case RecordDeleteEffect():
-                return {"id": effect.record_id, "status": RecordStatus.DELETED.value}
+                return DeletedRef(id=effect.record_id)
 
     def _stage(self, ctx: TurnContext, effect_id: str, payload: RecordAdd | RecordDelete) -> None:
         staged = self.view.staged_all(ctx)

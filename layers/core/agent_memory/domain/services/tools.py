@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from ..errors import DomainError, InvalidRequest, NotFound
+from pydantic import BaseModel, ValidationError
+
+from ..errors import DomainError, NotFound
 from ..ids import new_id
 from ..metrics import NO_METRICS, TOOL_CALLS, Metrics
 from ..models import Turn, TurnStatus, utcnow
@@ -16,8 +19,22 @@ from ..ports import Store
 from ..records import Execution
 from ..search.service import SearchService
 from ..secrets import redact_tree
+from ..tool_io import (
+    AddMemoryIn,
+    IdIn,
+    InstructionsOut,
+    MemoriesOut,
+    PinnedLine,
+    RecallIn,
+    RecallOut,
+    RecordsOut,
+    SearchMemoryIn,
+    SourcesOut,
+    ToolOut,
+    UsagePage,
+)
 from ..usage import usage_rows
-from .records import RecordService
+from .records import RecordService, tool_input_error
 from .sessions import SessionService
 from .turn_context import (
     ManifestCache,
@@ -33,7 +50,44 @@ RECORD_TOOLS = ("add_memory", "read_memory", "delete_memory", "search_memory")
 ALWAYS_OFFERED = frozenset({"search_memory"})
 # Tools whose executions carry the spec's runtime marker (file-memory: the memory tool).
 RUNTIME_TOOLS = frozenset({"memory"})
-Handler = Callable[[TurnContext, dict[str, Any]], dict[str, Any]]
+# A tool takes its validated input model and returns its output model.
+Handler = Callable[[TurnContext, Any], ToolOut]
+# Checks made before the input is read (who may call it, whether it is offered), on the raw
+# arguments, so a refused call says so whatever its input.
+Guard = Callable[[TurnContext, dict[str, Any]], None]
+# The tool's own error for input its model refuses (each tool kept its codes and texts).
+Invalid = Callable[[dict[str, Any], ValidationError], DomainError]
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A registered tool: its handler, its input and output models, and how it refuses."""
+
+    handler: Handler
+    input: type[BaseModel]
+    output: type[ToolOut]
+    invalid: Invalid
+    guard: Guard | None = None
+
+    def run(self, ctx: TurnContext, arguments: dict[str, Any]) -> ToolOut:
+        if self.guard is not None:
+            self.guard(ctx, arguments)
+        try:
+            args = self.input.model_validate(arguments)
+        except ValidationError as exc:
+            raise self.invalid(arguments, exc) from exc
+        return self.handler(ctx, args)
+
+
+def _writer(tool: str) -> Guard:
+    def guard(ctx: TurnContext, _arguments: dict[str, Any]) -> None:
+        ctx.require_writer(tool)
+
+    return guard
+
+
+def _record_input_error(tool: str) -> Invalid:
+    return lambda _arguments, exc: tool_input_error(tool, exc)
 
 
 class ToolService:
@@ -54,16 +108,41 @@ class ToolService:
         self._sessions = sessions
         self._records = records
         self._manifests = manifests
-        self._handlers: dict[str, Handler] = {
-            "add_memory": records.add_memory,
-            "read_memory": records.read_memory,
-            "delete_memory": records.delete_memory,
-            "search_memory": records.search_memory,
-        }
+        self._tools: dict[str, Tool] = {}
+        # (name, handler, input, output, whether only a writer may call it)
+        record_tools: list[tuple[str, Handler, type[BaseModel], type[ToolOut], bool]] = [
+            ("add_memory", records.add_memory, AddMemoryIn, MemoriesOut, True),
+            ("read_memory", records.read_memory, IdIn, SourcesOut, False),
+            ("delete_memory", records.delete_memory, IdIn, MemoriesOut, True),
+            ("search_memory", records.search_memory, SearchMemoryIn, RecordsOut, False),
+        ]
+        for name, handler, input_model, output_model, writes in record_tools:
+            self.register(
+                name,
+                handler,
+                input_model,
+                output_model,
+                invalid=_record_input_error(name),
+                guard=_writer(name) if writes else None,
+            )
 
-    def register(self, name: str, handler: Handler) -> None:
+    def register(
+        self,
+        name: str,
+        handler: Handler,
+        input_model: type[BaseModel],
+        output_model: type[ToolOut],
+        *,
+        invalid: Invalid,
+        guard: Guard | None = None,
+    ) -> None:
         """Other areas (file memory, history) add their tools here."""
-        self._handlers[name] = handler
+        self._tools[name] = Tool(handler, input_model, output_model, invalid, guard)
+
+    @property
+    def tools(self) -> dict[str, Tool]:
+        """Every registered tool by name (the OpenAPI document describes their models)."""
+        return dict(self._tools)
 
     def context(self, turn: Turn, caller_raw: Any, sessions_of: str | None = None) -> TurnContext:
         manifest = self._manifests.manifest(turn)
@@ -85,10 +164,10 @@ class ToolService:
         name: str,
         body: dict[str, Any],
         sessions_of: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> ToolOut:
         """`sessions_of`: the subject whose sessions alone the caller reaches (None: all)."""
-        handler = self._handlers.get(name)
-        if handler is None:
+        tool = self._tools.get(name)
+        if tool is None:
             raise NotFound(f"there is no native tool {name!r}", code="tool_not_found")
         turn = self._sessions.open_turn(tenant, agent_id, session_id, turn_id)
         arguments = {k: v for k, v in body.items() if k != "caller"}
@@ -106,7 +185,7 @@ class ToolService:
         )
         try:
             self._check_offered(ctx, name)
-            output = handler(ctx, arguments)
+            result = tool.run(ctx, arguments)
         except DomainError as exc:
             if exc.code == "tool_not_offered":
                 exc.message = f"{exc.message}{self._version_note(turn)}"
@@ -115,6 +194,7 @@ class ToolService:
             self._store.add_execution(tenant, agent_id, session_id, fitted(failed))
             self._metrics.count(TOOL_CALLS, tool=name, outcome=exc.code)
             raise
+        output = result.dump()
         retrieved = bool(output.get("records") or output.get("sources") or output.get("events"))
         self._store.add_execution(
             tenant,
@@ -132,7 +212,7 @@ class ToolService:
         )
         self.record_usage(turn, execution.id, ctx)
         self._metrics.count(TOOL_CALLS, tool=name, outcome="ok")
-        return output
+        return result
 
     def record_usage(self, turn: Turn, execution_id: str | None, ctx: TurnContext) -> None:
         if not ctx.usage:
@@ -175,7 +255,7 @@ class ToolService:
 
     def instructions(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str
-    ) -> dict[str, Any]:
+    ) -> InstructionsOut:
         """The memory part of the turn's instructions. The record versions it lists are kept in
         the transcript as a memory.pinned entry (once per distinct list)."""
         turn = self._sessions.get_turn(tenant, agent_id, session_id, turn_id)
@@ -205,8 +285,8 @@ class ToolService:
                         created_at=utcnow(),
                     ),
                 )
-        pinned = [{"id": r.id, "version": r.version, "summary": r.summary} for r in pins]
-        return {"instructions": text, "pinned": pinned}
+        pinned = [PinnedLine(id=r.id, version=r.version, summary=r.summary) for r in pins]
+        return InstructionsOut(instructions=text, pinned=pinned)
 
     def turn_detail(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str
@@ -230,8 +310,8 @@ class ToolService:
         }
 
     def recall(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str, body: dict[str, Any]
-    ) -> dict[str, Any]:
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str, args: RecallIn
+    ) -> RecallOut:
         """The records that best match the turn's current context, before a model call.
 
         Recorded as a search_memory execution with recall: true, unless it found nothing or
@@ -239,20 +319,11 @@ class ToolService:
         conversation, in this turn or an earlier one. Returned marked as memory: data for the
         model, never instructions.
         """
-        context_text = body.get("context")
-        if not isinstance(context_text, str) or not context_text.strip():
-            raise InvalidRequest(
-                "recall needs the turn's current context as a non-empty string",
-                code="invalid_context",
-            )
-        if len(context_text) > RECALL_CONTEXT_MAX_CHARS:
-            raise InvalidRequest(
-                f"context is at most {RECALL_CONTEXT_MAX_CHARS} characters", code="invalid_context"
-            )
+        context_text = args.context  # RecallIn checked it is non-empty and not too long
         turn = self._sessions.open_turn(tenant, agent_id, session_id, turn_id)
-        ctx = self.context(turn, body.get("caller") or {"role": "agent"})
+        ctx = self.context(turn, args.caller or {"role": "agent"})
         if not ctx.memory.enabled:
-            return {"type": "memory", "records": [], "text": ""}
+            return RecallOut(records=[], text="")
         # The recent end of the context says most about what the model is about to do.
         query_text = context_text[-RECALL_QUERY_CHARS:]
         records = self._records.ranked(
@@ -283,7 +354,7 @@ class ToolService:
             )
         # A recall not recorded has no execution for its embedding's usage to name.
         self.record_usage(turn, execution_id if recorded else None, ctx)
-        return {"type": "memory", "records": dumped, "text": memory_block(records)}
+        return RecallOut(records=records, text=memory_block(records))
 
     def _recalled_before(self, ctx: TurnContext, listed: list[tuple[str, int]]) -> bool:
         """Whether an earlier recall put these record versions before the same conversation:
@@ -321,20 +392,15 @@ class ToolService:
         turn_id: str | None,
         limit: int | None,
         cursor: str | None,
-    ) -> dict[str, Any]:
+    ) -> UsagePage:
         self._sessions.agent(tenant, agent_id)
         size = check_limit(limit)
         before = str_field(decode_cursor(cursor), "before")
         entries = self._store.list_usage(tenant, agent_id, turn_id, size + 1, before)
         result = page(entries, size, lambda last: {"before": last.id})
-        return {
-            "usage": [u.model_dump(mode="json", by_alias=True) for u in result.items],
-            "next": result.next,
-            "totals": [
-                t.model_dump(mode="json", by_alias=True)
-                for t in self._store.usage_totals(tenant, agent_id)
-            ],
-        }
+        return UsagePage(
+            usage=result.items, next=result.next, totals=self._store.usage_totals(tenant, agent_id)
+        )
 
 
 # The spec: "The agent is told to search its history before guessing at, or asking again for,
@@ -344,7 +410,6 @@ HISTORY_RULE = (
     "search_history tool. Search it before guessing at, or asking again for, something an "
     "earlier turn established."
 )
-RECALL_CONTEXT_MAX_CHARS = 200_000
 # How many committed turns back a recall looks for the same versions before the same
 # conversation. Each is one read of the turn's executions, on every recall; and a session's
 # context is bounded (older messages are summarized, earlier tool results cleared), so a recall
