@@ -68,6 +68,7 @@ def test_a_named_time_is_the_window_it_implies(query, expected):
         "the 2 sessions I had with my coach",
         "on February 30, 2023",  # names no day
         "what did I say recently",  # every question about the present could say it
+        "the airlines I flew with from earliest to latest before today",  # the whole past
     ],
 )
 def test_words_that_name_no_time_give_no_window(query):

@@ -82,7 +82,7 @@ def _naive(moment: datetime | None) -> datetime:
 
 # How much a document said within the time a query names gains (history search; measured on
 # both dev sets, benchmarks/RESULTS.md "Time-aware ranking").
-WINDOW_BOOST = 0.25
+WINDOW_BOOST = 0.5
 
 
 def favour_windows(

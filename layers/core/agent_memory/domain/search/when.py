@@ -12,7 +12,8 @@ read, in English:
   day);
 - dates: `October 13, 2023`, `13 October 2023`, `May 3` (the latest one not after now),
   `May 2023`, `in June` (the latest June not after now), `in 2022`;
-- `before|after` a date: the month leading up to it, or following it.
+- `before|after` a date: the month leading up to it, or following it (`before today` is the
+  whole past: no window).
 
 Not read: times relative to other events (`before I moved`, `the first time`), which need the
 events themselves; and `recently`, which every question about the present could say.
@@ -109,7 +110,9 @@ def windows(query: str, now: datetime) -> list[Window]:
         if any(a < span[1] and span[0] < b for a, b in taken):
             return  # a longer reading of the same words came first
         taken.append(span)
-        found.append(_around(text, span, Window(start, end, match.group(0))))
+        window = _around(text, span, Window(start, end, match.group(0)))
+        if window is not None:
+            found.append(window)
 
     for match in re.finditer(r"\b(the day before yesterday|yesterday|last night)\b", text):
         back = 2 if match.group(1).startswith("the day") else 1
@@ -154,11 +157,14 @@ def windows(query: str, now: datetime) -> list[Window]:
     return found
 
 
-def _around(text: str, span: tuple[int, int], window: Window) -> Window:
-    """`before X` is the month up to X; `after X` or `since X` the month from it."""
+def _around(text: str, span: tuple[int, int], window: Window) -> Window | None:
+    """`before X` is the month up to X; `after X` or `since X` the month from it. `before
+    today` names no window: it is the whole past."""
     before = _BEFORE_AFTER.search(text[: span[0]])
     if before is None:
         return window
+    if window.said in ("today", "tonight"):
+        return None
     if before.group(1) in ("before", "until"):
         return Window(window.start - timedelta(days=30), window.start, window.said)
     return Window(window.end, window.end + timedelta(days=30), window.said)
