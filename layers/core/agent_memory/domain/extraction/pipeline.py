@@ -124,55 +124,24 @@ def validate(
     dropped: list[Dropped] = []
     decided: set[int] = set()
     targeted: set[str] = set()
-
-    def drop(decision: Decision, reason: str) -> None:
-        logger.warning(
-            "extraction decision dropped: %s",
-            reason,
-            extra={"decision": decision.model_dump(), "reason": reason},
-        )
-        dropped.append(Dropped(decision, reason))
-
     for decision in decisions:
         if decision.candidate >= len(candidates):
-            drop(decision, f"unknown candidate {decision.candidate}")
-            continue
-        if decision.candidate in decided:
-            drop(decision, f"candidate {decision.candidate} already decided")
-            continue
-        candidate = candidates[decision.candidate]
-        if decision.action in ("replace", "delete"):
-            if not decision.target:
-                drop(decision, f"{decision.action} names no record")
-                continue
-            if decision.target not in known:
-                drop(decision, f"unknown record {decision.target}")
-                continue
-            if decision.target in targeted:
-                drop(decision, f"record {decision.target} already changed by this review")
-                continue
-        if decision.action in ("add", "replace"):
-            if candidate.kind not in declared_kinds:
-                drop(decision, f"unknown kind {candidate.kind}")
-                continue
-            unknown = sorted(set(candidate.labels) - declared_labels)
-            if unknown:
-                drop(decision, f"unknown label {', '.join(unknown)}")
-                continue
-            if any(len(v) > LABEL_VALUE_MAX_CHARS for v in candidate.labels.values()):
-                drop(decision, f"a label value is over {LABEL_VALUE_MAX_CHARS} characters")
-                continue
-            found = (
-                []
-                if secrets == "off"
-                else findings_of(
-                    record_fields(candidate.summary, candidate.content, candidate.labels)
-                )
+            reason: str | None = f"unknown candidate {decision.candidate}"
+        elif decision.candidate in decided:
+            reason = f"candidate {decision.candidate} already decided"
+        else:
+            candidate = candidates[decision.candidate]
+            reason = _target_problem(decision, known, targeted) or _content_problem(
+                decision, candidate, declared_kinds, declared_labels, secrets
             )
-            if found:
-                where = f"{found[0]['kind']} in {found[0]['field']}, line {found[0]['line']}"
-                drop(decision, f"holds a secret ({where}): a secret is never promoted")
-                continue
+        if reason is not None:
+            logger.warning(
+                "extraction decision dropped: %s",
+                reason,
+                extra={"decision": decision.model_dump(), "reason": reason},
+            )
+            dropped.append(Dropped(decision, reason))
+            continue
         decided.add(decision.candidate)
         if decision.target and decision.action in ("replace", "delete"):
             targeted.add(decision.target)
@@ -180,3 +149,43 @@ def validate(
             ValidDecision(decision, candidate, resolve_scope(candidate.scope, scope_write))
         )
     return valid, dropped
+
+
+def _target_problem(decision: Decision, known: set[str], targeted: set[str]) -> str | None:
+    """Why a replace or delete may not change the record it names (None: it may)."""
+    if decision.action not in ("replace", "delete"):
+        return None
+    if not decision.target:
+        return f"{decision.action} names no record"
+    if decision.target not in known:
+        return f"unknown record {decision.target}"
+    if decision.target in targeted:
+        return f"record {decision.target} already changed by this review"
+    return None
+
+
+def _content_problem(
+    decision: Decision,
+    candidate: Candidate,
+    kinds: set[str],
+    labels: set[str],
+    secrets: SecretMode,
+) -> str | None:
+    """Why an add or replace may not write its candidate (None: it may): an undeclared kind
+    or label, a label value too long, or a secret (never promoted, unless `secrets` is off)."""
+    if decision.action not in ("add", "replace"):
+        return None
+    if candidate.kind not in kinds:
+        return f"unknown kind {candidate.kind}"
+    unknown = sorted(set(candidate.labels) - labels)
+    if unknown:
+        return f"unknown label {', '.join(unknown)}"
+    if any(len(v) > LABEL_VALUE_MAX_CHARS for v in candidate.labels.values()):
+        return f"a label value is over {LABEL_VALUE_MAX_CHARS} characters"
+    if secrets == "off":
+        return None
+    found = findings_of(record_fields(candidate.summary, candidate.content, candidate.labels))
+    if found:
+        where = f"{found[0]['kind']} in {found[0]['field']}, line {found[0]['line']}"
+        return f"holds a secret ({where}): a secret is never promoted"
+    return None
