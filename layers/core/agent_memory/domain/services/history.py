@@ -19,14 +19,23 @@ from ..history import (
     kept,
     part_id,
 )
-from ..models import Turn, TurnStatus, utcnow
+from ..models import Turn, TurnStatus
 from ..paging import check_limit, decode_cursor, encode_cursor, int_pair_field
 from ..ports import PreconditionFailed, Store
 from ..retry import TryAgain, optimistic
 from ..search.index import EmbedRequest, IndexDoc
 from ..search.service import SearchService
-from ..secrets import SecretMode, redacted
+from .history_append import Appending, guarded, history_event, same_event
+from .history_context import (
+    CONTEXT_MESSAGES,
+    context_words,
+    said_before,
+    with_context,
+)
 from .turn_context import ManifestCache, turn_closed
+
+# Where other modules found these before they had their own homes.
+__all__ = ["AppendIn", "HistoryService", "context_words", "guarded", "said_before", "with_context"]
 
 MAX_EVENTS_PER_APPEND = 500
 # Appends racing for the same sequences: each loser counts again.
@@ -82,80 +91,28 @@ class HistoryService:
             )
         turn = self._open_turn(tenant, agent_id, session_id, turn_id)
         index, searchable = self._kept_as(turn)
-        views = self._memory_views(turn, batch.events)
-        mode = self._manifests.memory(turn).secrets
-        flagged: dict[int, list[dict[str, Any]]] = {}
-        pending = list(batch.events)
-        ids: dict[int, str] = {}
-        dropped = 0
+        run = Appending(
+            turn=turn,
+            given=given,
+            index=index,
+            searchable=searchable,
+            views=self._memory_views(turn, batch.events),
+            mode=self._manifests.memory(turn).secrets,
+            pending=list(batch.events),
+        )
 
         def append_once() -> dict[str, Any]:
-            nonlocal pending, dropped
             existing = {
                 e.sequence: e
                 for e in self._store.turn_events(tenant, agent_id, session_id, turn_id)
             }
-            next_sequence = max([*existing, *given], default=0) + 1
-            writes: list[tuple[EventIn, HistoryEvent]] = []
-            for raw in pending:
-                sequence = raw.sequence if raw.sequence is not None else next_sequence
-                if raw.sequence is None:
-                    next_sequence += 1
-                event = kept(raw, index, views)
-                if event is None:
-                    dropped += 1
-                    continue
-                event, found = guarded(mode, event)
-                flagged[sequence] = [{"sequence": sequence, **f} for f in found]
-                new = _event(turn, event, sequence, searchable)
-                earlier = existing.get(sequence)
-                if earlier is None:
-                    writes.append((raw, new))
-                elif _same(earlier, new):
-                    ids[sequence] = earlier.id  # kept by an earlier send of this batch
-                else:
-                    raise Conflict(
-                        f"sequence {sequence} of turn {turn_id!r} already holds another event",
-                        code="event_conflict",
-                        sequence=sequence,
-                    )
-            events = [e for _, e in writes]
-            try:
-                self._store.append_events(tenant, agent_id, session_id, events)
-            except PreconditionFailed as exc:
-                self._open_turn(tenant, agent_id, session_id, turn_id)  # 404 or 409 if so
-                raise Conflict(
-                    "the turn's events changed meanwhile; send them again", code="turn_busy"
-                ) from exc
-            # A sequence counted at the same moment by another append holds its event, not
-            # this one's: what was lost goes again, at the sequences after it.
-            stored = {
-                e.id: e
-                for e in self._store.get_events(
-                    tenant, agent_id, session_id, [e.id for e in events]
-                )
-            }
-            lost = {e.sequence for e in events if not _same(stored.get(e.id), e)}
-            ids.update((e.sequence, e.id) for e in events if e.sequence not in lost)
-            if not lost:
-                answer: dict[str, Any] = {
-                    "kept": len(ids),
-                    "dropped": dropped,
-                    "ids": [ids[n] for n in sorted(ids)],
-                }
-                listed = [f for n in sorted(ids) for f in flagged.get(n, [])]
-                if listed:
-                    answer["secrets"] = listed
-                return answer
-            if any(s in lost for s in given):
-                raise Conflict(
-                    f"another append kept other events at sequences {sorted(lost)} meanwhile",
-                    code="event_conflict",
-                )
-            pending = [raw for raw, e in writes if e.sequence in lost]
+            writes = run.writes(existing)
+            stored = self._write(turn, [e for _, e in writes])
+            if run.settled(writes, stored):
+                return run.answer()
             raise TryAgain
 
-        # Only a lost sequence goes again (TryAgain); a lost write is the turn_busy above.
+        # Only a lost sequence goes again (TryAgain); a lost write is _write's turn_busy.
         return optimistic(
             append_once,
             attempts=_APPEND_ATTEMPTS,
@@ -164,6 +121,21 @@ class HistoryService:
             ),
             retry_on=(),
         )
+
+    def _write(self, turn: Turn, events: list[HistoryEvent]) -> dict[str, HistoryEvent]:
+        """Write the events, then read back what their ids hold: a sequence counted at the
+        same moment by another append holds its event, not this one's (Appending.settled sends
+        what was lost again, at the sequences after it)."""
+        tenant, agent_id, session_id = turn.tenant, turn.agent_id, turn.session_id
+        try:
+            self._store.append_events(tenant, agent_id, session_id, events)
+        except PreconditionFailed as exc:
+            self._open_turn(tenant, agent_id, session_id, turn.id)  # 404 or 409 if so
+            raise Conflict(
+                "the turn's events changed meanwhile; send them again", code="turn_busy"
+            ) from exc
+        ids = [e.id for e in events]
+        return {e.id: e for e in self._store.get_events(tenant, agent_id, session_id, ids)}
 
     def kept_before_it_ended(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str, body: Any
@@ -179,7 +151,7 @@ class HistoryService:
         views = self._memory_views(turn, batch.events)
         mode = self._manifests.memory(turn).secrets
         wanted = {
-            event_id(turn.id, e.sequence): _event(
+            event_id(turn.id, e.sequence): history_event(
                 turn, guarded(mode, event)[0], e.sequence, searchable
             )
             for e in batch.events
@@ -189,7 +161,7 @@ class HistoryService:
             e.id: e for e in self._store.get_events(tenant, agent_id, session_id, sorted(wanted))
         }
         # The same events, not others at the same sequences.
-        return all(_same(found.get(eid), event) for eid, event in wanted.items())
+        return all(same_event(found.get(eid), event) for eid, event in wanted.items())
 
     def _memory_views(self, turn: Turn, events: Sequence[EventIn]) -> frozenset[str]:
         """The execution ids (the caller's, and the service's own) of the turn's memory tool
@@ -335,110 +307,3 @@ class HistoryService:
                     json.dumps({"type": "event", **event.model_dump(mode="json", by_alias=True)})
                 )
         return "\n".join(lines) + ("\n" if lines else "")
-
-
-# What was said just before an event helps find it: an answer ("Yes, last week!") is found by
-# what it answers. Its meaning is embedded with the CONTEXT_MESSAGES messages before it
-# (CONTEXT_CHARS of each), and their words are indexed beside its own words at CONTEXT_WEIGHT of
-# their weight (search.index). The event's own words stay what search_history returns. Measured
-# on LoCoMo, benchmarks/RESULTS.md.
-CONTEXT_CHARS = 150
-CONTEXT_MESSAGES = 2
-CONTEXT_WORD_CHARS = 1_000  # of each message before, in words
-CONTEXT_TURNS = 3
-
-
-def with_context(text: str, before: Sequence[str]) -> str:
-    """What an event's meaning is embedded from: its text and the messages just before it."""
-    if not before:
-        return text
-    said = " / ".join(" ".join(b.split())[:CONTEXT_CHARS] for b in before)
-    return f"{text}\n(after: {said})"
-
-
-def context_words(before: Sequence[str]) -> str:
-    """The words an event is also found by: the messages just before it."""
-    return "\n".join(" ".join(text.split())[:CONTEXT_WORD_CHARS] for text in before)
-
-
-def said_before(store: Store, event: HistoryEvent, count: int = CONTEXT_MESSAGES) -> list[str]:
-    """The texts of the `count` messages just before `event` in its session, oldest first:
-    earlier events of its own turn, then the last ones of the nearest earlier committed turns (at
-    most CONTEXT_TURNS back). A live event never takes a preview turn's words."""
-    committed: dict[str, bool] = {event.turn_id: True}
-    said: list[str] = []
-    for sequence in range(event.turn_sequence, max(event.turn_sequence - CONTEXT_TURNS, 0) - 1, -1):
-        found = store.session_events(
-            event.tenant,
-            event.agent_id,
-            event.session_id,
-            1_000,
-            None,
-            from_turn=sequence,
-            to_turn=sequence,
-        )
-        for other in reversed(found):
-            if (other.turn_sequence, other.sequence) >= (event.turn_sequence, event.sequence):
-                continue
-            if not (other.searchable and other.text.strip()):
-                continue
-            if other.preview and not event.preview:
-                continue
-            if other.turn_id not in committed:
-                turn = store.get_turn(event.tenant, event.agent_id, event.session_id, other.turn_id)
-                committed[other.turn_id] = turn is not None and turn.status is TurnStatus.COMMITTED
-            if committed[other.turn_id]:
-                said.append(other.text)
-                if len(said) >= count:
-                    return said[::-1]
-    return said[::-1]
-
-
-def guarded(mode: SecretMode, event: EventIn) -> tuple[EventIn, list[dict[str, Any]]]:
-    """The event as it is kept under `harness.memory.secrets`, and what was found in it (for
-    the append's answer: `{"sequence", "field", "kind", "line", "redacted"}`). Under `block`
-    each secret in its text and metadata is replaced by `[redacted:<kind>]` here, before the
-    event is stored or indexed; under `warn` it is kept and only listed."""
-    found: list[dict[str, Any]] = []
-    fields = {"text": event.text, **{f"metadata.{k}": v for k, v in event.metadata.items()}}
-    kept_as: dict[str, str] = {}
-    for name, value in fields.items():
-        kept_as[name], findings = redacted(mode, value)
-        found.extend({"field": name, "kind": f.kind, "line": f.line} for f in findings)
-    if not found:
-        return event, []
-    blocked = mode == "block"
-    if blocked:
-        metadata = {k: kept_as[f"metadata.{k}"] for k in event.metadata}
-        event = event.model_copy(update={"text": kept_as["text"], "metadata": metadata})
-    return event, [{**f, "redacted": blocked} for f in found]
-
-
-def _event(turn: Turn, event: EventIn, sequence: int, searchable: bool) -> HistoryEvent:
-    return HistoryEvent(
-        tenant=turn.tenant,
-        agent_id=turn.agent_id,
-        session_id=turn.session_id,
-        turn_id=turn.id,
-        turn_sequence=turn.sequence,
-        id=event_id(turn.id, sequence),
-        sequence=sequence,
-        role=event.role,
-        text=event.text,
-        tool_name=event.tool_name,
-        call_id=event.call_id,
-        tool_calls=event.tool_calls,
-        execution_id=event.execution_id,
-        time=event.time or utcnow(),
-        metadata=event.metadata,
-        preview=turn.preview,
-        searchable=searchable,
-    )
-
-
-def _same(kept_event: HistoryEvent | None, event: HistoryEvent) -> bool:
-    """The same event, sent again: everything but the time it was given when it had none."""
-    if kept_event is None:
-        return False
-    ignore = {"time"}
-    return kept_event.model_dump(exclude=ignore) == event.model_dump(exclude=ignore)

@@ -1,0 +1,65 @@
+"""What was said just before a history event, the context it is indexed and embedded with: an
+answer ("Yes, last week!") is found by what it answers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..history import HistoryEvent
+from ..models import TurnStatus
+from ..ports import Store
+
+# An event's meaning is embedded with the CONTEXT_MESSAGES messages before it
+# (CONTEXT_CHARS of each), and their words are indexed beside its own words at CONTEXT_WEIGHT of
+# their weight (search.index). The event's own words stay what search_history returns. Measured
+# on LoCoMo, benchmarks/RESULTS.md.
+CONTEXT_CHARS = 150
+CONTEXT_MESSAGES = 2
+CONTEXT_WORD_CHARS = 1_000  # of each message before, in words
+CONTEXT_TURNS = 3
+
+
+def with_context(text: str, before: Sequence[str]) -> str:
+    """What an event's meaning is embedded from: its text and the messages just before it."""
+    if not before:
+        return text
+    said = " / ".join(" ".join(b.split())[:CONTEXT_CHARS] for b in before)
+    return f"{text}\n(after: {said})"
+
+
+def context_words(before: Sequence[str]) -> str:
+    """The words an event is also found by: the messages just before it."""
+    return "\n".join(" ".join(text.split())[:CONTEXT_WORD_CHARS] for text in before)
+
+
+def said_before(store: Store, event: HistoryEvent, count: int = CONTEXT_MESSAGES) -> list[str]:
+    """The texts of the `count` messages just before `event` in its session, oldest first:
+    earlier events of its own turn, then the last ones of the nearest earlier committed turns (at
+    most CONTEXT_TURNS back). A live event never takes a preview turn's words."""
+    committed: dict[str, bool] = {event.turn_id: True}
+    said: list[str] = []
+    for sequence in range(event.turn_sequence, max(event.turn_sequence - CONTEXT_TURNS, 0) - 1, -1):
+        found = store.session_events(
+            event.tenant,
+            event.agent_id,
+            event.session_id,
+            1_000,
+            None,
+            from_turn=sequence,
+            to_turn=sequence,
+        )
+        for other in reversed(found):
+            if (other.turn_sequence, other.sequence) >= (event.turn_sequence, event.sequence):
+                continue
+            if not (other.searchable and other.text.strip()):
+                continue
+            if other.preview and not event.preview:
+                continue
+            if other.turn_id not in committed:
+                turn = store.get_turn(event.tenant, event.agent_id, event.session_id, other.turn_id)
+                committed[other.turn_id] = turn is not None and turn.status is TurnStatus.COMMITTED
+            if committed[other.turn_id]:
+                said.append(other.text)
+                if len(said) >= count:
+                    return said[::-1]
+    return said[::-1]
