@@ -12,7 +12,6 @@ and `parts` telling which.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -21,8 +20,7 @@ from pydantic import ValidationError
 from ..errors import DomainError, InvalidRequest, NotFound
 from ..history import HistoryEvent
 from ..manifest import Manifest
-from ..models import TurnStatus, utcnow
-from ..paging import decode_cursor, encode_cursor, int_field, str_field
+from ..models import utcnow
 from ..ports import Store
 from ..search.index import IndexFilter
 from ..search.lexical import tokenize
@@ -31,69 +29,20 @@ from ..search.service import CANDIDATES, SearchService, UsageEntry
 from ..search.when import Window, windows
 from ..tool_io import HISTORY_MAX_LIMIT, HistoryOut, SearchHistoryIn
 from ..usage import usage_rows
+from .history_hits import (
+    MAX_DEPTH,
+    Position,
+    TurnCache,
+    Visible,
+    found_part,
+    visible_to_apps,
+    whole_event,
+)
 from .turn_context import ManifestCache, ToolRefused, TurnContext
 
-# How deep a search looks for candidates it may return, at most.
-MAX_DEPTH = 800
 # Candidates past the best ones whose events are read at once.
 READ_AHEAD = 50
 MAX_LIMIT = HISTORY_MAX_LIMIT
-
-
-Visible = Callable[[HistoryEvent, "TurnCache"], bool]
-
-
-@dataclass
-class TurnCache:
-    """Whether each turn met is committed (and when it ended), read once per search."""
-
-    store: Store
-    tenant: str
-    agent_id: str
-    seen: dict[tuple[str, str], tuple[bool, datetime | None]] = field(default_factory=dict)
-    owners: dict[str, str | None] = field(default_factory=dict)
-
-    def owner(self, session_id: str) -> str | None:
-        """The subject that started the session (None: unknown, or the session is gone)."""
-        if session_id not in self.owners:
-            session = self.store.get_session(self.tenant, self.agent_id, session_id)
-            self.owners[session_id] = session.owner if session is not None else None
-        return self.owners[session_id]
-
-    def committed(self, event: HistoryEvent) -> tuple[bool, datetime | None]:
-        key = (event.session_id, event.turn_id)
-        if key not in self.seen:
-            turn = self.store.get_turn(self.tenant, self.agent_id, event.session_id, event.turn_id)
-            done = turn is not None and turn.status is TurnStatus.COMMITTED
-            self.seen[key] = (done, turn.ended_at if turn else None)
-        return self.seen[key]
-
-
-@dataclass(frozen=True)
-class Position:
-    """Where a page of a search starts: how many results came before it, for which query."""
-
-    offset: int
-    query: str
-
-    @staticmethod
-    def read(cursor: str | None, query: str) -> Position:
-        position = decode_cursor(cursor)
-        if position is None:
-            return Position(0, query)
-        offset = int_field(position, "offset")
-        asked = str_field(position, "query")
-        if offset is None or not 0 <= offset <= MAX_DEPTH:
-            raise InvalidRequest("cursor is not one this service issued", code="invalid_cursor")
-        if asked != query[:64]:
-            raise InvalidRequest(
-                "the cursor belongs to another query: send the query it came with",
-                code="invalid_cursor",
-            )
-        return Position(offset, query)
-
-    def next(self, count: int) -> str:
-        return encode_cursor({"offset": self.offset + count, "query": self.query[:64]})
 
 
 def history_input_error(_arguments: dict[str, Any], exc: ValidationError) -> DomainError:
@@ -132,7 +81,7 @@ class HistorySearch:
                 for e in self._store.get_events(ctx.tenant, ctx.agent_id, ctx.session_id, args.ids)
                 if self._visible_to_turn(ctx, e, cache)
             ]
-            return HistoryOut(events=[_whole(e) for e in events])
+            return HistoryOut(events=[whole_event(e) for e in events])
         if not args.query:
             raise ToolRefused("search_history needs a query or ids", code="memory.invalid_argument")
         try:
@@ -233,7 +182,7 @@ class HistorySearch:
             session_id=session_id,
             include_all_sessions=session_id is None,
         )
-        visible = _visible_to_apps(from_time, to_time)
+        visible = visible_to_apps(from_time, to_time)
         # Relative to the end of the window asked for, or now.
         named = self._named_time(query, lambda: to_time or utcnow())
         results, more, usage = self._ranked(
@@ -257,7 +206,7 @@ class HistorySearch:
     ) -> list[tuple[Ranked, dict[str, Any]]]:
         """The best `limit` of ranked event parts an app may see (committed live turns), one
         an event, each with the candidate that found it."""
-        visible = _visible_to_apps()
+        visible = visible_to_apps()
         return self._best_visible(tenant, agent_id, query, ranked, visible, limit, None)[0]
 
     # -- ranking ------------------------------------------------------------------------------------
@@ -364,43 +313,3 @@ class HistorySearch:
             if len(results) >= wanted:
                 return results, at + 1 < len(ranked)
         return results, False
-
-
-def _visible_to_apps(from_time: datetime | None = None, to_time: datetime | None = None) -> Visible:
-    """What an app's search shows: events kept as searchable by committed live turns, within
-    the time window when one is given."""
-
-    def visible(event: HistoryEvent, cache: TurnCache) -> bool:
-        if not event.searchable or event.preview or not cache.committed(event)[0]:
-            return False
-        return (from_time is None or event.time >= from_time) and (
-            to_time is None or event.time <= to_time
-        )
-
-    return visible
-
-
-def found_part(event: HistoryEvent, part: int, parts: list[str]) -> dict[str, Any]:
-    """A search result: the event with the text of one of its parts."""
-    result: dict[str, Any] = {
-        "id": event.id,
-        "session": event.session_id,
-        "turn": event.turn_sequence,
-        "turnId": event.turn_id,
-        "part": part,
-        "parts": len(parts),
-        "text": f"{event.heading()}\n{parts[part - 1]}",
-        "execution": event.execution_id,
-        "sequence": event.sequence,
-        "role": event.role,
-        "time": event.time.isoformat(),
-    }
-    if event.role in ("tool_result", "error") and event.call_id:
-        result["call"] = event.call_id
-    return result
-
-
-def _whole(event: HistoryEvent) -> dict[str, Any]:
-    result = found_part(event, 1, [event.searchable_text()])
-    result["parts"] = len(event.parts)
-    return result

@@ -1,0 +1,115 @@
+"""What a history search may show, and how it shows it: whether each turn met is committed (read
+once a search), where a page starts (the cursor), what an app may see, and the shape of a
+result (an event with the text of one of its parts)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..errors import InvalidRequest
+from ..history import HistoryEvent
+from ..models import TurnStatus
+from ..paging import decode_cursor, encode_cursor, int_field, str_field
+from ..ports import Store
+
+# How deep a search looks for candidates it may return, at most (a cursor past it is not ours).
+MAX_DEPTH = 800
+
+Visible = Callable[[HistoryEvent, "TurnCache"], bool]
+
+
+@dataclass
+class TurnCache:
+    """Whether each turn met is committed (and when it ended), read once per search."""
+
+    store: Store
+    tenant: str
+    agent_id: str
+    seen: dict[tuple[str, str], tuple[bool, datetime | None]] = field(default_factory=dict)
+    owners: dict[str, str | None] = field(default_factory=dict)
+
+    def owner(self, session_id: str) -> str | None:
+        """The subject that started the session (None: unknown, or the session is gone)."""
+        if session_id not in self.owners:
+            session = self.store.get_session(self.tenant, self.agent_id, session_id)
+            self.owners[session_id] = session.owner if session is not None else None
+        return self.owners[session_id]
+
+    def committed(self, event: HistoryEvent) -> tuple[bool, datetime | None]:
+        key = (event.session_id, event.turn_id)
+        if key not in self.seen:
+            turn = self.store.get_turn(self.tenant, self.agent_id, event.session_id, event.turn_id)
+            done = turn is not None and turn.status is TurnStatus.COMMITTED
+            self.seen[key] = (done, turn.ended_at if turn else None)
+        return self.seen[key]
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a page of a search starts: how many results came before it, for which query."""
+
+    offset: int
+    query: str
+
+    @staticmethod
+    def read(cursor: str | None, query: str) -> Position:
+        position = decode_cursor(cursor)
+        if position is None:
+            return Position(0, query)
+        offset = int_field(position, "offset")
+        asked = str_field(position, "query")
+        if offset is None or not 0 <= offset <= MAX_DEPTH:
+            raise InvalidRequest("cursor is not one this service issued", code="invalid_cursor")
+        if asked != query[:64]:
+            raise InvalidRequest(
+                "the cursor belongs to another query: send the query it came with",
+                code="invalid_cursor",
+            )
+        return Position(offset, query)
+
+    def next(self, count: int) -> str:
+        return encode_cursor({"offset": self.offset + count, "query": self.query[:64]})
+
+
+def visible_to_apps(from_time: datetime | None = None, to_time: datetime | None = None) -> Visible:
+    """What an app's search shows: events kept as searchable by committed live turns, within
+    the time window when one is given."""
+
+    def visible(event: HistoryEvent, cache: TurnCache) -> bool:
+        if not event.searchable or event.preview or not cache.committed(event)[0]:
+            return False
+        return (from_time is None or event.time >= from_time) and (
+            to_time is None or event.time <= to_time
+        )
+
+    return visible
+
+
+def found_part(event: HistoryEvent, part: int, parts: list[str]) -> dict[str, Any]:
+    """A search result: the event with the text of one of its parts."""
+    result: dict[str, Any] = {
+        "id": event.id,
+        "session": event.session_id,
+        "turn": event.turn_sequence,
+        "turnId": event.turn_id,
+        "part": part,
+        "parts": len(parts),
+        "text": f"{event.heading()}\n{parts[part - 1]}",
+        "execution": event.execution_id,
+        "sequence": event.sequence,
+        "role": event.role,
+        "time": event.time.isoformat(),
+    }
+    if event.role in ("tool_result", "error") and event.call_id:
+        result["call"] = event.call_id
+    return result
+
+
+def whole_event(event: HistoryEvent) -> dict[str, Any]:
+    """A result that returns the event whole (search_history with ids)."""
+    result = found_part(event, 1, [event.searchable_text()])
+    result["parts"] = len(event.parts)
+    return result
