@@ -183,24 +183,12 @@ class SessionService:
         if turn_id is not None:
             validate_opaque_id(turn_id, "turn")
         if replay_of is not None:
-            self.get(tenant, agent_id, session_id)  # a missing session is a 404 first
-            original = self._store.get_turn(tenant, agent_id, session_id, replay_of)
-            if original is None:
-                raise InvalidRequest(
-                    f"replay_of names turn {replay_of!r}, which is not a turn of this session",
-                    code="invalid_replay_of",
-                )
+            self._check_replay_of(tenant, agent_id, session_id, replay_of)
 
         def begin_once() -> Turn:
             session = self.get(tenant, agent_id, session_id)
             if turn_id is not None:
-                taken = self._store.get_turn(tenant, agent_id, session_id, turn_id)
-                if taken is not None:
-                    raise Conflict(
-                        f"turn {turn_id!r} exists",
-                        code="turn_exists",
-                        turn=taken.model_dump(mode="json", by_alias=True),
-                    )
+                self._refuse_taken(tenant, agent_id, session_id, turn_id)
             turn = Turn(
                 tenant=tenant,
                 agent_id=agent_id,
@@ -224,6 +212,26 @@ class SessionService:
                 "too many turns began at once on this session; try again", code="session_busy"
             ),
         )
+
+    def _check_replay_of(self, tenant: str, agent_id: str, session_id: str, replay_of: str) -> None:
+        """A replay names an earlier turn of the same session (a missing session is a 404
+        first)."""
+        self.get(tenant, agent_id, session_id)
+        if self._store.get_turn(tenant, agent_id, session_id, replay_of) is None:
+            raise InvalidRequest(
+                f"replay_of names turn {replay_of!r}, which is not a turn of this session",
+                code="invalid_replay_of",
+            )
+
+    def _refuse_taken(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> None:
+        """A chosen turn id already taken is a 409 carrying that turn."""
+        taken = self._store.get_turn(tenant, agent_id, session_id, turn_id)
+        if taken is not None:
+            raise Conflict(
+                f"turn {turn_id!r} exists",
+                code="turn_exists",
+                turn=taken.model_dump(mode="json", by_alias=True),
+            )
 
     def get_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
         self.get(tenant, agent_id, session_id)
