@@ -8,7 +8,8 @@ to the model plus the `Change`s a caller must apply; it never writes. A failing 
 # The texts are those of Anthropic's memory tool documentation, all in texts.py (which names the
 # sources of the few the documentation lacks). Behaviour where the documentation is silent:
 # - Sizes in a listing are the SDKs' human sizes (4096 bytes is "4K", 1536 "1.5K"); a folder
-#   shows the total bytes of the memories under it (a store has no inode size).
+#   shows the total bytes of the memories under it (a store has no inode size). Both live in
+#   listing.py.
 # - insert counts lines like the text editor tool: a final newline ends the last line, it does
 #   not start another. Lines are split on "\n" only, so a "\r" or U+2028 is never rewritten.
 # - str_replace counts matches without overlap, as str.count() does, and names each line once.
@@ -23,15 +24,12 @@ from typing import Any, Literal, Protocol
 
 from agent_memory.domain.errors import DomainError, InvalidRequest
 
+from .listing import MAX_LINES, listing, numbered
 from .paths import MEMORY_ROOT, is_under, normalize_folder, normalize_path
 from .texts import line_list, text
 
 DEFAULT_MAX_BYTES = 100 * 1024
-MAX_LINES = 999_999
-LINE_NUMBER_WIDTH = len(str(MAX_LINES))
 COMMAND_NAMES = ("view", "create", "str_replace", "insert", "delete", "rename")
-# The listing skips these, as the reference skips names starting with "." and node_modules.
-_SKIPPED_NAME = "node_modules"
 _ALLOWED = ", ".join(COMMAND_NAMES)
 
 
@@ -164,7 +162,7 @@ def _view(args: _Args, files: FileView) -> CommandResult:
         if not entries and folder != MEMORY_ROOT:
             raise _not_found(text("view.not_found", path=folder))
         # As in the SDKs, view_range applies to files only and is ignored for a folder.
-        return CommandResult(_listing(folder, entries), [])
+        return CommandResult(listing(folder, entries), [])
     path = _file(raw)
     content = files.read(path)
     if content is None:
@@ -177,7 +175,7 @@ def _view(args: _Args, files: FileView) -> CommandResult:
         first, last = view_range
         _check_view_range(view_range, len(lines))
         lines = lines[first - 1 :] if last == -1 else lines[first - 1 : last]
-    return CommandResult(text("view.file", path=path) + "\n" + _numbered(lines, first), [])
+    return CommandResult(text("view.file", path=path) + "\n" + numbered(lines, first), [])
 
 
 def _check_view_range(view_range: tuple[int, int], n_lines: int) -> None:
@@ -232,7 +230,7 @@ def _str_replace(args: _Args, files: FileView, max_bytes: int) -> CommandResult:
     changed = content.count("\n", 0, start)
     new_lines = new_content.split("\n")
     low, high = max(0, changed - 2), min(len(new_lines), changed + 3)
-    output = text("str_replace.done") + "\n" + _numbered(new_lines[low:high], low + 1)
+    output = text("str_replace.done") + "\n" + numbered(new_lines[low:high], low + 1)
     # Replacing a text by itself leaves the file as it was: nothing to record.
     changes = [] if new_content == content else [Change("update", path, new_content)]
     return CommandResult(output, changes)
@@ -344,52 +342,6 @@ def _occurrences(content: str, text: str) -> list[int]:
         starts.append(start)
         start = content.find(text, start + len(text))
     return starts
-
-
-def _numbered(lines: list[str], first: int) -> str:
-    return "\n".join(
-        f"{str(number).rjust(LINE_NUMBER_WIDTH)}\t{line}"
-        for number, line in enumerate(lines, start=first)
-    )
-
-
-def _listing(folder: str, entries: list[tuple[str, int]]) -> str:
-    """The SDK's two-level listing: sorted by name, depth first, folders with a trailing /."""
-    tree: dict[str, Any] = {}
-    sizes: dict[str, int] = {}
-    for path, size in entries:
-        parts = path[len(folder) + 1 :].split("/")
-        node = tree
-        for depth, name in enumerate(parts, start=1):
-            key = "/".join(parts[:depth])
-            sizes[key] = sizes.get(key, 0) + size
-            node = node.setdefault(name, {})
-    lines = [f"{_format_size(sum(size for _, size in entries))}\t{folder}"]
-
-    def walk(node: dict[str, Any], prefix: str, depth: int) -> None:
-        for name in sorted(node):
-            if name.startswith(".") or name == _SKIPPED_NAME:
-                continue
-            key = f"{prefix}{name}"
-            is_folder = bool(node[name])
-            lines.append(f"{_format_size(sizes[key])}\t{folder}/{key}{'/' if is_folder else ''}")
-            if is_folder and depth < 2:
-                walk(node[name], f"{key}/", depth + 1)
-
-    walk(tree, "", 1)
-    return text("view.listing", path=folder) + "\n" + "\n".join(lines)
-
-
-def _format_size(size: int) -> str:
-    """The SDK's human size: 0B, 512B, 1K, 1.5K, 2M (one decimal unless whole)."""
-    if size == 0:
-        return "0B"
-    units = ["B", "K", "M", "G"]
-    power = min((size.bit_length() - 1) // 10, len(units) - 1)
-    scaled = size / 1024**power
-    return (
-        f"{int(scaled)}{units[power]}" if scaled == int(scaled) else f"{scaled:.1f}{units[power]}"
-    )
 
 
 def _names_file(raw: str) -> bool:
