@@ -270,17 +270,7 @@ def build_services(
     metrics = build_metrics(settings)
     chosen = build_embedder(settings) if embedder is True else (embedder or None)
     search = build_search(settings, store, metered(chosen, metrics), metrics)
-    files = FileService(
-        store,
-        events,
-        FileLimits(
-            memory_bytes=settings.memory_bytes,
-            memories_per_agent=settings.memories_per_agent,
-            index_lines=settings.memory_index_lines,
-            index_bytes=settings.memory_index_bytes,
-        ),
-        search,
-    )
+    files = FileService(store, events, file_limits(settings), search)
     manifests = ManifestCache(store)
     agents = AgentService(store, files, manifests, search)
     records = RecordService(store, events, search, manifests)
@@ -297,22 +287,7 @@ def build_services(
         store, agents, records, files, events, history, extraction, starter, metrics
     )
     tools = ToolService(store, sessions, records, manifests, search, metrics)
-    tools.register(
-        "memory",
-        files.memory_tool,
-        MemoryIn,
-        MemoryOut,
-        invalid=lambda arguments, exc: memory_input_error(arguments, exc.errors()),
-        guard=files.memory_writer,
-    )
-    tools.register(
-        "search_history",
-        history_search.search_history,
-        SearchHistoryIn,
-        HistoryOut,
-        invalid=history_input_error,
-        guard=history_search.offered,
-    )
+    register_area_tools(tools, files, history_search)
     ingest = IngestService(sessions, history)
     vectors = build_vectors(store, search)
     return Services(
@@ -332,4 +307,35 @@ def build_services(
         extraction=extraction,
         starter=starter,
         vectors=vectors,
+    )
+
+
+def file_limits(settings: Settings) -> FileLimits:
+    """The /memories limits the settings name (the tenant may lower them)."""
+    return FileLimits(
+        memory_bytes=settings.memory_bytes,
+        memories_per_agent=settings.memories_per_agent,
+        index_lines=settings.memory_index_lines,
+        index_bytes=settings.memory_index_bytes,
+    )
+
+
+def register_area_tools(tools: ToolService, files: FileService, history: HistorySearch) -> None:
+    """The tools other areas own beside the record tools: file memory's `memory` and
+    history's `search_history`, each with its input and output models and its guard."""
+    tools.register(
+        "memory",
+        files.memory_tool,
+        MemoryIn,
+        MemoryOut,
+        invalid=lambda arguments, exc: memory_input_error(arguments, exc.errors()),
+        guard=files.memory_writer,
+    )
+    tools.register(
+        "search_history",
+        history.search_history,
+        SearchHistoryIn,
+        HistoryOut,
+        invalid=history_input_error,
+        guard=history.offered,
     )

@@ -195,34 +195,50 @@ def load(
     for thread in threads:
         thread.start()
     try:
-        for line in todo:
-            if line.message is None:
-                answered([line], [("failed", line.problem)])
-                continue
-            key = f"{line.message.get('agent')}\0{line.message.get('session')}"
-            while not errors:
-                try:
-                    queues[zlib.crc32(key.encode()) % senders].put(line, timeout=0.5)
-                    break
-                except queue.Full:
-                    continue
-            if errors:
-                break
+        _dispatch(todo, queues, answered, errors)
     finally:
-        for q, thread in zip(queues, threads, strict=True):
-            # The end marker, unless the sender is gone (it failed): its queue may stay full.
-            while thread.is_alive():
-                try:
-                    q.put(None, timeout=0.1)
-                    break
-                except queue.Full:
-                    continue
-        for thread in threads:
-            thread.join()
+        _stop(queues, threads)
         checkpoint.finish(progress.counts)
     if errors:
         raise errors[0]
     return progress
+
+
+def _dispatch(
+    todo: list[Line],
+    queues: list[queue.Queue[Line | None]],
+    answered: Callable[[list[Line], list[tuple[str, str | None]]], None],
+    errors: list[BaseException],
+) -> None:
+    """Each line to its session's sender (a line that is no message fails at once), until
+    the lines run out or a sender fails."""
+    for line in todo:
+        if line.message is None:
+            answered([line], [("failed", line.problem)])
+            continue
+        key = f"{line.message.get('agent')}\0{line.message.get('session')}"
+        while not errors:
+            try:
+                queues[zlib.crc32(key.encode()) % len(queues)].put(line, timeout=0.5)
+                break
+            except queue.Full:
+                continue
+        if errors:
+            break
+
+
+def _stop(queues: list[queue.Queue[Line | None]], threads: list[threading.Thread]) -> None:
+    """Every sender sends what it holds and ends; wait for them all."""
+    for q, thread in zip(queues, threads, strict=True):
+        # The end marker, unless the sender is gone (it failed): its queue may stay full.
+        while thread.is_alive():
+            try:
+                q.put(None, timeout=0.1)
+                break
+            except queue.Full:
+                continue
+    for thread in threads:
+        thread.join()
 
 
 def _sender(

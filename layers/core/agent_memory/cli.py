@@ -413,27 +413,47 @@ def _memory_commands(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=_memories)
 
 
+_DATA_DIR_HELP = "where the database and the tokens live (default ./data)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agent-memory", description=__doc__)
     commands = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", help="what to run"
     )
-    data_dir_help = "where the database and the tokens live (default ./data)"
+    # Each adds its command to `commands`, in the order --help lists them.
+    _add_serve(commands)
+    _add_reindex(commands)
+    _add_token(commands)
+    _add_agents(commands)
+    _add_tenant(commands)
+    _add_ingest(commands)
+    _add_mcp(commands)
+    return parser
 
+
+def _add_serve(commands: Any) -> None:
+    """`serve`: the embedded server."""
     serve = commands.add_parser("serve", help="run the embedded server (SQLite, 127.0.0.1:8080)")
     serve.add_argument("--host", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default 8080; 0 picks a free one)")
-    serve.add_argument("--data-dir", help=data_dir_help)
+    serve.add_argument("--data-dir", help=_DATA_DIR_HELP)
     serve.add_argument("--token", help="use this API token instead of <data-dir>/token")
     serve.set_defaults(run=_serve)
 
+
+def _add_reindex(commands: Any) -> None:
+    """`reindex`: rebuild the embedded search index."""
     reindex = commands.add_parser(
         "reindex", help="re-embed and rebuild the embedded search index (after a model change)"
     )
-    reindex.add_argument("--data-dir", help=data_dir_help + "; it must hold a database")
+    reindex.add_argument("--data-dir", help=_DATA_DIR_HELP + "; it must hold a database")
     reindex.add_argument("--all", action="store_true", help="even when nothing is stale")
     reindex.set_defaults(run=_reindex)
 
+
+def _add_token(commands: Any) -> None:
+    """`token create|ls|revoke`: the embedded server's API tokens."""
     token = commands.add_parser("token", help="manage API tokens of the embedded server")
     token_commands = token.add_subparsers(
         dest="token_command", required=True, metavar="ACTION", help="what to do with tokens"
@@ -456,18 +476,21 @@ def build_parser() -> argparse.ArgumentParser:
         "agent_as_tool (default: all)",
     )
     create.add_argument("--expires", help="lifetime such as 30d, 12h or 45m (default: never)")
-    create.add_argument("--data-dir", help=data_dir_help)
+    create.add_argument("--data-dir", help=_DATA_DIR_HELP)
     create.set_defaults(run=_token_create)
     ls_tokens = token_commands.add_parser(
         "ls", help="list tokens: id, tenant, subject, scopes, roles, expiry (never the token)"
     )
-    ls_tokens.add_argument("--data-dir", help=data_dir_help)
+    ls_tokens.add_argument("--data-dir", help=_DATA_DIR_HELP)
     ls_tokens.set_defaults(run=_token_ls)
     revoke = token_commands.add_parser("revoke", help="revoke a token by its id")
     revoke.add_argument("id", help="the token's id (see token ls)")
-    revoke.add_argument("--data-dir", help=data_dir_help)
+    revoke.add_argument("--data-dir", help=_DATA_DIR_HELP)
     revoke.set_defaults(run=_token_revoke)
 
+
+def _add_agents(commands: Any) -> None:
+    """`agents ...` and `memories ...`: agents and their files on a running server."""
     agents = commands.add_parser("agents", help="read and change agents on a running server")
     _client_flags(agents)
     actions = agents.add_subparsers(
@@ -485,6 +508,9 @@ def build_parser() -> argparse.ArgumentParser:
     _memory_commands(actions.add_parser("memories", help="an agent's /memories files"))
     _memory_commands(commands.add_parser("memories", help="the same as `agents memories`"))
 
+
+def _add_tenant(commands: Any) -> None:
+    """`tenant limits|reset`: the caller's tenant on a running server."""
     tenant = commands.add_parser("tenant", help="the caller's tenant on a running server")
     _client_flags(tenant)
     tenant_actions = tenant.add_subparsers(
@@ -506,6 +532,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     reset.set_defaults(run=_tenant_reset)
 
+
+def _add_ingest(commands: Any) -> None:
+    """`ingest`: a JSON Lines load of appends and commits."""
     ingest = commands.add_parser(
         "ingest", help="apply a JSON Lines file of appends and commits (idempotent)"
     )
@@ -532,6 +561,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ingest.set_defaults(run=_ingest)
 
+
+def _add_mcp(commands: Any) -> None:
+    """`mcp`: an agent's memory served to an MCP host."""
     mcp = commands.add_parser(
         "mcp",
         help="serve an agent's memory to an MCP host (stdio or streamable HTTP)",
@@ -552,7 +584,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     mcp.add_argument("--port", type=int, default=8000, help="http: port (default 8000)")
     mcp.set_defaults(run=_mcp)
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,7 @@ import signal
 import socket
 import sys
 from types import FrameType
+from typing import Any
 
 from waitress.server import create_server
 
@@ -15,6 +16,7 @@ from ..adapters.events.local_bus import InProcessBus
 from ..adapters.extraction.worker import ExtractionWorker
 from ..api.app import Api
 from ..bootstrap import build_services
+from ..services import Services
 from ..settings import Settings
 from .datadir import make_private
 from .gateway import LocalGateway
@@ -65,15 +67,7 @@ def serve(settings: Settings) -> None:
     token = settings.token.get_secret_value() if settings.token else None
     tokens, made = TokenBook.load(settings.data_dir, token)
     services = build_services(settings)
-    streams = None
-    if isinstance(services.events, InProcessBus):
-        # Event streams hold a thread each: keep half the threads for requests.
-        streams = EventStreams(
-            services.events,
-            services.sessions,
-            settings.threads // 2,
-            settings.event_streams_per_tenant,
-        )
+    streams = _event_streams(settings, services)
     gateway = LocalGateway(
         Api(services),
         tokens,
@@ -83,6 +77,42 @@ def serve(settings: Settings) -> None:
         per_token=RateLimiter(settings.requests_per_minute, settings.request_burst),
         failed_auth=RateLimiter(FAILED_AUTH_PER_MINUTE, FAILED_AUTH_PER_MINUTE),
     )
+    _start_background_work(services)
+    server = _waitress(settings, gateway, sock)
+
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        logger.info("stopping", extra={"signal": signal.Signals(signum).name})
+        if streams is not None:
+            streams.closing.set()
+        # waitress's loop ends on SystemExit and waits for the requests in flight.
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    host, port = server.effective_host, server.effective_port  # type: ignore[attr-defined]
+    _announce(settings, services, f"http://{host}:{port}", made)
+    try:
+        server.run()
+    finally:
+        services.close()
+        print("agent-memory stopped", flush=True)
+    sys.stdout.flush()
+
+
+def _event_streams(settings: Settings, services: Services) -> EventStreams | None:
+    """Event streams where events stay in this process (None: the bus is elsewhere)."""
+    if not isinstance(services.events, InProcessBus):
+        return None
+    # Event streams hold a thread each: keep half the threads for requests.
+    return EventStreams(
+        services.events,
+        services.sessions,
+        settings.threads // 2,
+        settings.event_streams_per_tenant,
+    )
+
+
+def _start_background_work(services: Services) -> None:
     # Post-turn reviews run beside the requests, reviews queued before a restart first.
     worker = services.starter if isinstance(services.starter, ExtractionWorker) else None
     if worker is not None:
@@ -91,6 +121,10 @@ def serve(settings: Settings) -> None:
     # first; until then a document is found by words.
     if services.vectors is not None:
         services.vectors.run_in_background()
+
+
+def _waitress(settings: Settings, gateway: LocalGateway, sock: socket.socket) -> Any:
+    """The waitress server on the bound socket, with the settings' connection limits."""
     server = create_server(
         gateway,
         sockets=[sock],
@@ -104,32 +138,20 @@ def serve(settings: Settings) -> None:
         cleanup_interval=min(5, settings.idle_timeout_seconds),
     )
     capped_channels(server, settings.connections_per_client)
+    return server
 
-    def stop(signum: int, _frame: FrameType | None) -> None:
-        logger.info("stopping", extra={"signal": signal.Signals(signum).name})
-        if streams is not None:
-            streams.closing.set()
-        # waitress's loop ends on SystemExit and waits for the requests in flight.
-        raise SystemExit(0)
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    host, port = server.effective_host, server.effective_port  # type: ignore[attr-defined]
+def _announce(settings: Settings, services: Services, url: str, made: str | None) -> None:
+    """What the operator needs on start: where the token is, the address, what runs."""
     if made:
         print(f"API token (saved to {settings.data_dir / 'token'}): {made}", flush=True)
     else:
         print(f"API token: see {settings.data_dir / 'token'}", flush=True)
     model = services.extraction.model.model_id if services.extraction else "off"
     print(
-        f"agent-memory listening on http://{host}:{port} "
+        f"agent-memory listening on {url} "
         f"(store: {settings.store}, data: {settings.data_dir}, extraction: {model})",
         flush=True,
     )
     if settings.console:
-        print(f"web console: http://{host}:{port}/ (sign in with the API token)", flush=True)
-    try:
-        server.run()
-    finally:
-        services.close()
-        print("agent-memory stopped", flush=True)
-    sys.stdout.flush()
+        print(f"web console: {url}/ (sign in with the API token)", flush=True)

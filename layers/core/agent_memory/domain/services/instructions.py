@@ -1,0 +1,71 @@
+"""The memory part of a turn's instructions: the memory rules, the agent's own memory
+instructions, the pinned list and, where history is indexed, the rule to search it. The pinned
+record versions listed are kept in the transcript as a memory.pinned entry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ids import new_id
+from ..models import Turn, utcnow
+from ..records import Execution
+from ..tool_io import InstructionsOut, PinnedLine
+from .turn_context import ManifestCache
+from .turn_reads import TurnAccess
+
+# The spec: "The agent is told to search its history before guessing at, or asking again for,
+# something an earlier turn established."
+HISTORY_RULE = (
+    "Session history: what earlier turns of this session said stays searchable with the "
+    "search_history tool. Search it before guessing at, or asking again for, something an "
+    "earlier turn established."
+)
+
+
+class Instructions:
+    """`GET .../turns/{turnId}/instructions` (ToolService.instructions delegates here)."""
+
+    def __init__(self, turns: TurnAccess, manifests: ManifestCache) -> None:
+        self._turns = turns
+        self._manifests = manifests
+
+    def instructions(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> InstructionsOut:
+        """The memory part of the turn's instructions. The record versions it lists are kept in
+        the transcript as a memory.pinned entry (once per distinct list)."""
+        turn = self._turns.sessions.get_turn(tenant, agent_id, session_id, turn_id)
+        ctx = self._turns.context(turn, {"role": "agent"})
+        text, pins = self._turns.records.instructions(ctx)
+        if self._manifests.manifest(turn).harness.history.index is not None:
+            text += "\n\n" + HISTORY_RULE
+        listed = [{"id": r.id, "version": r.version} for r in pins]
+        if listed and turn.status.value == "open":
+            self._note_pinned(turn, listed)
+        pinned = [PinnedLine(id=r.id, version=r.version, summary=r.summary) for r in pins]
+        return InstructionsOut(instructions=text, pinned=pinned)
+
+    def _note_pinned(self, turn: Turn, listed: list[dict[str, Any]]) -> None:
+        """A memory.pinned entry for the list, unless the turn's last one listed the same."""
+        tenant, agent_id, session_id = turn.tenant, turn.agent_id, turn.session_id
+        earlier = [
+            e
+            for e in self._turns.store.list_executions(tenant, agent_id, session_id, turn.id)
+            if e.tool == "memory.pinned"
+        ]
+        if earlier and (earlier[-1].output or {}).get("records") == listed:
+            return
+        self._turns.store.add_execution(
+            tenant,
+            agent_id,
+            session_id,
+            Execution(
+                id=new_id("exe"),
+                turn_id=turn.id,
+                tool="memory.pinned",
+                input={},
+                output={"records": listed},
+                caller={"role": "runtime"},
+                created_at=utcnow(),
+            ),
+        )
