@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "layers" / "core"))
 
 from agent_memory.bootstrap import build_services  # noqa: E402
+from agent_memory.domain.services.agents import parse_manifest  # noqa: E402
+from agent_memory.domain.services.history import AppendIn  # noqa: E402
 from agent_memory.settings import Settings  # noqa: E402
 
 AGENT = "bench/sync"
@@ -33,7 +35,9 @@ def one_round(directory: Path, mode: str, writes: int) -> dict[str, list[float]]
     settings = Settings(data_dir=data, sqlite_synchronous=mode, embeddings="none")
     services = build_services(settings, embedder=None, model=None)
     try:
-        services.agents.put("t", AGENT, {"harness": {"history": {"index": "messages"}}})
+        services.agents.put(
+            "t", AGENT, parse_manifest({"harness": {"history": {"index": "messages"}}})
+        )
         session = services.sessions.create("t", AGENT, None, {})
         timings: dict[str, list[float]] = {"memory_put": [], "turn": []}
         for n in range(writes):
@@ -46,7 +50,9 @@ def one_round(directory: Path, mode: str, writes: int) -> dict[str, list[float]]
                 {"role": "user", "text": f"question {n}", "sequence": 1},
                 {"role": "assistant", "text": f"answer {n}", "sequence": 2},
             ]
-            services.history.append("t", AGENT, session.id, turn.id, {"events": events})
+            services.history.append(
+                "t", AGENT, session.id, turn.id, AppendIn.parse({"events": events})
+            )
             services.sessions.commit("t", AGENT, session.id, turn.id)
             timings["turn"].append(time.perf_counter() - start)
         return timings

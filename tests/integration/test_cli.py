@@ -8,6 +8,7 @@ import socket
 import pytest
 
 from agent_memory.cli import build_parser, main
+from agent_memory.domain.services.agents import parse_manifest
 
 pytestmark = pytest.mark.integration
 
@@ -104,7 +105,7 @@ def seeded(tmp_path):
 
     services = build_services(Settings(data_dir=tmp_path))
     for name in ("a", "b"):
-        services.agents.put("default", name, {"harness": {"memory": {}}})
+        services.agents.put("default", name, parse_manifest({"harness": {"memory": {}}}))
     services.close()
     return tmp_path
 

@@ -8,6 +8,7 @@ import pytest
 from agent_memory.domain.errors import Conflict, DomainError
 from agent_memory.domain.extraction.job import ExtractionJob
 from agent_memory.domain.ports import PreconditionFailed
+from agent_memory.domain.services.agents import parse_manifest
 
 pytestmark = pytest.mark.integration
 
@@ -32,7 +33,7 @@ def losing(store, monkeypatch):
 
 @pytest.fixture
 def session(services):
-    services.agents.put(T, A, {})
+    services.agents.put(T, A, parse_manifest({}))
     return services.sessions.create(T, A, None, {}).id
 
 
@@ -64,10 +65,10 @@ def test_a_commit_that_keeps_losing_is_turn_busy_and_the_turn_stays_open(service
 @pytest.mark.parametrize("method", ["create_agent", "save_manifest"])
 def test_a_manifest_save_that_keeps_losing_is_agent_busy(services, losing, method):
     if method == "save_manifest":
-        services.agents.put(T, A, {})
+        services.agents.put(T, A, parse_manifest({}))
     tries = losing(method)
     with pytest.raises(Conflict) as raised:
-        services.agents.put(T, A, {"description": "second"})
+        services.agents.put(T, A, parse_manifest({"description": "second"}))
     assert (raised.value.code, raised.value.message) == (
         "agent_busy",
         "the agent was changed concurrently too many times; try again",

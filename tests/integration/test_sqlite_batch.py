@@ -10,6 +10,7 @@ from agent_memory.adapters.events.local_bus import InProcessBus
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.adapters.sqlite.database import Database
 from agent_memory.bootstrap import build_services
+from agent_memory.domain.services.agents import parse_manifest
 from agent_memory.settings import Settings
 
 pytestmark = pytest.mark.integration
@@ -86,7 +87,7 @@ def test_a_batch_announces_its_commits_only_once_they_are_committed(tmp_path):
         Settings(data_dir=tmp_path), store=SqliteStore(path), events=bus, embedder=None, model=None
     )
     manifest = {"harness": {"memory": {"enabled": True, "tools": ["add_memory"]}}}
-    services.agents.put("acme", A, manifest)
+    services.agents.put("acme", A, parse_manifest(manifest))
     sessions = services.sessions
     session = sessions.create("acme", A, None, {}).id
     turns = []
@@ -113,7 +114,7 @@ def test_a_batch_announces_its_commits_only_once_they_are_committed(tmp_path):
 def test_an_ingested_batch_answers_each_message_in_its_place(tmp_path):
     store = SqliteStore(tmp_path / "db.sqlite3")
     services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None, model=None)
-    services.agents.put("acme", A, {"harness": {"history": {"index": "messages"}}})
+    services.agents.put("acme", A, parse_manifest({"harness": {"history": {"index": "messages"}}}))
     base = {"agent": A, "session": "s", "turn": "t-1"}
     results = services.ingest.apply_batch(
         "acme",

@@ -22,6 +22,14 @@ AgentId = Annotated[str, Path(description="Path-like agent id, as plain segments
 
 def agents_router(services: Services) -> Router:
     router = Router()
+    _agent_routes(router, services)
+    _version_routes(router, services)
+    _derived_routes(router, services)
+    return router
+
+
+def _agent_routes(router: Router, services: Services) -> None:
+    """The agent itself: list, save its manifest, read, delete."""
     caller = caller_of(router, services.settings)
     agents = services.agents
 
@@ -64,6 +72,12 @@ def agents_router(services: Services) -> Router:
         agents.delete(who.tenant, agent_id_from(agent_id))
         return no_content()
 
+
+def _version_routes(router: Router, services: Services) -> None:
+    """The agent's saved manifest versions."""
+    caller = caller_of(router, services.settings)
+    agents = services.agents
+
     @router.get(
         "/v1/agents/<agent_id>/manifest-versions",
         summary="List manifest versions, newest first",
@@ -90,6 +104,12 @@ def agents_router(services: Services) -> Router:
         who = caller()
         who.can_read()
         return agents.manifest_version(who.tenant, agent_id_from(agent_id), version)
+
+
+def _derived_routes(router: Router, services: Services) -> None:
+    """What is made from the agent: its search index's progress, and a copy (fork)."""
+    caller = caller_of(router, services.settings)
+    agents = services.agents
 
     @router.get(
         "/v1/agents/<agent_id>/index",
@@ -118,5 +138,3 @@ def agents_router(services: Services) -> Router:
         who = caller()
         who.can_write_agents()
         return created(agents.fork(who.tenant, agent_id_from(agent_id), body.id))
-
-    return router

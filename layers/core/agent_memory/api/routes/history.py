@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from ...domain.errors import InvalidRequest
+from ...domain.services.history import AppendIn
 from ...services import Services
+from ..answers import AppendOut, DescribedBy, HistoryPage, HistorySearchPage, JsonObject
 from ..paths import agent_id_from
 from .agents import AgentId, Cursor, Limit
 from .common import ERRORS, caller_of
@@ -21,13 +23,22 @@ ROLES = {"user", "assistant", "tool_result", "error"}
 
 # Turn sequences are counted from 1; a bound past any turn a session can hold is a typo.
 MAX_TURN = 10**9
+# The document names the events a body holds; the service checks them (a bad batch is its own
+# 400 invalid_events, not the resolver's invalid_request).
+AppendBody = Annotated[JsonObject, DescribedBy(AppendIn), Body()]
 
 
 def history_router(services: Services) -> Router:
     router = Router()
+    _append_route(router, services)
+    _page_route(router, services)
+    _search_route(router, services)
+    _export_route(router, services)
+    return router
+
+
+def _append_route(router: Router, services: Services) -> None:
     caller = caller_of(router, services.settings)
-    history = services.history
-    sessions = services.sessions
 
     @router.post(
         TURN + "/events",
@@ -44,12 +55,18 @@ def history_router(services: Services) -> Router:
         agent_id: AgentId,
         session_id: SessionId,
         turn_id: TurnId,
-        body: Annotated[dict[str, Any], Body()],
-    ) -> dict[str, Any]:
+        body: AppendBody,
+    ) -> AppendOut:
         who = caller()
         agent = agent_id_from(agent_id)
-        sessions.reach(who, agent, session_id, write=True)
-        return history.append(who.tenant, agent, session_id, turn_id, body)
+        services.sessions.reach(who, agent, session_id, write=True)
+        batch = AppendIn.parse(body)
+        kept = services.history.append(who.tenant, agent, session_id, turn_id, batch)
+        return AppendOut.model_validate(kept)
+
+
+def _page_route(router: Router, services: Services) -> None:
+    caller = caller_of(router, services.settings)
 
     @router.get(
         SESSIONS + "/<session_id>/history",
@@ -65,14 +82,21 @@ def history_router(services: Services) -> Router:
         role: Annotated[str | None, Query(description="Comma-separated roles.")] = None,
         limit: Limit = None,
         cursor: Cursor = None,
-    ) -> dict[str, Any]:
+    ) -> HistoryPage:
         who = caller()
         agent = agent_id_from(agent_id)
-        sessions.reach(who, agent, session_id)
+        services.sessions.reach(who, agent, session_id)
         roles = {r.strip() for r in (role or "").split(",") if r.strip()}
         if roles - ROLES:
             raise InvalidRequest(f"role is one of {', '.join(sorted(ROLES))}", code="invalid_role")
-        return history.page(who.tenant, agent, session_id, from_turn, to_turn, roles, limit, cursor)
+        found = services.history.page(
+            who.tenant, agent, session_id, from_turn, to_turn, roles, limit, cursor
+        )
+        return HistoryPage.model_validate(found)
+
+
+def _search_route(router: Router, services: Services) -> None:
+    caller = caller_of(router, services.settings)
 
     @router.get(
         "/v1/agents/<agent_id>/history",
@@ -93,10 +117,10 @@ def history_router(services: Services) -> Router:
         to_time: Annotated[str | None, Query(alias="toTime", max_length=64)] = None,
         limit: Annotated[int | None, Query(ge=1, le=50, description="1-50 (default 10).")] = None,
         cursor: Cursor = None,
-    ) -> dict[str, Any]:
+    ) -> HistorySearchPage:
         who = caller()
         who.can_read_all_sessions()
-        return services.history_search.search_agent(
+        found = services.history_search.search_agent(
             who.tenant,
             agent_id_from(agent_id),
             query,
@@ -106,6 +130,11 @@ def history_router(services: Services) -> Router:
             limit or 10,
             cursor,
         )
+        return HistorySearchPage.model_validate(found)
+
+
+def _export_route(router: Router, services: Services) -> None:
+    caller = caller_of(router, services.settings)
 
     @router.get(
         SESSIONS + "/<session_id>/export",
@@ -116,12 +145,10 @@ def history_router(services: Services) -> Router:
     def export(agent_id: AgentId, session_id: SessionId) -> Response[str]:
         who = caller()
         agent = agent_id_from(agent_id)
-        sessions.reach(who, agent, session_id)
+        services.sessions.reach(who, agent, session_id)
         turns = services.store.list_turns(who.tenant, agent, session_id)
-        body = history.export(who.tenant, agent, session_id, turns)
+        body = services.history.export(who.tenant, agent, session_id, turns)
         return Response(200, "application/x-ndjson", body)
-
-    return router
 
 
 def _moment(raw: str | None, name: str) -> datetime | None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated
 from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler import Response
@@ -10,7 +11,16 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...domain.files.models import FileMemory, FileVersion
 from ...services import Services
+from ..answers import (
+    MemoryIndex,
+    MemoryList,
+    MemorySummary,
+    MemoryVersionList,
+    PutMemoryOut,
+    VersionSummary,
+)
 from ..paths import agent_id_from
 from .agents import AgentId, Cursor, Limit
 from .common import ERRORS, NO_CONTENT, caller_of, no_content
@@ -31,6 +41,9 @@ FILE_ERRORS = {
 }
 
 
+AgentOf = Callable[[str, str], str]
+
+
 class PutMemoryIn(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
@@ -45,14 +58,24 @@ class PutMemoryIn(BaseModel):
 
 def memories_router(services: Services) -> Router:
     router = Router()
-    caller = caller_of(router, services.settings)
-    files = services.files
     agents = services.agents
 
     def agent_of(raw: str, tenant: str) -> str:
         agent_id = agent_id_from(raw)
         agents.get(tenant, agent_id)
         return agent_id
+
+    _reading_routes(router, services, agent_of)
+    _writing_routes(router, services, agent_of)
+    _version_routes(router, services, agent_of)
+    _index_routes(router, services)
+    return router
+
+
+def _reading_routes(router: Router, services: Services, agent_of: AgentOf) -> None:
+    """Memories by path: list (or rank) them, read one."""
+    caller = caller_of(router, services.settings)
+    files = services.files
 
     @router.get(
         MEMORIES, summary="List an agent's memories by path", responses=ERRORS, tags=["memories"]
@@ -70,15 +93,15 @@ def memories_router(services: Services) -> Router:
         ] = None,
         limit: Limit = None,
         cursor: Cursor = None,
-    ) -> dict[str, Any]:
+    ) -> MemoryList:
         who = caller()
         who.can_read()
         agent = agent_of(agent_id, who.tenant)
         if query:
             found = files.search(who.tenant, agent, query, path_prefix, limit)
-            return {"memories": [m.summary() for m in found], "next": None}
+            return MemoryList(memories=[_summary(m) for m in found], next=None)
         page = files.list_memories(who.tenant, agent, path_prefix, limit, cursor)
-        return {"memories": [m.summary() for m in page.items], "next": page.next}
+        return MemoryList(memories=[_summary(m) for m in page.items], next=page.next)
 
     @router.get(
         MEMORIES + "/<path>",
@@ -86,11 +109,16 @@ def memories_router(services: Services) -> Router:
         responses=ERRORS,
         tags=["memories"],
     )
-    def get_memory(agent_id: AgentId, path: MemoryPath) -> dict[str, Any]:
+    def get_memory(agent_id: AgentId, path: MemoryPath) -> FileMemory:
         who = caller()
         who.can_read()
-        found = files.get(who.tenant, agent_of(agent_id, who.tenant), unquote(path))
-        return found.model_dump(mode="json", by_alias=True)
+        return files.get(who.tenant, agent_of(agent_id, who.tenant), unquote(path))
+
+
+def _writing_routes(router: Router, services: Services, agent_of: AgentOf) -> None:
+    """A memory by path: write it whole, delete it (or a folder)."""
+    caller = caller_of(router, services.settings)
+    files = services.files
 
     @router.put(
         MEMORIES + "/<path>",
@@ -102,7 +130,7 @@ def memories_router(services: Services) -> Router:
     )
     def put_memory(
         agent_id: AgentId, path: MemoryPath, body: Annotated[PutMemoryIn, Body()]
-    ) -> Response[Any]:
+    ) -> Response[PutMemoryOut]:
         who = caller()
         who.can_write_agents()
         memory, was_created, warnings = files.put(
@@ -113,10 +141,9 @@ def memories_router(services: Services) -> Router:
             body.content_sha256,
             actor=who.audit_name,
         )
-        dumped = memory.model_dump(mode="json", by_alias=True)
-        if warnings:
-            dumped["warnings"] = warnings  # harness.memory.secrets: warn
-        return Response(201 if was_created else 200, "application/json", dumped)
+        # harness.memory.secrets: warn lists what it found; none leaves `warnings` out.
+        answer = PutMemoryOut.model_validate({**dict(memory), "warnings": warnings or None})
+        return Response(201 if was_created else 200, "application/json", answer)
 
     @router.delete(
         MEMORIES + "/<path>",
@@ -131,7 +158,7 @@ def memories_router(services: Services) -> Router:
             bool,
             Query(description="Needed to delete a folder: every memory in it goes."),
         ] = False,
-    ) -> Response[Any]:
+    ) -> Response[None]:
         who = caller()
         who.can_write_agents()
         files.delete(
@@ -142,6 +169,12 @@ def memories_router(services: Services) -> Router:
             recursive=recursive,
         )
         return no_content()
+
+
+def _version_routes(router: Router, services: Services, agent_of: AgentOf) -> None:
+    """Every change to the agent's memories, and one change with its content."""
+    caller = caller_of(router, services.settings)
+    files = services.files
 
     @router.get(
         "/v1/agents/<agent_id>/memory-versions",
@@ -154,14 +187,12 @@ def memories_router(services: Services) -> Router:
         path: Annotated[str | None, Query()] = None,
         limit: Limit = None,
         cursor: Cursor = None,
-    ) -> dict[str, Any]:
+    ) -> MemoryVersionList:
         who = caller()
         who.can_read()
         page = files.versions(who.tenant, agent_of(agent_id, who.tenant), path, limit, cursor)
-        versions = [
-            v.model_dump(mode="json", by_alias=True, exclude={"content"}) for v in page.items
-        ]
-        return {"versions": versions, "next": page.next}
+        versions = [VersionSummary.model_validate(dict(v)) for v in page.items]
+        return MemoryVersionList(versions=versions, next=page.next)
 
     @router.get(
         "/v1/agents/<agent_id>/memory-versions/<version_id>",
@@ -171,11 +202,17 @@ def memories_router(services: Services) -> Router:
     )
     def get_version(
         agent_id: AgentId, version_id: Annotated[str, Path(description="The version's id.")]
-    ) -> dict[str, Any]:
+    ) -> FileVersion:
         who = caller()
         who.can_read()
         found = files.version(who.tenant, agent_of(agent_id, who.tenant), version_id)
-        return found.model_dump(mode="json", by_alias=True)
+        return found
+
+
+def _index_routes(router: Router, services: Services) -> None:
+    """The memory index a session opens with, and its refresh."""
+    caller = caller_of(router, services.settings)
+    files = services.files
 
     @router.get(
         SESSIONS + "/<session_id>/memory-index",
@@ -185,11 +222,11 @@ def memories_router(services: Services) -> Router:
         responses=ERRORS,
         tags=["memories"],
     )
-    def memory_index(agent_id: AgentId, session_id: SessionId) -> dict[str, Any]:
+    def memory_index(agent_id: AgentId, session_id: SessionId) -> MemoryIndex:
         who = caller()
         agent = agent_id_from(agent_id)
         services.sessions.reach(who, agent, session_id)
-        return {"index": files.index(who.tenant, agent, session_id)}
+        return MemoryIndex(index=files.index(who.tenant, agent, session_id))
 
     @router.post(
         SESSIONS + "/<session_id>/compact",
@@ -197,10 +234,12 @@ def memories_router(services: Services) -> Router:
         responses=ERRORS,
         tags=["memories"],
     )
-    def compact(agent_id: AgentId, session_id: SessionId) -> dict[str, Any]:
+    def compact(agent_id: AgentId, session_id: SessionId) -> MemoryIndex:
         who = caller()
         agent = agent_id_from(agent_id)
         services.sessions.reach(who, agent, session_id, write=True)
-        return {"index": files.compact(who.tenant, agent, session_id)}
+        return MemoryIndex(index=files.compact(who.tenant, agent, session_id))
 
-    return router
+
+def _summary(memory: FileMemory) -> MemorySummary:
+    return MemorySummary.model_validate(dict(memory))

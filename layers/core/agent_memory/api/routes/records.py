@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
@@ -50,21 +49,26 @@ def _labels(raw: str | None) -> dict[str, str]:
 
 def records_router(services: Services) -> Router:
     router = Router()
-    caller = caller_of(router, services.settings)
-    records = services.records
+    _listing_route(router, services)
+    _record_routes(router, services)
+    return router
 
-    def readable(who: Principal, agent: str, record_id: str) -> Record:
-        """The record, unless it belongs to a session the caller may not reach: then it does
-        not exist, as the session does not (a `sessions:own` token of another subject)."""
-        record = records.get(who.tenant, agent, record_id)
-        if record.session_id is not None and not who.reads_every_session:
-            try:
-                services.sessions.reach(who, agent, record.session_id)
-            except NotFound as exc:
-                raise NotFound(
-                    f"record {record_id!r} does not exist", code="record_not_found"
-                ) from exc
-        return record
+
+def _readable(services: Services, who: Principal, agent: str, record_id: str) -> Record:
+    """The record, unless it belongs to a session the caller may not reach: then it does not
+    exist, as the session does not (a `sessions:own` token of another subject)."""
+    record = services.records.get(who.tenant, agent, record_id)
+    if record.session_id is not None and not who.reads_every_session:
+        try:
+            services.sessions.reach(who, agent, record.session_id)
+        except NotFound as exc:
+            raise NotFound(f"record {record_id!r} does not exist", code="record_not_found") from exc
+    return record
+
+
+def _listing_route(router: Router, services: Services) -> None:
+    """The agent's records, listed newest first or ranked by a query."""
+    caller = caller_of(router, services.settings)
 
     @router.get(
         RECORDS,
@@ -96,9 +100,8 @@ def records_router(services: Services) -> Router:
         if session_id is not None:
             services.sessions.reach(who, agent, session_id)
         # A caller that reaches only its own sessions lists their records by naming one.
-        statuses = _statuses(status)
         filters = RecordQuery(
-            statuses=statuses,
+            statuses=_statuses(status),
             kinds=frozenset(_split(kind)),
             labels=_labels(labels),
             ids=frozenset(_split(ids)),
@@ -110,8 +113,14 @@ def records_router(services: Services) -> Router:
             preview=preview,
             pinned=pinned,
         )
-        page = records.list_records(who.tenant, agent, filters, query, limit, cursor)
+        page = services.records.list_records(who.tenant, agent, filters, query, limit, cursor)
         return RecordList(records=page.items, next=page.next)
+
+
+def _record_routes(router: Router, services: Services) -> None:
+    """One record: read it, delete it, list its versions."""
+    caller = caller_of(router, services.settings)
+    records = services.records
 
     @router.get(
         RECORDS + "/<record_id>",
@@ -122,7 +131,7 @@ def records_router(services: Services) -> Router:
     def get_record(agent_id: AgentId, record_id: RecordId) -> Record:
         who = caller()
         who.can_read()
-        return readable(who, agent_id_from(agent_id), record_id)
+        return _readable(services, who, agent_id_from(agent_id), record_id)
 
     @router.delete(
         RECORDS + "/<record_id>",
@@ -131,13 +140,10 @@ def records_router(services: Services) -> Router:
         responses=ERRORS,
         tags=["records"],
     )
-    def delete_record(agent_id: AgentId, record_id: RecordId) -> Response[Any]:
+    def delete_record(agent_id: AgentId, record_id: RecordId) -> Record:
         who = caller()
         who.can_write_agents()
-        deleted = records.delete(
-            who.tenant, agent_id_from(agent_id), record_id, actor=who.audit_name
-        )
-        return Response(200, "application/json", deleted)
+        return records.delete(who.tenant, agent_id_from(agent_id), record_id, actor=who.audit_name)
 
     @router.get(
         RECORDS + "/<record_id>/versions",
@@ -151,11 +157,9 @@ def records_router(services: Services) -> Router:
         who = caller()
         who.can_read()
         agent = agent_id_from(agent_id)
-        readable(who, agent, record_id)
+        _readable(services, who, agent, record_id)
         page = records.versions(who.tenant, agent, record_id, limit, cursor)
         return RecordVersionList(versions=page.items, next=page.next)
-
-    return router
 
 
 def _split(raw: str | None) -> list[str]:

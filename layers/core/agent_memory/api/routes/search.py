@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from ...domain.services.agent_search import parse_types
 from ...services import Services
+from ..answers import SearchHits
 from ..paths import agent_id_from
 from .agents import AgentId
 from .common import ERRORS, caller_of
@@ -38,7 +39,7 @@ def search_router(services: Services) -> Router:
             Query(max_length=64, description="Comma-separated: records, memories, history."),
         ] = None,
         limit: Annotated[int | None, Query(ge=1, le=50, description="1-50 (default 10).")] = None,
-    ) -> dict[str, Any]:
+    ) -> SearchHits:
         who = caller()
         who.can_read()
         wanted = parse_types(types)
@@ -47,7 +48,7 @@ def search_router(services: Services) -> Router:
             wanted = [t for t in wanted if t != "history"]
         if "history" in wanted:
             who.can_read_all_sessions()
-        return services.agent_search.search(
+        found = services.agent_search.search(
             who.tenant,
             agent_id_from(agent_id),
             query,
@@ -55,5 +56,6 @@ def search_router(services: Services) -> Router:
             limit or 10,
             every_session=who.reads_every_session,
         )
+        return SearchHits.model_validate(found)
 
     return router

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 
 from ...domain.models import Session, Turn
 from ...services import Services
+from ..answers import TurnDetail
 from ..paths import agent_id_from
 from ..schemas import BeginTurnIn, CreateSessionIn, SessionList, TurnList
 from .agents import AgentId, Cursor, Limit
@@ -23,6 +24,14 @@ TURN = SESSIONS + "/<session_id>/turns/<turn_id>"
 
 def sessions_router(services: Services) -> Router:
     router = Router()
+    _session_routes(router, services)
+    _turn_routes(router, services)
+    _one_turn_routes(router, services)
+    return router
+
+
+def _session_routes(router: Router, services: Services) -> None:
+    """Start, list and read sessions."""
     caller = caller_of(router, services.settings)
     sessions = services.sessions
 
@@ -58,6 +67,12 @@ def sessions_router(services: Services) -> Router:
     )
     def get_session(agent_id: AgentId, session_id: SessionId) -> Session:
         return sessions.reach(caller(), agent_id_from(agent_id), session_id)
+
+
+def _turn_routes(router: Router, services: Services) -> None:
+    """List a session's turns and begin the next."""
+    caller = caller_of(router, services.settings)
+    sessions = services.sessions
 
     @router.get(
         SESSIONS + "/<session_id>/turns",
@@ -104,17 +119,23 @@ def sessions_router(services: Services) -> Router:
             )
         )
 
+
+def _one_turn_routes(router: Router, services: Services) -> None:
+    """One turn: read it, end it (commit or roll back), run its failed review again."""
+    caller = caller_of(router, services.settings)
+    sessions = services.sessions
+
     @router.get(
         TURN,
         summary="Get a turn with the memories it wrote and its executions",
         responses=ERRORS,
         tags=["turns"],
     )
-    def get_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> dict[str, Any]:
+    def get_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> TurnDetail:
         who = caller()
         agent = agent_id_from(agent_id)
         sessions.reach(who, agent, session_id)
-        return services.tools.turn_detail(who.tenant, agent, session_id, turn_id)
+        return TurnDetail(services.tools.turn_detail(who.tenant, agent, session_id, turn_id))
 
     @router.post(TURN + "/commit", summary="Commit a turn", responses=ERRORS, tags=["turns"])
     def commit_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:
@@ -143,5 +164,3 @@ def sessions_router(services: Services) -> Router:
         agent = agent_id_from(agent_id)
         sessions.reach(who, agent, session_id, write=True)
         return sessions.rerun_extraction(who.tenant, agent, session_id, turn_id)
-
-    return router

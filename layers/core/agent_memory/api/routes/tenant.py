@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from ...domain.services.agents import TenantReset
 from ...domain.services.files import FileLimits
 from ...services import Services
+from ..answers import TenantLimitsOut
 from .common import ERRORS, caller_of
 
 LIMITS = "/v1/tenant/limits"
@@ -33,13 +34,13 @@ class TenantLimitsIn(BaseModel):
     )
 
 
-def _limits(limits: FileLimits) -> dict[str, Any]:
-    return {
-        "memoryBytes": limits.memory_bytes,
-        "memoriesPerAgent": limits.memories_per_agent,
-        "memoryIndexLines": limits.index_lines,
-        "memoryIndexBytes": limits.index_bytes,
-    }
+def _limits(limits: FileLimits) -> TenantLimitsOut:
+    return TenantLimitsOut(
+        memory_bytes=limits.memory_bytes,
+        memories_per_agent=limits.memories_per_agent,
+        index_lines=limits.index_lines,
+        index_bytes=limits.index_bytes,
+    )
 
 
 def tenant_router(services: Services) -> Router:
@@ -53,7 +54,7 @@ def tenant_router(services: Services) -> Router:
         responses=ERRORS,
         tags=["tenant"],
     )
-    def get_limits() -> dict[str, Any]:
+    def get_limits() -> TenantLimitsOut:
         who = caller()
         who.can_read()
         return _limits(files.limits_for(who.tenant))
@@ -66,7 +67,7 @@ def tenant_router(services: Services) -> Router:
         responses=ERRORS,
         tags=["tenant"],
     )
-    def put_limits(body: Annotated[TenantLimitsIn, Body()]) -> dict[str, Any]:
+    def put_limits(body: Annotated[TenantLimitsIn, Body()]) -> TenantLimitsOut:
         who = caller()
         who.can_administer()
         return _limits(

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from ...domain.tool_io import InstructionsOut, RecallIn, UsagePage
+from ...domain.tool_io import InstructionsOut, RecallIn, RecallOut, UsagePage
 from ...services import Services
+from ..answers import JsonObject, ToolCallOut
 from ..paths import agent_id_from
 from .agents import AgentId, Cursor, Limit
 from .common import ERRORS, caller_of
@@ -24,12 +25,22 @@ ToolName = Annotated[
 # Marks the operations whose body states a caller role (`caller.role`), which the credential
 # must hold: the isolation tests find them by it.
 STATES_CALLER = {"x-caller-role": True}
+# Any JSON object: the tool checks its own input (its 4xx in its own words), and the document
+# names each tool's input and output (openapi_tools).
+ToolBody = Annotated[JsonObject, Body()]
 
 
 def tools_router(services: Services) -> Router:
     router = Router()
+    _call_route(router, services)
+    _instructions_route(router, services)
+    _recall_route(router, services)
+    _usage_route(router, services)
+    return router
+
+
+def _call_route(router: Router, services: Services) -> None:
     caller = caller_of(router, services.settings)
-    tools = services.tools
 
     @router.post(
         TURN + "/tools/<name>",
@@ -48,8 +59,8 @@ def tools_router(services: Services) -> Router:
         session_id: SessionId,
         turn_id: TurnId,
         name: ToolName,
-        body: Annotated[dict[str, Any], Body()],
-    ) -> dict[str, Any]:
+        body: ToolBody,
+    ) -> ToolCallOut:
         who = caller()
         agent = agent_id_from(agent_id)
         services.sessions.reach(who, agent, session_id, write=True)
@@ -57,8 +68,12 @@ def tools_router(services: Services) -> Router:
         # A token that reaches only the sessions its subject started has the agent's search
         # across sessions read those alone.
         reach = None if who.reads_every_session else who.subject
-        output = tools.call(who.tenant, agent, session_id, turn_id, name, body, reach)
-        return {"output": output.dump()}
+        output = services.tools.call(who.tenant, agent, session_id, turn_id, name, body, reach)
+        return ToolCallOut(output=output.dump())
+
+
+def _instructions_route(router: Router, services: Services) -> None:
+    caller = caller_of(router, services.settings)
 
     @router.get(
         TURN + "/instructions",
@@ -72,7 +87,11 @@ def tools_router(services: Services) -> Router:
         who = caller()
         agent = agent_id_from(agent_id)
         services.sessions.reach(who, agent, session_id)
-        return tools.instructions(who.tenant, agent, session_id, turn_id)
+        return services.tools.instructions(who.tenant, agent, session_id, turn_id)
+
+
+def _recall_route(router: Router, services: Services) -> None:
+    caller = caller_of(router, services.settings)
 
     @router.post(
         TURN + "/recall",
@@ -89,14 +108,18 @@ def tools_router(services: Services) -> Router:
         agent_id: AgentId,
         session_id: SessionId,
         turn_id: TurnId,
-        body: Annotated[dict[str, Any], Body()],
-    ) -> dict[str, Any]:
+        body: ToolBody,
+    ) -> RecallOut:
         who = caller()
         agent = agent_id_from(agent_id)
         services.sessions.reach(who, agent, session_id, write=True)
         who.may_state_caller(body, default="agent")  # recall without a caller is the agent's
         args = RecallIn.model_validate(body)
-        return tools.recall(who.tenant, agent, session_id, turn_id, args).dump()
+        return services.tools.recall(who.tenant, agent, session_id, turn_id, args)
+
+
+def _usage_route(router: Router, services: Services) -> None:
+    caller = caller_of(router, services.settings)
 
     @router.get(
         "/v1/agents/<agent_id>/usage",
@@ -112,6 +135,4 @@ def tools_router(services: Services) -> Router:
     ) -> UsagePage:
         who = caller()
         who.can_read()
-        return tools.usage(who.tenant, agent_id_from(agent_id), turn_id, limit, cursor)
-
-    return router
+        return services.tools.usage(who.tenant, agent_id_from(agent_id), turn_id, limit, cursor)

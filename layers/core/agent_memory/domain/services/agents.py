@@ -79,14 +79,12 @@ class AgentService:
         self._manifests = manifests
         self._search = search
 
-    def put(self, tenant: str, agent_id: str, manifest: Manifest | Any) -> tuple[Agent, bool]:
+    def put(self, tenant: str, agent_id: str, manifest: Manifest) -> tuple[Agent, bool]:
         """Save a manifest as the agent's next version, creating the agent at version 1.
 
         Returns the agent and whether it was created. Concurrent saves each get their own version.
         """
         validate_agent_id(agent_id)
-        if not isinstance(manifest, Manifest):
-            manifest = parse_manifest(manifest)
         size = len(json.dumps(manifest.document()))
         if size > MAX_MANIFEST_BYTES:
             raise PayloadTooLarge(

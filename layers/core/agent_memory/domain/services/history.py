@@ -47,6 +47,15 @@ class AppendIn(BaseModel):
 
     events: list[EventIn] = Field(min_length=1, max_length=MAX_EVENTS_PER_APPEND)
 
+    @classmethod
+    def parse(cls, body: object) -> AppendIn:
+        """The batch an append's body gives; a bad one is a 400 invalid_events."""
+        try:
+            return cls.model_validate(body)
+        except ValidationError as exc:
+            problems = problems_text(exc.errors(include_url=False))
+            raise InvalidRequest(f"invalid events: {problems}", code="invalid_events") from exc
+
 
 class HistoryService:
     def __init__(self, store: Store, manifests: ManifestCache, search: SearchService) -> None:
@@ -57,7 +66,7 @@ class HistoryService:
     # -- appending --------------------------------------------------------------------------
 
     def append(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str, body: Any
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str, batch: AppendIn
     ) -> dict[str, Any]:
         """Keep a batch of the turn's events (as the manifest the turn runs says).
 
@@ -68,22 +77,17 @@ class HistoryService:
         ended: that 409 turn_closed says `alreadyKept` (true when every event was kept before
         the turn ended, a batch delivered again; false when it came too late)."""
         try:
-            return self._append(tenant, agent_id, session_id, turn_id, body)
+            return self._append(tenant, agent_id, session_id, turn_id, batch)
         except Conflict as exc:
             if exc.code == "turn_closed":
                 exc.details["alreadyKept"] = self.kept_before_it_ended(
-                    tenant, agent_id, session_id, turn_id, body
+                    tenant, agent_id, session_id, turn_id, batch
                 )
             raise
 
     def _append(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str, body: Any
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str, batch: AppendIn
     ) -> dict[str, Any]:
-        try:
-            batch = AppendIn.model_validate(body)
-        except ValidationError as exc:
-            problems = problems_text(exc.errors(include_url=False))
-            raise InvalidRequest(f"invalid events: {problems}", code="invalid_events") from exc
         given = [e.sequence for e in batch.events if e.sequence is not None]
         if len(set(given)) != len(given):
             raise InvalidRequest(
@@ -138,13 +142,12 @@ class HistoryService:
         return {e.id: e for e in self._store.get_events(tenant, agent_id, session_id, ids)}
 
     def kept_before_it_ended(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str, body: Any
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str, batch: AppendIn
     ) -> bool:
         """Whether an append that found its turn ended had been kept before (a message
         delivered again) rather than coming too late: every event it gives a sequence, and
         each that history keeps is there."""
         turn = self._store.get_turn(tenant, agent_id, session_id, turn_id)
-        batch = AppendIn.model_validate(body)
         if turn is None or any(e.sequence is None for e in batch.events):
             return False
         index, searchable = self._kept_as(turn)

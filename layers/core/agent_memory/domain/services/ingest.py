@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from ..errors import Conflict, DomainError, InvalidRequest, NotFound, problems_text
 from ..history import EventIn
 from ..models import StartedBy
-from .history import HistoryService
+from .history import AppendIn, HistoryService
 from .sessions import SessionService
 
 
@@ -87,7 +87,11 @@ class IngestService:
                 self._begin(tenant, message)
             elif isinstance(message, Append):
                 self._history.append(
-                    tenant, message.agent, message.session, message.turn, _events_body(message)
+                    tenant,
+                    message.agent,
+                    message.session,
+                    message.turn,
+                    AppendIn.parse(_events_body(message)),
                 )
             elif isinstance(message, Commit):
                 self._sessions.commit(tenant, message.agent, message.session, message.turn)

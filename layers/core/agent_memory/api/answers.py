@@ -1,0 +1,227 @@
+"""What the routes answer where a service hands back JSON it built (camelCase dicts) or a domain
+model that needs a field added or left out: models that describe that JSON in the OpenAPI
+document and check it on the way out, without changing a byte of it.
+
+A model here forbids keys it does not declare, so an answer that grows a key fails its route's
+tests instead of losing the key; a key the service sets only sometimes is declared optional and
+left out of the answer while it is None, as the service leaves it out.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, JsonValue, RootModel
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
+
+from ..domain.files.models import FileMemory, FileVersion
+from ..domain.history import HistoryEvent
+from ..domain.models import Turn
+from ..domain.records import Execution, Record
+from ..domain.usage import Usage
+
+
+class DescribedBy:
+    """Annotates a dict a domain model dumped (by alias, as JSON) with that model's schema: the
+    dict goes out as it is, and the document says what is in it."""
+
+    def __init__(self, model: type[BaseModel]) -> None:
+        self.model = model
+
+    def __get_pydantic_json_schema__(
+        self, _: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return handler(self.model.__pydantic_core_schema__)
+
+
+HistoryEventJson = Annotated[dict[str, Any], DescribedBy(HistoryEvent)]
+# A body the route hands on for its service to check (with the service's own 4xx).
+JsonObject = dict[str, JsonValue]
+
+
+def _unset(value: object) -> bool:
+    return value is None
+
+
+class _Answer(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+# -- turns ------------------------------------------------------------------------------------------
+
+
+class TurnWithWrites(Turn):
+    """The turn detail's shape: the turn, the memories it wrote (live and preview), its
+    executions and its model usage."""
+
+    memories: list[Record]
+    executions: list[Execution]
+    usage: list[Usage]
+    pending_vectors: int | None = Field(
+        serialization_alias="pendingVectors",
+        description="What the turn wrote that is found by words but not yet by meaning; null "
+        "where that cannot be told.",
+    )
+
+
+class TurnDetail(RootModel[Annotated[dict[str, Any], DescribedBy(TurnWithWrites)]]):
+    """GET .../turns/{turnId}: the detail as the tool service dumped it."""
+
+
+# -- file memory ------------------------------------------------------------------------------------
+
+
+class MemorySummary(FileMemory):
+    """A memory as listings give it: everything but its content."""
+
+    content: str = Field(exclude=True)
+
+
+class MemoryList(BaseModel):
+    memories: list[MemorySummary]
+    next: str | None
+
+
+class SecretWarning(_Answer):
+    """What looks like a secret in a write that `harness.memory.secrets: warn` kept."""
+
+    code: str
+    field: str
+    kind: str
+    line: int
+
+
+class PutMemoryOut(FileMemory):
+    """The memory as the write left it, with what looked like a secret in it (under `warn`)."""
+
+    warnings: list[SecretWarning] | None = Field(default=None, exclude_if=_unset)
+
+
+class VersionSummary(FileVersion):
+    """A version as the listing gives it: without the content it left."""
+
+    content: str | None = Field(default=None, exclude=True)
+
+
+class MemoryVersionList(BaseModel):
+    versions: list[VersionSummary]
+    next: str | None
+
+
+class MemoryIndex(BaseModel):
+    index: str = Field(description="A line per memory, newest first.")
+
+
+# -- history ----------------------------------------------------------------------------------------
+
+
+class KeptSecret(_Answer):
+    """What looks like a secret in an appended event: where it is, and whether it was kept."""
+
+    sequence: int
+    field: str
+    kind: str
+    line: int
+    redacted: bool = Field(description="Replaced by [redacted:<kind>] (block) or kept (warn).")
+
+
+class AppendOut(_Answer):
+    kept: int
+    dropped: int = Field(description="Events harness.history.index does not keep.")
+    ids: list[str]
+    secrets: list[KeptSecret] | None = Field(default=None, exclude_if=_unset)
+
+
+class HistoryPage(_Answer):
+    events: list[HistoryEventJson]
+    next: str | None
+
+
+class HistoryHit(_Answer):
+    """An event found by a search: the text of its best part."""
+
+    id: str
+    session: str
+    turn: int
+    turn_id: str = Field(alias="turnId")
+    part: int
+    parts: int
+    text: str
+    execution: str | None
+    sequence: int
+    role: str
+    time: str
+    call: str | None = Field(
+        default=None, exclude_if=_unset, description="The call a tool result answers."
+    )
+
+
+class HistorySearchPage(_Answer):
+    events: list[HistoryHit]
+    next: str | None
+
+
+# -- one search over everything -------------------------------------------------------------------
+
+
+class RecordHit(_Answer):
+    type: Literal["record"]
+    score: float
+    id: str
+    version: int
+    kind: str
+    scope: str
+    session_id: str | None = Field(alias="sessionId")
+    summary: str
+    labels: dict[str, str]
+
+
+class MemoryHit(_Answer):
+    type: Literal["memory"]
+    score: float
+    path: str
+    version: int
+    content_sha256: str = Field(alias="contentSha256")
+    description: str | None
+    updated_at: str = Field(alias="updatedAt")
+
+
+class EventHit(_Answer):
+    type: Literal["history"]
+    score: float
+    session_id: str = Field(alias="sessionId")
+    turn: int
+    turn_id: str = Field(alias="turnId")
+    event_id: str = Field(alias="eventId")
+    sequence: int
+    part: int
+    parts: int
+    role: str
+    time: str
+    text: str
+
+
+class SearchHits(_Answer):
+    hits: list[Annotated[RecordHit | MemoryHit | EventHit, Field(discriminator="type")]]
+
+
+# -- the tenant -------------------------------------------------------------------------------------
+
+
+class TenantLimitsOut(BaseModel):
+    """The file memory limits that hold for the tenant."""
+
+    memory_bytes: int = Field(serialization_alias="memoryBytes")
+    memories_per_agent: int = Field(serialization_alias="memoriesPerAgent")
+    index_lines: int = Field(serialization_alias="memoryIndexLines")
+    index_bytes: int = Field(serialization_alias="memoryIndexBytes")
+
+
+# -- tools ------------------------------------------------------------------------------------------
+
+
+class ToolCallOut(BaseModel):
+    """A tool call's answer; the document names each tool's output (openapi_tools)."""
+
+    output: JsonObject
