@@ -128,7 +128,7 @@ class ConcurrentHttpResolver(APIGatewayHttpResolver):
     def _state(self) -> _RequestState:
         return self._request.get() or self._startup
 
-    @property  # type: ignore[override]
+    @property
     def current_event(self) -> Any:
         return self._state.event
 
@@ -136,7 +136,7 @@ class ConcurrentHttpResolver(APIGatewayHttpResolver):
     def current_event(self, value: Any) -> None:
         self._state.event = value
 
-    @property  # type: ignore[override]
+    @property
     def lambda_context(self) -> Any:
         return self._state.lambda_context
 
@@ -144,7 +144,7 @@ class ConcurrentHttpResolver(APIGatewayHttpResolver):
     def lambda_context(self, value: Any) -> None:
         self._state.lambda_context = value
 
-    @property  # type: ignore[override]
+    @property
     def context(self) -> dict[str, Any]:
         return self._state.context
 
@@ -152,7 +152,7 @@ class ConcurrentHttpResolver(APIGatewayHttpResolver):
     def context(self, value: dict[str, Any]) -> None:
         self._state.context = value
 
-    @property  # type: ignore[override]
+    @property
     def processed_stack_frames(self) -> list[str]:
         return self._state.processed_stack_frames
 
