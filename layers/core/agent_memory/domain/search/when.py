@@ -132,9 +132,14 @@ def windows(query: str, now: datetime) -> list[Window]:
         add(match, *_period(match.group(1), match.group(2), today))
     for match in _ON_WEEKDAY.finditer(text):
         weekday = _latest_weekday(today, _WEEKDAYS[match.group(2)])
-        add(
-            match, weekday - _DAY, weekday + 2 * _DAY
-        )  # a day's slack: a message said the day after
+        # A day's slack: a message said the day after.
+        add(match, weekday - _DAY, weekday + 2 * _DAY)
+    _dates(text, now, add)
+    return found
+
+
+def _dates(text: str, now: datetime, add: _Add) -> None:
+    """Calendar dates, months and years, with or without their year."""
     for match in _MONTH_DAY_YEAR.finditer(text):
         _add_day(add, match, _MONTHS[match.group(1)], int(match.group(2)), int(match.group(3)))
     for match in _DAY_MONTH_YEAR.finditer(text):
@@ -154,7 +159,6 @@ def windows(query: str, now: datetime) -> list[Window]:
     for match in _IN_YEAR.finditer(text):
         year = int(match.group(1))
         add(match, datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC))
-    return found
 
 
 def _around(text: str, span: tuple[int, int], window: Window) -> Window | None:
