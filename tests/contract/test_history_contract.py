@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 
+import index_docs
 from agent_memory.adapters.dynamodb import DynamoStore
 from agent_memory.domain.errors import PayloadTooLarge
 from agent_memory.domain.history import HistoryEvent
 from agent_memory.domain.models import Session, Turn, TurnStatus, utcnow
 from agent_memory.domain.ports import PreconditionFailed, Store, TurnWrites
-from agent_memory.domain.search.index import IndexDoc
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build
@@ -306,13 +306,11 @@ def test_end_turn_takes_index_docs(
     # A store holding no index of its own (the cloud's, or SQLite's without search) ignores them
     session = agent_with_session()
     (turn,) = _turns(store, build, session, 1)
-    doc = IndexDoc(
+    doc = index_docs.doc(
+        "evt_1.1",
+        "turn 1, user: hello",
         tenant="acme",
-        agent_id="teams/web",
         kind="event",
-        id="evt_1.1",
-        version=1,
-        text="turn 1, user: hello",
         created_at=utcnow(),
         scope="session",
         session_id=session.id,
