@@ -74,6 +74,12 @@ def table_keys(store: DynamoStore) -> list[tuple[str, str]]:
     return [(item.pk, item.sk) for item in store._items.item.scan(consistent_read=True)]
 
 
+def _mark_deleting(store: DynamoStore, agent_id: str) -> None:
+    """Mark acme's `agent_id` as a delete does first, leaving the walk undone."""
+    head = store._items.agent
+    head.key("T#acme#AGENTS", f"A#{agent_id}").update([head.deleting.set(True)])
+
+
 def _delete_crashing_on_batch(
     store: DynamoStore, monkeypatch: pytest.MonkeyPatch, crash_at: int
 ) -> None:
@@ -156,8 +162,7 @@ def test_a_delete_interrupted_right_after_marking_is_finished_too(
     store: DynamoStore, build: Build
 ) -> None:
     _agent_with_turns(store, build, "support", turns=2)
-    head = store._items.agent
-    head.key("T#acme#AGENTS", "A#support").update([head.deleting.set(True)])
+    _mark_deleting(store, "support")
 
     assert store.get_agent("acme", "support") is None
     assert store.delete_agent("acme", "support") is True
@@ -401,8 +406,7 @@ def test_nothing_is_added_to_an_agent_being_deleted(store: DynamoStore, build: B
     session, (record,) = _agent_with_records(store, build, 1)
     turn = build.turn(session, 1)
     store.begin_turn(turn)
-    head = store._items.agent
-    head.key("T#acme#AGENTS", "A#teams/web").update([head.deleting.set(True)])
+    _mark_deleting(store, "teams/web")
     before = table_keys(store)
 
     # Then no record, execution, effect or commit can slip in behind the walk
@@ -584,8 +588,7 @@ def test_no_file_or_index_is_added_to_an_agent_being_deleted(
     session = _agent_with_files(store, build, 2)
     turn = build.turn(session, 1)
     store.begin_turn(turn)
-    head = store._items.agent
-    head.key("T#acme#AGENTS", "A#teams/web").update([head.deleting.set(True)])
+    _mark_deleting(store, "teams/web")
     before = table_keys(store)
 
     with pytest.raises(PreconditionFailed):
