@@ -25,19 +25,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from manifests import memory_manifest  # noqa: E402  (tests/ is on the path only from here)
+
 AGENT = "bench/agent"
 A = f"/v1/agents/{AGENT}"
 CALLER = {"role": "agent"}
-MANIFEST = {
-    "harness": {
-        "memory": {
-            "enabled": True,
-            "scope": {"read": ["session", "agent"], "write": ["session", "agent"]},
-            "tools": ["add_memory", "read_memory", "delete_memory"],
-        },
-        "history": {"index": "messages_and_tools"},
-    }
-}
+MANIFEST = memory_manifest()
 WORDS = "release deploy region tuesday rollback canary customer invoice billing schema".split()
 
 

@@ -24,8 +24,6 @@ from agent_memory.domain.files.models import (
     FileOperation,
     FileVersion,
     FileWrite,
-    description_of,
-    sha256,
 )
 from agent_memory.domain.history import HistoryEvent, ToolCall, event_id
 from agent_memory.domain.ids import new_id
@@ -41,6 +39,7 @@ from agent_memory.domain.records import (
     RecordWrite,
 )
 from agent_memory.domain.search.index import SearchIndex
+from agent_memory.domain.services.commit_plan import file_head
 from s3vectors_moto import install_query_vectors, s3vectors_index
 
 REGION = "us-east-1"
@@ -300,18 +299,8 @@ class Build:
         """A head as the file service makes it (content with a frontmatter description)."""
         if content is None:
             content = f'---\ndescription: about {path}\n---\nnotes \u00e9\u4e2d "quoted"\n'
-        return FileMemory(
-            tenant=tenant,
-            agent_id=agent_id,
-            path=path,
-            content=content,
-            bytes=len(content.encode()),
-            content_sha256=sha256(content),
-            description=description_of(content),
-            version=version,
-            updated_at=self.now + timedelta(seconds=version),
-            updated_by="agent:teams/web@1",
-        )
+        at = self.now + timedelta(seconds=version)
+        return file_head(tenant, agent_id, path, content, version, at, "agent:teams/web@1")
 
     def file_version(
         self,

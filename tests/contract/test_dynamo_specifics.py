@@ -74,6 +74,33 @@ def table_keys(store: DynamoStore) -> list[tuple[str, str]]:
     return [(item.pk, item.sk) for item in store._items.item.scan(consistent_read=True)]
 
 
+def _mark_deleting(store: DynamoStore, agent_id: str) -> None:
+    """Mark acme's `agent_id` as a delete does first, leaving the walk undone."""
+    head = store._items.agent
+    head.key("T#acme#AGENTS", f"A#{agent_id}").update([head.deleting.set(True)])
+
+
+def _delete_crashing_on_batch(
+    store: DynamoStore, monkeypatch: pytest.MonkeyPatch, crash_at: int
+) -> None:
+    """Deletes acme's teams/web with a crash (StorageUnavailable) on the `crash_at`th batch
+    delete, as a Lambda timing out part way would leave it; later batches run as usual."""
+    batch_delete = store._batch_delete
+    batches = 0
+
+    def crashing(batch: list[dict[str, Any]]) -> None:
+        nonlocal batches
+        batches += 1
+        if batches == crash_at:
+            raise StorageUnavailable("simulated crash")
+        batch_delete(batch)
+
+    monkeypatch.setattr(store, "_batch_delete", crashing)
+    with pytest.raises(StorageUnavailable):
+        store.delete_agent("acme", "teams/web")
+    monkeypatch.undo()
+
+
 def _agent_with_turns(store: DynamoStore, build: Build, agent_id: str, turns: int) -> Session:
     agent, version = build.agent(agent_id)
     store.create_agent(agent, version)
@@ -96,19 +123,7 @@ def test_an_interrupted_delete_hides_the_agent_and_the_next_delete_finishes_it(
     neighbour = build.agent("teams/web/releases")
     store.create_agent(*neighbour)
     before = set(table_keys(store))
-    batch_delete = store._batch_delete
-    batches: list[int] = []
-
-    def crash_on_second_batch(batch: list[dict[str, Any]]) -> None:
-        batches.append(len(batch))
-        if len(batches) == 2:
-            raise StorageUnavailable("simulated crash")
-        batch_delete(batch)
-
-    monkeypatch.setattr(store, "_batch_delete", crash_on_second_batch)
-    with pytest.raises(StorageUnavailable):
-        store.delete_agent("acme", "teams/web")
-    monkeypatch.undo()
+    _delete_crashing_on_batch(store, monkeypatch, 2)
 
     # Then part of it is gone, the rest (head included) is still stored ...
     remaining = set(table_keys(store))
@@ -147,8 +162,7 @@ def test_a_delete_interrupted_right_after_marking_is_finished_too(
     store: DynamoStore, build: Build
 ) -> None:
     _agent_with_turns(store, build, "support", turns=2)
-    head = store._items.agent
-    head.key("T#acme#AGENTS", "A#support").update([head.deleting.set(True)])
+    _mark_deleting(store, "support")
 
     assert store.get_agent("acme", "support") is None
     assert store.delete_agent("acme", "support") is True
@@ -392,8 +406,7 @@ def test_nothing_is_added_to_an_agent_being_deleted(store: DynamoStore, build: B
     session, (record,) = _agent_with_records(store, build, 1)
     turn = build.turn(session, 1)
     store.begin_turn(turn)
-    head = store._items.agent
-    head.key("T#acme#AGENTS", "A#teams/web").update([head.deleting.set(True)])
+    _mark_deleting(store, "teams/web")
     before = table_keys(store)
 
     # Then no record, execution, effect or commit can slip in behind the walk
@@ -418,19 +431,7 @@ def test_an_interrupted_delete_never_strands_record_versions(
     _, records = _agent_with_records(store, build, 30)
     store.write_records("acme", "teams/web", [build.change(r) for r in records[:24]])
     store.write_records("acme", "teams/web", [build.change(r) for r in records[24:]])
-    batch_delete = store._batch_delete
-    batches: list[int] = []
-
-    def crash_on_fourth_batch(batch: list[dict[str, Any]]) -> None:
-        batches.append(len(batch))
-        if len(batches) == 4:
-            raise StorageUnavailable("simulated crash")
-        batch_delete(batch)
-
-    monkeypatch.setattr(store, "_batch_delete", crash_on_fourth_batch)
-    with pytest.raises(StorageUnavailable):
-        store.delete_agent("acme", "teams/web")
-    monkeypatch.undo()
+    _delete_crashing_on_batch(store, monkeypatch, 4)
 
     # Then part of the records are gone, and every version left has its head
     remaining = set(table_keys(store))
@@ -587,8 +588,7 @@ def test_no_file_or_index_is_added_to_an_agent_being_deleted(
     session = _agent_with_files(store, build, 2)
     turn = build.turn(session, 1)
     store.begin_turn(turn)
-    head = store._items.agent
-    head.key("T#acme#AGENTS", "A#teams/web").update([head.deleting.set(True)])
+    _mark_deleting(store, "teams/web")
     before = table_keys(store)
 
     with pytest.raises(PreconditionFailed):
@@ -614,19 +614,7 @@ def test_an_interrupted_delete_of_an_agent_with_files_is_finished_by_the_next(
     # third batch, part way through the versions
     session = _agent_with_files(store, build, 40)
     store.save_session_index("acme", "teams/web", session.id, "index", utcnow())
-    batch_delete = store._batch_delete
-    batches: list[int] = []
-
-    def crash_on_third_batch(batch: list[dict[str, Any]]) -> None:
-        batches.append(len(batch))
-        if len(batches) == 3:
-            raise StorageUnavailable("simulated crash")
-        batch_delete(batch)
-
-    monkeypatch.setattr(store, "_batch_delete", crash_on_third_batch)
-    with pytest.raises(StorageUnavailable):
-        store.delete_agent("acme", "teams/web")
-    monkeypatch.undo()
+    _delete_crashing_on_batch(store, monkeypatch, 3)
 
     assert store.list_files("acme", "teams/web", "/", 100, None) == []
     assert store.get_agent("acme", "teams/web") is None

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 
+import index_docs
 from agent_memory.adapters.dynamodb import DynamoStore
 from agent_memory.domain.errors import PayloadTooLarge
 from agent_memory.domain.history import HistoryEvent
 from agent_memory.domain.models import Session, Turn, TurnStatus, utcnow
 from agent_memory.domain.ports import PreconditionFailed, Store, TurnWrites
-from agent_memory.domain.search.index import IndexDoc
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build
@@ -306,13 +306,11 @@ def test_end_turn_takes_index_docs(
     # A store holding no index of its own (the cloud's, or SQLite's without search) ignores them
     session = agent_with_session()
     (turn,) = _turns(store, build, session, 1)
-    doc = IndexDoc(
+    doc = index_docs.doc(
+        "evt_1.1",
+        "turn 1, user: hello",
         tenant="acme",
-        agent_id="teams/web",
         kind="event",
-        id="evt_1.1",
-        version=1,
-        text="turn 1, user: hello",
         created_at=utcnow(),
         scope="session",
         session_id=session.id,
@@ -411,10 +409,16 @@ def _dynamo_session(store: DynamoStore, build: Build, agent_id: str = "teams/web
     return session
 
 
-def test_a_large_event_round_trips_through_s3(bucketed: DynamoStore, s3: Any, build: Build) -> None:
-    store = bucketed
+def _session_with_turn(store: DynamoStore, build: Build) -> tuple[Session, Turn]:
+    """A session of teams/web, on the DynamoDB store, with its first turn begun."""
     session = _dynamo_session(store, build)
     (turn,) = _turns(store, build, session, 1)
+    return session, turn
+
+
+def test_a_large_event_round_trips_through_s3(bucketed: DynamoStore, s3: Any, build: Build) -> None:
+    store = bucketed
+    session, turn = _session_with_turn(store, build)
     large = build.event(turn, 1, text="word " * 100_000)  # 500,000 characters
     small = build.event(turn, 2)
 
@@ -437,8 +441,7 @@ def test_without_a_bucket_a_large_event_is_refused_and_nothing_kept(
     unbucketed: DynamoStore, build: Build
 ) -> None:
     store = unbucketed
-    session = _dynamo_session(store, build)
-    (turn,) = _turns(store, build, session, 1)
+    session, turn = _session_with_turn(store, build)
     batch = [build.event(turn, 1), build.event(turn, 2, text="word " * 100_000)]
 
     with pytest.raises(PayloadTooLarge) as raised:
@@ -452,8 +455,7 @@ def test_appending_a_large_event_again_keeps_the_first_and_its_object(
     bucketed: DynamoStore, s3: Any, build: Build
 ) -> None:
     store = bucketed
-    session = _dynamo_session(store, build)
-    (turn,) = _turns(store, build, session, 1)
+    session, turn = _session_with_turn(store, build)
     first = build.event(turn, 1, text="first " * 80_000)
     store.append_events("acme", "teams/web", session.id, [first])
     kept = _objects(s3)
@@ -471,8 +473,7 @@ def test_a_writer_that_loses_the_race_for_an_id_keeps_the_winners_event(
 ) -> None:
     # Given a large event kept by one writer
     store = bucketed
-    session = _dynamo_session(store, build)
-    (turn,) = _turns(store, build, session, 1)
+    session, turn = _session_with_turn(store, build)
     winner = build.event(turn, 1, text="winner " * 80_000)
     store.append_events("acme", "teams/web", session.id, [winner])
     kept = _objects(s3)
@@ -500,8 +501,7 @@ def test_a_turn_missing_at_the_write_keeps_nothing_and_no_object(
     bucketed: DynamoStore, s3: Any, build: Build, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = bucketed
-    session = _dynamo_session(store, build)
-    (turn,) = _turns(store, build, session, 1)
+    session, turn = _session_with_turn(store, build)
     # The turn is checked first; make it vanish between that check and the transaction.
     monkeypatch.setattr(store, "_check_turns", lambda pk, events: None)
     ghost = build.turn(session, 2, "trn_ghost")
@@ -520,8 +520,7 @@ def test_an_event_at_another_turn_sequence_is_refused(
 ) -> None:
     # Events of a turn are kept at its sequence, so turn_events reads one range of keys
     store = unbucketed
-    session = _dynamo_session(store, build)
-    (turn,) = _turns(store, build, session, 1)
+    session, turn = _session_with_turn(store, build)
 
     with pytest.raises(PreconditionFailed):
         store.append_events(
@@ -533,8 +532,7 @@ def test_an_event_at_another_turn_sequence_is_refused(
 
 def test_events_are_keyed_as_documented(unbucketed: DynamoStore, build: Build) -> None:
     store = unbucketed
-    session = _dynamo_session(store, build)
-    (turn,) = _turns(store, build, session, 1)
+    session, turn = _session_with_turn(store, build)
     event = build.event(turn, 12)
     store.append_events("acme", "teams/web", session.id, [event])
 
@@ -551,8 +549,7 @@ def test_a_batch_is_cut_into_transactions_dynamodb_takes(
     bucketed: DynamoStore, s3: Any, build: Build
 ) -> None:
     store = bucketed
-    session = _dynamo_session(store, build)
-    (turn,) = _turns(store, build, session, 1)
+    session, turn = _session_with_turn(store, build)
     calls: list[str] = []
 
     def record(model: Any, **_: Any) -> None:

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import boto3
 import pytest
 
+import index_docs
 from agent_memory.adapters.s3vectors.index import S3VectorsIndex, index_name
 from agent_memory.domain.search.index import IndexDoc, IndexFilter
 from agent_memory.domain.search.lexical import bm25
@@ -31,19 +32,10 @@ def unit(*xs: float) -> list[float]:
 
 
 def doc(doc_id: str, text: str, vector: list[float] | None = None, **fields: object) -> IndexDoc:
-    values: dict[str, object] = {
-        "tenant": "t1",
-        "agent_id": "teams/web",
-        "kind": "record",
-        "id": doc_id,
-        "version": 1,
-        "text": text,
-        "created_at": T0,
-        "vector": vector,
-        "model_id": "test-model" if vector is not None else None,
-    }
-    values.update(fields)
-    return IndexDoc(**values)  # type: ignore[arg-type]
+    """index_docs.doc made at this file's T0, with `vector` as test-model's meaning when given."""
+    model = "test-model" if vector is not None else None
+    values = {"created_at": T0, "vector": vector, "model_id": model, **fields}
+    return index_docs.doc(doc_id, text, **values)
 
 
 def ids(hits: list) -> list[str]:  # type: ignore[type-arg]

@@ -10,22 +10,13 @@ import pytest
 
 from agent_memory.client import Client
 from agent_memory.local.tokens import add_token
+from manifests import memory_manifest
 
 pytestmark = pytest.mark.e2e
 
 # Both tenants use the same agent id: an answer holding another request's data shows.
 AGENT = "teams/shared"
-MANIFEST = {
-    "harness": {
-        "memory": {
-            "enabled": True,
-            "scope": {"read": ["session", "agent"], "write": ["session", "agent"]},
-            "tools": ["add_memory", "read_memory", "delete_memory"],
-            "search": {"mode": "lexical"},
-        },
-        "history": {"index": "messages"},
-    }
-}
+MANIFEST = memory_manifest("messages", search={"mode": "lexical"})
 CLIENTS = 16
 ROUNDS = 4
 

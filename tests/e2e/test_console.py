@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from agent_memory.client import Client
+from manifests import memory_manifest
 
 pytestmark = pytest.mark.e2e
 
@@ -36,19 +37,11 @@ FLAGS = [
 ]
 AGENT = "teams/web/releases"
 OTHER = "teams/data/etl"
-MANIFEST = {
-    "harness": {
-        "memory": {
-            "enabled": True,
-            "scope": {"read": ["session", "agent"], "write": ["session", "agent"]},
-            "tools": ["add_memory", "read_memory", "delete_memory"],
-            "kinds": ["fact", "preference"],
-            "labels": {"topic": {"number": 5, "description": "what it is about"}},
-            "pinned": {"max_tokens": 500},
-        },
-        "history": {"index": "messages_and_tools"},
-    }
-}
+MANIFEST = memory_manifest(
+    kinds=["fact", "preference"],
+    labels={"topic": {"number": 5, "description": "what it is about"}},
+    pinned={"max_tokens": 500},
+)
 RELEASE = "---\ndescription: How we ship a release\n---\n# Release\n\n- Tuesdays only\n"
 WAIT_MS = 15_000
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,17 +22,9 @@ pytestmark = pytest.mark.e2e
 _agents = itertools.count()
 
 
-@pytest.fixture(scope="module")
-def shared_server(tmp_path_factory) -> Iterator[Server]:
-    # One server for the module: each test keeps to an agent of its own.
-    srv = Server(tmp_path_factory.mktemp("langgraph") / "data").start()
-    yield srv
-    srv.stop()
-
-
 @pytest.fixture
-def client(shared_server: Server) -> Client:
-    return shared_server.client()
+def client(module_server: Server) -> Client:
+    return module_server.client()
 
 
 @pytest.fixture

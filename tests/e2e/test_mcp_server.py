@@ -25,20 +25,12 @@ from mcp.shared.exceptions import MCPError
 from agent_memory.client import ApiError
 from agent_memory.domain.tool_io import AddMemoryIn
 from conftest import Server, free_port
+from manifests import memory_manifest
 
 pytestmark = pytest.mark.e2e
 
 AGENT = "teams/mcp/helper"
-MANIFEST = {
-    "harness": {
-        "memory": {
-            "enabled": True,
-            "scope": {"read": ["session", "agent"], "write": ["session", "agent"]},
-            "tools": ["add_memory", "read_memory", "delete_memory"],
-        },
-        "history": {"index": "messages_and_tools"},
-    }
-}
+MANIFEST = memory_manifest()
 
 
 def _command(server: Server, *extra: str) -> list[str]:
@@ -58,23 +50,15 @@ def _command(server: Server, *extra: str) -> list[str]:
     ]
 
 
-@pytest.fixture(scope="module")
-def shared_server(tmp_path_factory) -> Iterator[Server]:
-    # One server for the module; each test starts from an agent made afresh.
-    srv = Server(tmp_path_factory.mktemp("mcp") / "data").start()
-    yield srv
-    srv.stop()
-
-
 @pytest.fixture
-def agent(shared_server: Server) -> Server:
-    client = shared_server.client()
+def agent(module_server: Server) -> Server:
+    client = module_server.client()
     try:
         client.delete_agent(AGENT)  # and all an earlier test left: sessions, records, files
     except ApiError as exc:
         assert exc.status == 404
     client.put_agent(AGENT, MANIFEST)
-    return shared_server
+    return module_server
 
 
 @pytest.fixture

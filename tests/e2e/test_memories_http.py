@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from agent_memory.client import ApiError
+from ingest_lines import one_turn
 
 pytestmark = pytest.mark.e2e
 
@@ -123,17 +124,7 @@ def test_ingest_a_jsonl_file_twice_through_the_cli(server, tmp_path):
     import json as _json
 
     server.client().put_agent(AGENT, {"harness": {"history": {"index": "messages"}}})
-    lines = [
-        {"op": "begin", "agent": AGENT, "session": "s-1", "turn": "t-1"},
-        {
-            "op": "events",
-            "agent": AGENT,
-            "session": "s-1",
-            "turn": "t-1",
-            "events": [{"role": "user", "text": "tag releases vX.Y.Z", "sequence": 1}],
-        },
-        {"op": "commit", "agent": AGENT, "session": "s-1", "turn": "t-1"},
-    ]
+    lines = one_turn(AGENT, "s-1", "t-1", "tag releases vX.Y.Z")
     feed = tmp_path / "feed.jsonl"
     feed.write_text("\n".join(_json.dumps(line) for line in lines) + "\n")
 

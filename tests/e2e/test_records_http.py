@@ -12,19 +12,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from agent_memory.client import ApiError, Client
+from manifests import memory_manifest
 
 pytestmark = pytest.mark.e2e
 
 AGENT = "teams/web/releases"
-MANIFEST = {
-    "harness": {
-        "memory": {
-            "enabled": True,
-            "scope": {"read": ["session", "agent"], "write": ["session", "agent"]},
-            "tools": ["add_memory", "read_memory", "delete_memory"],
-        }
-    }
-}
+MANIFEST = memory_manifest(history=None)
 
 
 class SseLines:

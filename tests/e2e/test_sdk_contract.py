@@ -23,20 +23,11 @@ from agent_memory.client import (
 )
 from agent_memory.client.calls import Area
 from agent_memory.client.models import FileVersion, Memory, Record, Turn
+from manifests import memory_manifest
 
 pytestmark = pytest.mark.e2e
 
-MANIFEST = {
-    "harness": {
-        "memory": {
-            "enabled": True,
-            "scope": {"read": ["session", "agent"], "write": ["session", "agent"]},
-            "tools": ["add_memory", "read_memory", "delete_memory"],
-            "pinned": {"max_tokens": 500},
-        },
-        "history": {"index": "messages_and_tools"},
-    }
-}
+MANIFEST = memory_manifest(pinned={"max_tokens": 500})
 
 
 class Synced:

@@ -6,29 +6,14 @@ import pytest
 
 from agent_memory.adapters.sqs.ingestion import process_batch
 from agent_memory.domain.errors import Conflict, InvalidRequest
+from ingest_lines import one_turn
 
 pytestmark = pytest.mark.integration
 
 A = "teams/web/releases"
 MESSAGES = [
-    {"op": "begin", "agent": A, "session": "chat-1", "turn": "t-1", "started_by": "trigger"},
-    {
-        "op": "events",
-        "agent": A,
-        "session": "chat-1",
-        "turn": "t-1",
-        "events": [{"role": "user", "text": "ship friday", "sequence": 1}],
-    },
-    {"op": "commit", "agent": A, "session": "chat-1", "turn": "t-1"},
-    {"op": "begin", "agent": A, "session": "chat-1", "turn": "t-2"},
-    {
-        "op": "events",
-        "agent": A,
-        "session": "chat-1",
-        "turn": "t-2",
-        "events": [{"role": "user", "text": "never mind", "sequence": 1}],
-    },
-    {"op": "rollback", "agent": A, "session": "chat-1", "turn": "t-2"},
+    *one_turn(A, "chat-1", "t-1", "ship friday", started_by="trigger"),
+    *one_turn(A, "chat-1", "t-2", "never mind", end="rollback"),
 ]
 
 

@@ -86,31 +86,17 @@ def test_effects_staged_as_plain_dicts_still_load():
     assert json.loads(loaded.model_dump_json()) == old_file
 
 
-def test_an_unknown_kind_or_a_payload_of_another_kind_is_refused():
+@pytest.mark.parametrize(
+    ("kind", "payload"),
+    [("record.rename", {}), ("record.delete", {"changes": []})],
+    ids=["unknown kind", "payload of another kind"],
+)
+def test_an_unknown_kind_or_a_payload_of_another_kind_is_refused(
+    kind: str, payload: dict[str, object]
+) -> None:
+    stored = {"effect_id": "e", "turn_id": "t", "sequence": 1, "kind": kind, "payload": payload}
     with pytest.raises(ValidationError):
-        effect_from_json(
-            json.dumps(
-                {
-                    "effect_id": "e",
-                    "turn_id": "t",
-                    "sequence": 1,
-                    "kind": "record.rename",
-                    "payload": {},
-                }
-            )
-        )
-    with pytest.raises(ValidationError):
-        effect_from_json(
-            json.dumps(
-                {
-                    "effect_id": "e",
-                    "turn_id": "t",
-                    "sequence": 1,
-                    "kind": "record.delete",
-                    "payload": {"changes": []},
-                }
-            )
-        )
+        effect_from_json(json.dumps(stored))
 
 
 def test_a_write_with_no_target_is_stored_without_target_bytes_as_it_always_was():

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import index_docs
 from agent_memory.adapters.opensearch import OpenSearchIndex, connect
 from agent_memory.adapters.opensearch.bodies import (
     cosine_from_score,
@@ -23,7 +24,7 @@ from agent_memory.adapters.opensearch.bodies import (
     lexical_body,
 )
 from agent_memory.domain.errors import StorageUnavailable
-from agent_memory.domain.search.index import IndexDoc, IndexFilter
+from agent_memory.domain.search.index import IndexFilter
 
 pytestmark = pytest.mark.unit
 
@@ -204,15 +205,9 @@ def test_an_index_that_already_exists_only_gains_the_fields_added_since():
 def test_history_context_words_count_at_a_quarter_weight_and_only_when_said():
     fields = lexical_body("ship", [], 5)["query"]["bool"]["must"][0]["multi_match"]["fields"]
     assert fields == ["text", "text.english", "context^0.25", "context.english^0.25"]
-    doc = IndexDoc(
-        tenant="acme",
-        agent_id="a",
-        kind="event",
-        id="e1.1",
-        version=1,
-        text="turn 2, user: Tuesdays.",
-        created_at=datetime(2025, 1, 1, tzinfo=UTC),
-        context="When do we ship?",
+    said = "turn 2, user: Tuesdays."
+    doc = index_docs.doc(
+        "e1.1", said, tenant="acme", agent_id="a", kind="event", context="When do we ship?"
     )
     assert document_source("k", doc, None, None)["context"] == "When do we ship?"
     bare = dataclasses.replace(doc, context="")

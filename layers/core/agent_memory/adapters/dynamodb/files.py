@@ -13,10 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import islice, takewhile
-from typing import TypeVar
 
 from pynamodb.connection import Connection
-from pynamodb.exceptions import DoesNotExist
 from pynamodb.expressions.condition import Condition
 
 from ...domain.files.models import (
@@ -28,16 +26,14 @@ from ...domain.files.models import (
 )
 from ...domain.ports import LimitExceeded, PreconditionFailed
 from . import keys
-from .items import FILE_SUMMARY, Item, Items
+from .items import FILE_SUMMARY, Items
 from .records import AGENT, live_agent
-from .transactions import ConditionsFailed, Transaction, storage_errors
+from .transactions import ConditionsFailed, Transaction, get_item, storage_errors
 
 COUNT = "memory count"
 SESSION = "session"
 # Items read per Query page while looking for one path's versions among the agent's.
 _MIN_PAGE, _MAX_PAGE = 100, 1000
-
-M = TypeVar("M", bound=Item)
 
 
 @dataclass(frozen=True)
@@ -56,7 +52,7 @@ class DynamoFiles:
     # -- reads -----------------------------------------------------------------------------------
 
     def get_file(self, tenant: str, agent_id: str, path: str) -> FileMemory | None:
-        item = _get(self._items.file, keys.files_pk(tenant, agent_id), keys.file_sk(path))
+        item = get_item(self._items.file, keys.files_pk(tenant, agent_id), keys.file_sk(path))
         return item.to_file() if item else None
 
     def list_files(
@@ -119,7 +115,7 @@ class DynamoFiles:
             return [item.to_version() for item in islice(results, limit)]
 
     def get_file_version(self, tenant: str, agent_id: str, version_id: str) -> FileVersion | None:
-        item = _get(
+        item = get_item(
             self._items.file_version,
             keys.file_versions_pk(tenant, agent_id),
             keys.file_version_sk(version_id),
@@ -128,7 +124,7 @@ class DynamoFiles:
 
     def count_files(self, tenant: str, agent_id: str) -> int:
         model = self._items.file_count
-        item = _get(model, keys.agent_pk(tenant, agent_id), keys.FILE_COUNT)
+        item = get_item(model, keys.agent_pk(tenant, agent_id), keys.FILE_COUNT)
         return int(item.memories or 0) if item else 0
 
     # -- writes ----------------------------------------------------------------------------------
@@ -232,7 +228,7 @@ class DynamoFiles:
             raise PreconditionFailed(f"session {session_id!r} does not exist") from exc
 
     def session_index(self, tenant: str, agent_id: str, session_id: str) -> str | None:
-        item = _get(
+        item = get_item(
             self._items.session_index,
             keys.session_pk(tenant, agent_id, session_id),
             keys.SESSION_INDEX,
@@ -252,7 +248,7 @@ class DynamoFiles:
 
     def tenant_limits(self, tenant: str) -> TenantLimits | None:
         model = self._items.tenant_limits
-        item = _get(model, keys.tenant_limits_pk(tenant), keys.TENANT_LIMITS)
+        item = get_item(model, keys.tenant_limits_pk(tenant), keys.TENANT_LIMITS)
         if item is None:
             return None
         return TenantLimits(
@@ -286,11 +282,3 @@ def _check_agent(tx: Transaction, items: Items, tenant: str, agent_id: str) -> N
 
 def _int_or_none(value: float | None) -> int | None:
     return None if value is None else int(value)
-
-
-def _get(model: type[M], pk: str, sk: str) -> M | None:
-    with storage_errors():
-        try:
-            return model.get(pk, sk, consistent_read=True)
-        except DoesNotExist:
-            return None

@@ -15,7 +15,7 @@ from datetime import datetime
 from itertools import chain, islice, takewhile
 from typing import Any, TypeVar
 
-from pynamodb.exceptions import DeleteError, DoesNotExist, TableError, UpdateError
+from pynamodb.exceptions import DeleteError, TableError, UpdateError
 from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 
@@ -29,10 +29,11 @@ from .extraction import DynamoExtraction
 from .files import DynamoFiles, files_failure
 from .history import DynamoHistory
 from .items import Item, bind_items
-from .records import TURN, DynamoRecords, live_agent, write_failure
+from .records import TURN, DynamoRecords, write_failure
 from .transactions import (
     ConditionsFailed,
     Transaction,
+    get_item,
     is_condition_failure,
     storage_errors,
     unavailable,
@@ -203,16 +204,10 @@ class DynamoStore(
     # -- sessions and turns -------------------------------------------------------------------
 
     def create_session(self, session: Session) -> None:
-        head, item = self._items.agent, self._items.session
+        item = self._items.session
         try:
             with Transaction(self.connection) as tx:
-                tx.check(
-                    "agent",
-                    head,
-                    keys.agents_pk(session.tenant),
-                    keys.agent_sk(session.agent_id),
-                    live_agent(head),
-                )
+                self._check_agent(tx, session.tenant, session.agent_id)
                 tx.put("session", item.of(session), item.pk.does_not_exist())
         except ConditionsFailed as exc:
             if "agent" in exc.failed:
@@ -236,7 +231,7 @@ class DynamoStore(
         return [item.to_session() for item in items]
 
     def begin_turn(self, turn: Turn) -> None:
-        head, session, item = self._items.agent, self._items.session, self._items.turn
+        session, item = self._items.session, self._items.turn
         # Like SqliteStore, a turn is stored as begun: it has not ended whatever the caller says.
         begun = turn.model_copy(update={"ended_at": None})
         session_key = session.key(
@@ -245,13 +240,7 @@ class DynamoStore(
         try:
             with Transaction(self.connection) as tx:
                 # A turn needs a live agent too, so none can slip in behind a delete's walk.
-                tx.check(
-                    "agent",
-                    head,
-                    keys.agents_pk(turn.tenant),
-                    keys.agent_sk(turn.agent_id),
-                    live_agent(head),
-                )
+                self._check_agent(tx, turn.tenant, turn.agent_id)
                 tx.update(
                     "session",
                     session_key,
@@ -337,13 +326,7 @@ class DynamoStore(
 
     # -- primitives ---------------------------------------------------------------------------
 
-    @staticmethod
-    def _get(model: type[M], pk: str, sk: str) -> M | None:
-        with storage_errors():
-            try:
-                return model.get(pk, sk, consistent_read=True)
-            except DoesNotExist:
-                return None
+    _get = staticmethod(get_item)
 
     @staticmethod
     def _query(

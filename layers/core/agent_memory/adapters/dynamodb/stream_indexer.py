@@ -57,7 +57,8 @@ from ...domain.models import utcnow
 from ...domain.records import from_doc
 from ...domain.search.index import DocKind, IndexDoc, SearchIndex
 from ...domain.search.service import record_doc
-from ...domain.services.history import context_words, with_context
+from ...domain.services.history import with_context
+from ...domain.services.history_context import event_doc
 from ...domain.usage import Usage
 from . import keys
 
@@ -145,20 +146,7 @@ def event_docs(event: HistoryEvent, before: Sequence[str] = ()) -> list[IndexDoc
     words of the messages said `before` it (HistoryEvent.word_texts); each found by meaning. Every event of a session is indexed as it is appended; search
     re-checks that its turn committed, so a rolled-back turn's events are never returned."""
     return [
-        IndexDoc(
-            tenant=event.tenant,
-            agent_id=event.agent_id,
-            kind="event",
-            id=part_id(event.id, n),
-            version=1,
-            text=words,
-            context=context_words(before) if n == 1 else "",
-            created_at=event.time,
-            scope="session",
-            session_id=event.session_id,
-            preview=event.preview,
-            turn_sequence=event.turn_sequence,
-        )
+        event_doc(event, n, words, before, event.preview)
         for n, words in enumerate(event.word_texts(), start=1)
     ]
 

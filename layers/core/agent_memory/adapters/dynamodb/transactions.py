@@ -8,10 +8,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from pynamodb.connection import Connection
-from pynamodb.exceptions import CancellationReason, PynamoDBException, TransactWriteError
+from pynamodb.exceptions import (
+    CancellationReason,
+    DoesNotExist,
+    PynamoDBException,
+    TransactWriteError,
+)
 from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
@@ -60,6 +65,18 @@ def storage_errors() -> Iterator[None]:
         yield
     except PynamoDBException as exc:
         raise unavailable(exc) from exc
+
+
+M = TypeVar("M", bound=Item)
+
+
+def get_item(model: type[M], pk: str, sk: str) -> M | None:
+    """The item at (pk, sk), read consistently, or None when there is none."""
+    with storage_errors():
+        try:
+            return model.get(pk, sk, consistent_read=True)
+        except DoesNotExist:
+            return None
 
 
 class Transaction:

@@ -17,7 +17,6 @@ from ..history import (
     HistoryEvent,
     event_id,
     kept,
-    part_id,
 )
 from ..models import Turn, TurnStatus
 from ..paging import check_limit, decode_cursor, encode_cursor, int_pair_field
@@ -29,6 +28,7 @@ from .history_append import Appending, guarded, history_event, same_event
 from .history_context import (
     CONTEXT_MESSAGES,
     context_words,
+    event_doc,
     said_before,
     with_context,
 )
@@ -225,20 +225,13 @@ class HistoryService:
                 before = [*before, event.text][-CONTEXT_MESSAGES:]
         embedded = self._search.embedder is not None
         return [
-            IndexDoc(
-                tenant=turn.tenant,
-                agent_id=turn.agent_id,
-                kind="event",
-                id=part_id(e.id, n),
-                version=1,
-                text=text,
-                context=context_words(b) if n == 1 else "",
-                created_at=e.time,
-                scope="session",
-                session_id=turn.session_id,
-                preview=turn.preview,
-                turn_sequence=turn.sequence,
-                embed=EmbedRequest(
+            event_doc(
+                e,
+                n,
+                text,
+                b,
+                turn.preview,
+                EmbedRequest(
                     with_context(e.meaning(part), b), session_id=turn.session_id, turn_id=turn.id
                 )
                 if embedded

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..history import HistoryEvent
+from ..history import HistoryEvent, part_id
 from ..models import TurnStatus
 from ..ports import Store
+from ..search.index import EmbedRequest, IndexDoc
 
 # An event's meaning is embedded with the CONTEXT_MESSAGES messages before it
 # (CONTEXT_CHARS of each), and their words are indexed beside its own words at CONTEXT_WEIGHT of
@@ -30,6 +31,34 @@ def with_context(text: str, before: Sequence[str]) -> str:
 def context_words(before: Sequence[str]) -> str:
     """The words an event is also found by: the messages just before it."""
     return "\n".join(" ".join(text.split())[:CONTEXT_WORD_CHARS] for text in before)
+
+
+def event_doc(
+    event: HistoryEvent,
+    n: int,
+    text: str,
+    before: Sequence[str],
+    preview: bool,
+    embed: EmbedRequest | None = None,
+) -> IndexDoc:
+    """Part `n` of `event` as a search document, found by `text` and (its first part only) by
+    the words said `before` it. Both indexing paths build it here, so the documents the cloud's
+    stream indexer writes and those the embedded commit writes cannot drift apart."""
+    return IndexDoc(
+        tenant=event.tenant,
+        agent_id=event.agent_id,
+        kind="event",
+        id=part_id(event.id, n),
+        version=1,
+        text=text,
+        context=context_words(before) if n == 1 else "",
+        created_at=event.time,
+        scope="session",
+        session_id=event.session_id,
+        preview=preview,
+        turn_sequence=event.turn_sequence,
+        embed=embed,
+    )
 
 
 def said_before(store: Store, event: HistoryEvent, count: int = CONTEXT_MESSAGES) -> list[str]:
