@@ -9,9 +9,7 @@ left out of the answer while it is None, as the service leaves it out.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, JsonValue, RootModel
+from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, JsonValue
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
@@ -25,11 +23,9 @@ from ..domain.answers import (  # one model per shape: the services build these
     MemoryHit,
     RecordHit,
     SearchHits,
+    TurnWithWrites,
 )
 from ..domain.files.models import FileMemory, FileVersion
-from ..domain.models import Turn
-from ..domain.records import Execution, Record
-from ..domain.usage import Usage
 
 __all__ = [
     "AppendOut",
@@ -41,6 +37,7 @@ __all__ = [
     "MemoryHit",
     "RecordHit",
     "SearchHits",
+    "TurnWithWrites",
 ]
 
 
@@ -67,27 +64,6 @@ def _unset(value: object) -> bool:
 
 class _Answer(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-
-# -- turns ------------------------------------------------------------------------------------------
-
-
-class TurnWithWrites(Turn):
-    """The turn detail's shape: the turn, the memories it wrote (live and preview), its
-    executions and its model usage."""
-
-    memories: list[Record]
-    executions: list[Execution]
-    usage: list[Usage]
-    pending_vectors: int | None = Field(
-        serialization_alias="pendingVectors",
-        description="What the turn wrote that is found by words but not yet by meaning; null "
-        "where that cannot be told.",
-    )
-
-
-class TurnDetail(RootModel[Annotated[dict[str, Any], DescribedBy(TurnWithWrites)]]):
-    """GET .../turns/{turnId}: the detail as the tool service dumped it."""
 
 
 # -- file memory ------------------------------------------------------------------------------------

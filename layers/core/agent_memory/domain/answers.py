@@ -9,11 +9,14 @@ while it is None.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .history import HistoryEvent
+from .models import Turn
+from .records import Execution, Record
+from .usage import Usage
 
 
 def _unset(value: object) -> bool:
@@ -22,6 +25,23 @@ def _unset(value: object) -> bool:
 
 class Answer(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+# -- turns ------------------------------------------------------------------------------------------
+
+
+class TurnWithWrites(Turn):
+    """The turn detail's shape: the turn, the memories it wrote (live and preview), its
+    executions and its model usage."""
+
+    memories: list[Record]
+    executions: list[Execution]
+    usage: list[Usage]
+    pending_vectors: int | None = Field(
+        serialization_alias="pendingVectors",
+        description="What the turn wrote that is found by words but not yet by meaning; null "
+        "where that cannot be told.",
+    )
 
 
 # -- history ----------------------------------------------------------------------------------------
@@ -72,6 +92,20 @@ class HistoryHit(Answer):
 class HistorySearchPage(Answer):
     events: list[HistoryHit]
     next: str | None
+
+
+# -- bulk ingestion ---------------------------------------------------------------------------------
+
+
+Applied = Literal["applied", "already applied"]
+
+
+class IngestResult(Answer):
+    """One ingested message's outcome, in its place in the batch."""
+
+    status: Applied | Literal["failed"]
+    # The error body the message would have had alone (code, message and the error's details).
+    error: dict[str, Any] | None = Field(default=None, exclude_if=_unset)
 
 
 # -- one search over everything -------------------------------------------------------------------
