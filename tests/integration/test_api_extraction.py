@@ -320,11 +320,11 @@ def test_a_retried_review_succeeds_and_applies_once(store, tmp_path):
 
     # Running it again (a duplicate start, a redelivered task) applies nothing.
     job = ExtractionJob("acme", "teams/web/releases", s, committed["id"])
-    assert services.extraction.run(job)["added"] == 1
+    assert services.extraction.run(job).added == 1
     proposal = services.extraction.propose(job)
     decision = services.extraction.decide(job, proposal)
     again = services.extraction.apply(job, proposal, decision)
-    assert again["endedAt"] == review["endedAt"]
+    assert again.model_dump(mode="json", by_alias=True)["endedAt"] == review["endedAt"]
     assert len(active(api)) == 1
 
 
@@ -392,7 +392,7 @@ def test_a_proposal_stays_inside_a_state_machine_payload(store, tmp_path):
     assert len(json.dumps(proposal)) <= 100_000
     decision = services.extraction.decide(job, proposal)
     done = services.extraction.apply(job, proposal, decision)
-    assert done["added"] == len(proposal["candidates"])
+    assert done.added == len(proposal["candidates"])
 
 
 def open_turn(api, session, *texts):
@@ -438,7 +438,7 @@ def test_overlapping_reviews_read_each_message_once(api, services):
         extraction.apply(job1, proposal1, extraction.decide(job1, proposal1))
     # ... and run again it finds nothing left to read.
     again = extraction.run(job1)
-    assert (again["status"], again["messages"], again["added"]) == ("done", 0, 0)
+    assert (again.status.value, again.messages, again.added) == ("done", 0, 0)
     assert sorted(r["summary"] for r in active(api)) == ["User lives in Lisbon", "User prefers tea"]
 
 
@@ -548,8 +548,8 @@ def test_a_namesake_turns_review_is_another_run_and_leaves_the_new_turn_alone(ap
     assert namesake.name != job.name
     assert ExtractionJob.from_dict(namesake.to_dict()) == namesake
     before = api.ok("GET", f"{A}/-/sessions/{s}/turns/{committed['id']}")["extraction"]
-    assert services.extraction.begin(namesake) == {"done": True}
-    assert services.extraction.fail(namesake, "boom") == {}
+    assert services.extraction.begin(namesake) is True
+    assert services.extraction.fail(namesake, "boom") is None
     after = api.ok("GET", f"{A}/-/sessions/{s}/turns/{committed['id']}")["extraction"]
     assert after == before
 

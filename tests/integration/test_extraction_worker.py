@@ -130,7 +130,7 @@ def test_a_review_whose_agent_was_deleted_meanwhile_is_dropped(tmp_path):
     [pending] = services.store.pending_extractions(10)
     api.ok("DELETE", A, expect=204)
     # The queued review finds no turn: nothing to do, nothing retried, nothing left queued.
-    assert services.extraction.run(ExtractionJob.of(pending)) == {}
+    assert services.extraction.run(ExtractionJob.of(pending)) is None
     assert services.drain_extractions() == 1  # the commit's wake-up, run once, not retried
     assert services.store.pending_extractions(10) == []
     assert services.drain_extractions() == 0

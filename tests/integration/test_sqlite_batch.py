@@ -126,14 +126,14 @@ def test_an_ingested_batch_answers_each_message_in_its_place(tmp_path):
             {"op": "commit", **base},
         ],
     )
-    assert [r["status"] for r in results] == [
+    assert [r.status for r in results] == [
         "applied",
         "applied",
         "failed",
         "applied",
         "already applied",
     ]
-    assert results[2]["error"]["code"] == "invalid_message"
+    assert results[2].error["code"] == "invalid_message"
     turn = services.sessions.get_turn("acme", A, "s", "t-1")
     assert turn.status.value == "committed"
     services.close()

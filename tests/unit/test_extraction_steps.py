@@ -19,9 +19,10 @@ class Recorder:
         self.calls: list[tuple[str, tuple[Any, ...]]] = []
 
     def __getattr__(self, step: str):  # noqa: ANN204 - any step name
-        def call(*args: Any) -> dict[str, Any]:
+        def call(*args: Any) -> Any:
             self.calls.append((step, args))
-            return {"ran": step}
+            # begin answers whether the review is done; apply and fail the review (None: gone).
+            return True if step == "begin" else None
 
         return call
 
@@ -29,7 +30,7 @@ class Recorder:
 def test_each_step_gets_the_job_and_its_inputs():
     service = Recorder()
     job = ExtractionJob.from_dict(JOB)
-    assert run_step(service, {"step": "begin", "job": JOB}) == {"ran": "begin"}
+    assert run_step(service, {"step": "begin", "job": JOB}) == {"done": True}
     run_step(service, {"step": "propose", "job": JOB})
     run_step(service, {"step": "decide", "job": JOB, "proposal": {"candidates": []}})
     run_step(service, {"step": "apply", "job": JOB, "proposal": {"a": 1}, "decision": {"b": 2}})

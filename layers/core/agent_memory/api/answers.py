@@ -9,17 +9,36 @@ left out of the answer while it is None, as the service leaves it out.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, JsonValue, RootModel
+from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, JsonValue
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from ..domain.answers import (  # one model per shape: the services build these
+    AppendOut,
+    EventHit,
+    HistoryHit,
+    HistoryPage,
+    HistorySearchPage,
+    KeptSecret,
+    MemoryHit,
+    RecordHit,
+    SearchHits,
+    TurnWithWrites,
+)
 from ..domain.files.models import FileMemory, FileVersion
-from ..domain.history import HistoryEvent
-from ..domain.models import Turn
-from ..domain.records import Execution, Record
-from ..domain.usage import Usage
+
+__all__ = [
+    "AppendOut",
+    "EventHit",
+    "HistoryHit",
+    "HistoryPage",
+    "HistorySearchPage",
+    "KeptSecret",
+    "MemoryHit",
+    "RecordHit",
+    "SearchHits",
+    "TurnWithWrites",
+]
 
 
 class DescribedBy:
@@ -35,7 +54,6 @@ class DescribedBy:
         return handler(self.model.__pydantic_core_schema__)
 
 
-HistoryEventJson = Annotated[dict[str, Any], DescribedBy(HistoryEvent)]
 # A body the route hands on for its service to check (with the service's own 4xx).
 JsonObject = dict[str, JsonValue]
 
@@ -46,27 +64,6 @@ def _unset(value: object) -> bool:
 
 class _Answer(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-
-# -- turns ------------------------------------------------------------------------------------------
-
-
-class TurnWithWrites(Turn):
-    """The turn detail's shape: the turn, the memories it wrote (live and preview), its
-    executions and its model usage."""
-
-    memories: list[Record]
-    executions: list[Execution]
-    usage: list[Usage]
-    pending_vectors: int | None = Field(
-        serialization_alias="pendingVectors",
-        description="What the turn wrote that is found by words but not yet by meaning; null "
-        "where that cannot be told.",
-    )
-
-
-class TurnDetail(RootModel[Annotated[dict[str, Any], DescribedBy(TurnWithWrites)]]):
-    """GET .../turns/{turnId}: the detail as the tool service dumped it."""
 
 
 # -- file memory ------------------------------------------------------------------------------------
@@ -111,99 +108,6 @@ class MemoryVersionList(BaseModel):
 
 class MemoryIndex(BaseModel):
     index: str = Field(description="A line per memory, newest first.")
-
-
-# -- history ----------------------------------------------------------------------------------------
-
-
-class KeptSecret(_Answer):
-    """What looks like a secret in an appended event: where it is, and whether it was kept."""
-
-    sequence: int
-    field: str
-    kind: str
-    line: int
-    redacted: bool = Field(description="Replaced by [redacted:<kind>] (block) or kept (warn).")
-
-
-class AppendOut(_Answer):
-    kept: int
-    dropped: int = Field(description="Events harness.history.index does not keep.")
-    ids: list[str]
-    secrets: list[KeptSecret] | None = Field(default=None, exclude_if=_unset)
-
-
-class HistoryPage(_Answer):
-    events: list[HistoryEventJson]
-    next: str | None
-
-
-class HistoryHit(_Answer):
-    """An event found by a search: the text of its best part."""
-
-    id: str
-    session: str
-    turn: int
-    turn_id: str = Field(alias="turnId")
-    part: int
-    parts: int
-    text: str
-    execution: str | None
-    sequence: int
-    role: str
-    time: str
-    call: str | None = Field(
-        default=None, exclude_if=_unset, description="The call a tool result answers."
-    )
-
-
-class HistorySearchPage(_Answer):
-    events: list[HistoryHit]
-    next: str | None
-
-
-# -- one search over everything -------------------------------------------------------------------
-
-
-class RecordHit(_Answer):
-    type: Literal["record"]
-    score: float
-    id: str
-    version: int
-    kind: str
-    scope: str
-    session_id: str | None = Field(alias="sessionId")
-    summary: str
-    labels: dict[str, str]
-
-
-class MemoryHit(_Answer):
-    type: Literal["memory"]
-    score: float
-    path: str
-    version: int
-    content_sha256: str = Field(alias="contentSha256")
-    description: str | None
-    updated_at: str = Field(alias="updatedAt")
-
-
-class EventHit(_Answer):
-    type: Literal["history"]
-    score: float
-    session_id: str = Field(alias="sessionId")
-    turn: int
-    turn_id: str = Field(alias="turnId")
-    event_id: str = Field(alias="eventId")
-    sequence: int
-    part: int
-    parts: int
-    role: str
-    time: str
-    text: str
-
-
-class SearchHits(_Answer):
-    hits: list[Annotated[RecordHit | MemoryHit | EventHit, Field(discriminator="type")]]
 
 
 # -- the tenant -------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
+from ..domain.answers import IngestResult
 from ..domain.models import Agent, ManifestVersion, Session, StartedBy, Turn
 from ..domain.records import Record, RecordVersion
 
@@ -72,7 +73,7 @@ class IngestIn(_In):
 class IngestOut(BaseModel):
     STATUSES: ClassVar[tuple[str, ...]] = ("applied", "already applied", "failed")
 
-    results: list[dict[str, Any]]
+    results: list[IngestResult]
     applied: int
     already_applied: int = Field(serialization_alias="alreadyApplied")
     failed: int

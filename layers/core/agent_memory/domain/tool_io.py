@@ -24,6 +24,7 @@ from pydantic import (
     model_validator,
 )
 
+from .answers import HistoryHit
 from .errors import InvalidRequest
 from .files.commands import COMMAND_NAMES, MemoryToolError
 from .files.paths import normalize_path
@@ -289,7 +290,7 @@ class RecordsOut(ToolOut):
 class HistoryOut(ToolOut):
     """search_history: the events (or their parts) found, and a cursor."""
 
-    events: list[dict[str, Any]]
+    events: list[HistoryHit]
     next: str | None = None
 
 

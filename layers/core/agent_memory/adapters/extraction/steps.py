@@ -12,6 +12,7 @@ from typing import Any
 
 from ...domain.errors import InvalidRequest
 from ...domain.extraction.job import ExtractionJob
+from ...domain.models import Extraction
 from ...domain.services.extraction import ExtractionService
 
 STEPS = ("begin", "propose", "decide", "apply", "fail")
@@ -24,15 +25,20 @@ def run_step(extraction: ExtractionService, event: dict[str, Any]) -> dict[str, 
     if step not in STEPS:
         raise InvalidRequest(f"unknown extraction step {step!r}", code="invalid_step")
     if step == "begin":
-        return extraction.begin(job)
+        return {"done": extraction.begin(job)}
     if step == "propose":
         return extraction.propose(job)
     if step == "decide":
         return extraction.decide(job, _object(event, "proposal"))
     if step == "apply":
-        return extraction.apply(job, _object(event, "proposal"), _object(event, "decision"))
+        return _state(extraction.apply(job, _object(event, "proposal"), _object(event, "decision")))
     error = _object(event, "error")
-    return extraction.fail(job, f"{error.get('Error', 'Error')}: {error.get('Cause', '')}")
+    return _state(extraction.fail(job, f"{error.get('Error', 'Error')}: {error.get('Cause', '')}"))
+
+
+def _state(review: Extraction | None) -> dict[str, Any]:
+    # The review as the state machine passes it on: the turn's camelCase JSON ({} when gone).
+    return review.model_dump(mode="json", by_alias=True) if review is not None else {}
 
 
 def _object(event: dict[str, Any], name: str) -> dict[str, Any]:

@@ -61,8 +61,7 @@ def _append_route(router: Router, services: Services) -> None:
         agent = agent_id_from(agent_id)
         services.sessions.reach(who, agent, session_id, write=True)
         batch = AppendIn.parse(body)
-        kept = services.history.append(who.tenant, agent, session_id, turn_id, batch)
-        return AppendOut.model_validate(kept)
+        return services.history.append(who.tenant, agent, session_id, turn_id, batch)
 
 
 def _page_route(router: Router, services: Services) -> None:
@@ -89,10 +88,9 @@ def _page_route(router: Router, services: Services) -> None:
         roles = {r.strip() for r in (role or "").split(",") if r.strip()}
         if roles - ROLES:
             raise InvalidRequest(f"role is one of {', '.join(sorted(ROLES))}", code="invalid_role")
-        found = services.history.page(
+        return services.history.page(
             who.tenant, agent, session_id, from_turn, to_turn, roles, limit, cursor
         )
-        return HistoryPage.model_validate(found)
 
 
 def _search_route(router: Router, services: Services) -> None:
@@ -120,7 +118,7 @@ def _search_route(router: Router, services: Services) -> None:
     ) -> HistorySearchPage:
         who = caller()
         who.can_read_all_sessions()
-        found = services.history_search.search_agent(
+        return services.history_search.search_agent(
             who.tenant,
             agent_id_from(agent_id),
             query,
@@ -130,7 +128,6 @@ def _search_route(router: Router, services: Services) -> None:
             limit or 10,
             cursor,
         )
-        return HistorySearchPage.model_validate(found)
 
 
 def _export_route(router: Router, services: Services) -> None:

@@ -34,7 +34,7 @@ def ingest_router(services: Services) -> Router:
         # that may reach only the sessions its own subject started.
         who.can_write_agents()
         results = services.ingest.apply_batch(who.tenant, body.messages)
-        counts = {s: sum(r["status"] == s for r in results) for s in IngestOut.STATUSES}
+        counts = {s: sum(r.status == s for r in results) for s in IngestOut.STATUSES}
         return IngestOut(
             results=results,
             applied=counts["applied"],

@@ -48,7 +48,7 @@ def search_router(services: Services) -> Router:
             wanted = [t for t in wanted if t != "history"]
         if "history" in wanted:
             who.can_read_all_sessions()
-        found = services.agent_search.search(
+        return services.agent_search.search(
             who.tenant,
             agent_id_from(agent_id),
             query,
@@ -56,6 +56,5 @@ def search_router(services: Services) -> Router:
             limit or 10,
             every_session=who.reads_every_session,
         )
-        return SearchHits.model_validate(found)
 
     return router

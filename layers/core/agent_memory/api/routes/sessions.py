@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 
 from ...domain.models import Session, Turn
 from ...services import Services
-from ..answers import TurnDetail
+from ..answers import TurnWithWrites
 from ..paths import agent_id_from
 from ..schemas import BeginTurnIn, CreateSessionIn, SessionList, TurnList
 from .agents import AgentId, Cursor, Limit
@@ -131,11 +131,11 @@ def _one_turn_routes(router: Router, services: Services) -> None:
         responses=ERRORS,
         tags=["turns"],
     )
-    def get_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> TurnDetail:
+    def get_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> TurnWithWrites:
         who = caller()
         agent = agent_id_from(agent_id)
         sessions.reach(who, agent, session_id)
-        return TurnDetail(services.tools.turn_detail(who.tenant, agent, session_id, turn_id))
+        return services.tools.turn_detail(who.tenant, agent, session_id, turn_id)
 
     @router.post(TURN + "/commit", summary="Commit a turn", responses=ERRORS, tags=["turns"])
     def commit_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:

@@ -10,8 +10,8 @@ a committed live turn. Each hit is typed and carries what reading it needs.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
+from ..answers import EventHit, Hit, MemoryHit, RecordHit, SearchHits
 from ..errors import InvalidRequest, NotFound
 from ..manifest import Manifest
 from ..ports import Store
@@ -63,7 +63,7 @@ class AgentSearch:
         types: list[str],
         limit: int,
         every_session: bool = True,
-    ) -> dict[str, Any]:
+    ) -> SearchHits:
         """`every_session` False keeps to what is agent-wide: agent-scope records and file
         memories (a caller that reaches only the sessions it started)."""
         if not 1 <= limit <= MAX_LIMIT:
@@ -74,7 +74,7 @@ class AgentSearch:
         if agent is None:
             raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
         if self._search.index is None:
-            return {"hits": []}  # as search_history finds nothing where nothing is indexed
+            return SearchHits(hits=[])  # as search_history finds nothing where nothing is indexed
         search = Manifest.model_validate(agent.manifest).harness.memory.search
         wheres = [_where(t, every_session) for t in types]
         ranked, usage = self._search.rank_kinds(
@@ -85,17 +85,17 @@ class AgentSearch:
         by_kind: dict[str, list[Ranked]] = {}
         for kind, candidate in ranked:
             by_kind.setdefault(kind, []).append(candidate)
-        hits = [
+        hits: list[Hit] = [
             *self._records(tenant, agent_id, by_kind.get("record", []), limit, every_session),
             *self._memories(tenant, agent_id, by_kind.get("file", []), limit),
             *self._events(tenant, agent_id, query, by_kind.get("event", []), limit),
         ]
-        hits.sort(key=lambda h: h["score"], reverse=True)
-        return {"hits": hits[:limit]}
+        hits.sort(key=lambda h: h.score, reverse=True)
+        return SearchHits(hits=hits[:limit])
 
     def _records(
         self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int, every_session: bool
-    ) -> Iterable[dict[str, Any]]:
+    ) -> Iterable[RecordHit]:
         # Active live records, re-read as every record search re-reads them; session-scope ones
         # only for a caller that reads every session.
         live = RecordQuery(
@@ -104,57 +104,57 @@ class AgentSearch:
         scores = {r.id: r.score for r in ranked}
         wanted = [r.id for r in ranked]
         for record in self._records_service.rechecked(tenant, agent_id, wanted, live, limit):
-            yield {
-                "type": "record",
-                "score": scores[record.id],
-                "id": record.id,
-                "version": record.version,
-                "kind": record.kind,
-                "scope": record.scope,
-                "sessionId": record.session_id,
-                "summary": record.summary,
-                "labels": record.labels,
-            }
+            yield RecordHit(
+                type="record",
+                score=scores[record.id],
+                id=record.id,
+                version=record.version,
+                kind=record.kind,
+                scope=record.scope,
+                session_id=record.session_id,
+                summary=record.summary,
+                labels=record.labels,
+            )
 
     def _memories(
         self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int
-    ) -> Iterable[dict[str, Any]]:
+    ) -> Iterable[MemoryHit]:
         found = 0
         for candidate in ranked:
             memory = self._store.get_file(tenant, agent_id, candidate.id)
             if memory is None:  # deleted since it was indexed
                 continue
-            yield {
-                "type": "memory",
-                "score": candidate.score,
-                "path": memory.path,
-                "version": memory.version,
-                "contentSha256": memory.content_sha256,
-                "description": memory.description,
-                "updatedAt": memory.updated_at.isoformat(),
-            }
+            yield MemoryHit(
+                type="memory",
+                score=candidate.score,
+                path=memory.path,
+                version=memory.version,
+                content_sha256=memory.content_sha256,
+                description=memory.description,
+                updated_at=memory.updated_at.isoformat(),
+            )
             found += 1
             if found >= limit:
                 return
 
     def _events(
         self, tenant: str, agent_id: str, query: str, ranked: list[Ranked], limit: int
-    ) -> Iterable[dict[str, Any]]:
+    ) -> Iterable[EventHit]:
         for candidate, event in self._history.app_hits(tenant, agent_id, query, ranked, limit):
-            yield {
-                "type": "history",
-                "score": candidate.score,
-                "sessionId": event["session"],
-                "turn": event["turn"],
-                "turnId": event["turnId"],
-                "eventId": event["id"],
-                "sequence": event["sequence"],
-                "part": event["part"],
-                "parts": event["parts"],
-                "role": event["role"],
-                "time": event["time"],
-                "text": event["text"],
-            }
+            yield EventHit(
+                type="history",
+                score=candidate.score,
+                session_id=event.session,
+                turn=event.turn,
+                turn_id=event.turn_id,
+                event_id=event.id,
+                sequence=event.sequence,
+                part=event.part,
+                parts=event.parts,
+                role=event.role,
+                time=event.time,
+                text=event.text,
+            )
 
 
 def _where(kind: str, every_session: bool) -> IndexFilter:

@@ -107,7 +107,7 @@ class ExtractionService:
                 f"the review of turn {turn.id!r} is {state.status.value}; only a failed one "
                 "runs again",
                 code="extraction_not_failed",
-                extraction=_dump(state),
+                extraction=state.model_dump(mode="json", by_alias=True),
             )
         queued = state.model_copy(
             update={
@@ -128,16 +128,16 @@ class ExtractionService:
 
     # -- the steps ------------------------------------------------------------------------------
 
-    def begin(self, job: ExtractionJob) -> dict[str, Any]:
-        """Mark the review running (one more attempt). `{"done": true}` when there is nothing
+    def begin(self, job: ExtractionJob) -> bool:
+        """Mark the review running (one more attempt); whether it is done already, with nothing
         to do: it finished already (a duplicate start), the turn has no review, or the turn is
         gone (its agent was deleted while the review waited)."""
         turn = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
         if turn is None or not job.is_for(turn):
-            return {"done": True}
+            return True
         state = turn.extraction
         if state is None or state.status is ExtractionStatus.DONE:
-            return {"done": True}
+            return True
         # The window starts after the session's last finished review, which may have moved on
         # since the commit queued this one: messages are reviewed once, not once a turn.
         session = self._store.get_session(job.tenant, job.agent_id, job.session_id)
@@ -153,8 +153,8 @@ class ExtractionService:
         try:
             self._store.update_extraction(turn, running, UNFINISHED_EXTRACTION)
         except PreconditionFailed:
-            return {"done": True}
-        return {"done": False}
+            return True
+        return False
 
     def propose(self, job: ExtractionJob) -> dict[str, Any]:
         """Load the window and ask the model for candidates (one call)."""
@@ -203,14 +203,14 @@ class ExtractionService:
 
     def apply(
         self, job: ExtractionJob, proposal: dict[str, Any], decision: dict[str, Any]
-    ) -> dict[str, Any]:
+    ) -> Extraction:
         """Validate the decisions and apply them in one transaction attributed to the turn,
         with the review's move to done; then publish the memory events. A re-run of a review
         that is done applies nothing and returns it as it is."""
         turn = self._turn(job)
         state = _state(turn)
         if state.status is ExtractionStatus.DONE:
-            return _dump(state)
+            return state
         candidates, valid, dropped = self._checked(turn, proposal, decision)
         usage = [
             ModelUsage.model_validate(u)
@@ -220,14 +220,14 @@ class ExtractionService:
         effects = review_effects(turn, valid)
         read = [str(t) for t in proposal.get("read", [])]
 
-        def apply_once() -> dict[str, Any]:
+        def apply_once() -> Extraction:
             writes, changes = self._records.writes_for_effects(turn.tenant, turn.agent_id, effects)
             try:
                 self._store.finish_extraction(turn, done, writes, read)
             except PreconditionFailed as lost:
                 current = _state(self._turn(job))
                 if current.status is ExtractionStatus.DONE:
-                    return _dump(current)  # another run applied it first
+                    return current  # another run applied it first
                 if read_meanwhile(self._store, turn, read):
                     raise ReviewWindowMoved(
                         "another review read some of these messages first; read the window again"
@@ -235,7 +235,7 @@ class ExtractionService:
                 raise TryAgain from lost  # a record changed meanwhile: work the writes out again
             self._publish(turn, changes)
             self._metrics.count(EXTRACTION_RUNS, outcome="done")
-            return _dump(done)
+            return done
 
         return optimistic(
             apply_once,
@@ -246,15 +246,15 @@ class ExtractionService:
             retry_on=(),
         )
 
-    def fail(self, job: ExtractionJob, error: str) -> dict[str, Any]:
-        """Record on the turn that its review failed for good (after its retries); nothing when
-        the turn is gone."""
+    def fail(self, job: ExtractionJob, error: str) -> Extraction | None:
+        """Record on the turn that its review failed for good (after its retries); the review as
+        it now stands, None when the turn is gone."""
         found = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
         if found is None or found.extraction is None or not job.is_for(found):
-            return {}
+            return None
         turn, state = found, found.extraction
         if state.status is ExtractionStatus.DONE:
-            return _dump(state)
+            return state
         failed = state.model_copy(
             update={
                 "status": ExtractionStatus.FAILED,
@@ -265,22 +265,23 @@ class ExtractionService:
         try:
             self._store.update_extraction(turn, failed, UNFINISHED_EXTRACTION)
         except PreconditionFailed:
-            return _dump(_state(self._turn(job)))
+            return _state(self._turn(job))
         logger.warning(
             "extraction failed",
             extra={"turn_id": turn.id, "session_id": turn.session_id, "error": failed.error},
         )
         self._metrics.count(EXTRACTION_FAILURES)
-        return _dump(failed)
+        return failed
 
-    def run(self, job: ExtractionJob) -> dict[str, Any]:
-        """Every step in a row (the embedded worker; the state machine runs them as tasks).
-        Exceptions propagate: the caller retries, then calls `fail`."""
+    def run(self, job: ExtractionJob) -> Extraction | None:
+        """Every step in a row (the embedded worker; the state machine runs them as tasks): the
+        review as it ends, None when the turn or its review is gone. Exceptions propagate: the
+        caller retries, then calls `fail`."""
 
-        def review_once() -> dict[str, Any]:
-            if self.begin(job)["done"]:
+        def review_once() -> Extraction | None:
+            if self.begin(job):
                 turn = self._store.get_turn(job.tenant, job.agent_id, job.session_id, job.turn_id)
-                return _dump(turn.extraction) if turn and turn.extraction else {}
+                return turn.extraction if turn else None
             proposal = self.propose(job)
             decision = self.decide(job, proposal)
             return self.apply(job, proposal, decision)
@@ -357,7 +358,3 @@ def _state(turn: Turn) -> Extraction:
     if turn.extraction is None:
         raise InvalidRequest(f"turn {turn.id!r} started no review", code="no_extraction")
     return turn.extraction
-
-
-def _dump(state: Extraction) -> dict[str, Any]:
-    return state.model_dump(mode="json", by_alias=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..answers import AppendOut, HistoryPage
 from ..errors import Conflict, InvalidRequest, NotFound, problems_text
 from ..history import (
     MEMORY_TOOL,
@@ -67,7 +67,7 @@ class HistoryService:
 
     def append(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str, batch: AppendIn
-    ) -> dict[str, Any]:
+    ) -> AppendOut:
         """Keep a batch of the turn's events (as the manifest the turn runs says).
 
         An event's id is fixed by its turn and sequence. With `sequence`, an append is
@@ -87,7 +87,7 @@ class HistoryService:
 
     def _append(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str, batch: AppendIn
-    ) -> dict[str, Any]:
+    ) -> AppendOut:
         given = [e.sequence for e in batch.events if e.sequence is not None]
         if len(set(given)) != len(given):
             raise InvalidRequest(
@@ -105,7 +105,7 @@ class HistoryService:
             pending=list(batch.events),
         )
 
-        def append_once() -> dict[str, Any]:
+        def append_once() -> AppendOut:
             existing = {
                 e.sequence: e
                 for e in self._store.turn_events(tenant, agent_id, session_id, turn_id)
@@ -252,7 +252,7 @@ class HistoryService:
         roles: set[str],
         limit: int | None,
         cursor: str | None,
-    ) -> dict[str, Any]:
+    ) -> HistoryPage:
         """Kept events of committed turns, in order."""
         size = check_limit(limit)
         after = int_pair_field(decode_cursor(cursor), "after")
@@ -286,10 +286,7 @@ class HistoryService:
             if more and found
             else None
         )
-        return {
-            "events": [e.model_dump(mode="json", by_alias=True) for e in found],
-            "next": next_cursor,
-        }
+        return HistoryPage(events=found, next=next_cursor)
 
     def export(self, tenant: str, agent_id: str, session_id: str, turns: list[Turn]) -> str:
         """The whole session as JSON Lines: each turn, then the events it kept."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..answers import AppendOut, KeptSecret
 from ..errors import Conflict
 from ..history import EventIn, HistoryEvent, event_id, kept
 from ..models import Turn, utcnow
@@ -77,17 +78,15 @@ class Appending:
         self.pending = [raw for raw, e in writes if e.sequence in lost]
         return False
 
-    def answer(self) -> dict[str, Any]:
+    def answer(self) -> AppendOut:
         """What was kept (ids in sequence order), how many were dropped, and the secrets found."""
-        answer: dict[str, Any] = {
-            "kept": len(self.ids),
-            "dropped": self.dropped,
-            "ids": [self.ids[n] for n in sorted(self.ids)],
-        }
         listed = [f for n in sorted(self.ids) for f in self.flagged.get(n, [])]
-        if listed:
-            answer["secrets"] = listed
-        return answer
+        return AppendOut(
+            kept=len(self.ids),
+            dropped=self.dropped,
+            ids=[self.ids[n] for n in sorted(self.ids)],
+            secrets=[KeptSecret.model_validate(f) for f in listed] if listed else None,
+        )
 
 
 def guarded(mode: SecretMode, event: EventIn) -> tuple[EventIn, list[dict[str, Any]]]:

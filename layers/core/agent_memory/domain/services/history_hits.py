@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
+from ..answers import HistoryHit
 from ..errors import InvalidRequest
 from ..history import HistoryEvent
 from ..models import TurnStatus
@@ -88,28 +88,26 @@ def visible_to_apps(from_time: datetime | None = None, to_time: datetime | None 
     return visible
 
 
-def found_part(event: HistoryEvent, part: int, parts: list[str]) -> dict[str, Any]:
+def found_part(event: HistoryEvent, part: int, parts: list[str]) -> HistoryHit:
     """A search result: the event with the text of one of its parts."""
-    result: dict[str, Any] = {
-        "id": event.id,
-        "session": event.session_id,
-        "turn": event.turn_sequence,
-        "turnId": event.turn_id,
-        "part": part,
-        "parts": len(parts),
-        "text": f"{event.heading()}\n{parts[part - 1]}",
-        "execution": event.execution_id,
-        "sequence": event.sequence,
-        "role": event.role,
-        "time": event.time.isoformat(),
-    }
-    if event.role in ("tool_result", "error") and event.call_id:
-        result["call"] = event.call_id
-    return result
+    return HistoryHit(
+        id=event.id,
+        session=event.session_id,
+        turn=event.turn_sequence,
+        turn_id=event.turn_id,
+        part=part,
+        parts=len(parts),
+        text=f"{event.heading()}\n{parts[part - 1]}",
+        execution=event.execution_id,
+        sequence=event.sequence,
+        role=event.role,
+        time=event.time.isoformat(),
+        call=event.call_id if event.role in ("tool_result", "error") else None,
+    )
 
 
-def whole_event(event: HistoryEvent) -> dict[str, Any]:
+def whole_event(event: HistoryEvent) -> HistoryHit:
     """A result that returns the event whole (search_history with ids)."""
-    result = found_part(event, 1, [event.searchable_text()])
-    result["parts"] = len(event.parts)
-    return result
+    hit = found_part(event, 1, [event.searchable_text()])
+    hit.parts = len(event.parts)
+    return hit

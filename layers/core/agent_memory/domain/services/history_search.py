@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..answers import HistoryHit, HistorySearchPage
 from ..errors import DomainError, InvalidRequest, NotFound
 from ..history import HistoryEvent
 from ..manifest import Manifest
@@ -159,7 +160,7 @@ class HistorySearch:
         to_time: datetime | None,
         limit: int,
         cursor: str | None,
-    ) -> dict[str, Any]:
+    ) -> HistorySearchPage:
         """An app's search over the agent's history: every session (or one), committed live
         turns only, events in [from_time, to_time] when given. Its embedding is usage on the
         agent, ranked as the agent's current harness.memory.search says."""
@@ -174,7 +175,7 @@ class HistorySearch:
             raise NotFound(f"session {session_id!r} does not exist", code="session_not_found")
         position = Position.read(cursor, query)
         if self._search.index is None:
-            return {"events": [], "next": None}
+            return HistorySearchPage(events=[], next=None)
         search = Manifest.model_validate(agent.manifest).harness.memory.search
         where = IndexFilter(
             kind="event",
@@ -199,11 +200,11 @@ class HistorySearch:
         )
         if usage:
             self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
-        return {"events": results, "next": position.next(len(results)) if more else None}
+        return HistorySearchPage(events=results, next=position.next(len(results)) if more else None)
 
     def app_hits(
         self, tenant: str, agent_id: str, query: str, ranked: list[Ranked], limit: int
-    ) -> list[tuple[Ranked, dict[str, Any]]]:
+    ) -> list[tuple[Ranked, HistoryHit]]:
         """The best `limit` of ranked event parts an app may see (committed live turns), one
         an event, each with the candidate that found it."""
         visible = visible_to_apps()
@@ -223,7 +224,7 @@ class HistorySearch:
         position: Position,
         limit: int,
         named: list[Window],
-    ) -> tuple[list[dict[str, Any]], bool, list[UsageEntry]]:
+    ) -> tuple[list[HistoryHit], bool, list[UsageEntry]]:
         """The page of visible results at `position`, whether more follow, and the model calls
         made. Events the search may not return (the current turn's, a rolled-back or failed
         attempt's, another asker's preview) may fill the best candidates: then it looks deeper.
@@ -266,7 +267,7 @@ class HistorySearch:
         visible: Visible,
         wanted: int,
         session_id: str | None,
-    ) -> tuple[list[tuple[Ranked, dict[str, Any]]], bool]:
+    ) -> tuple[list[tuple[Ranked, HistoryHit]], bool]:
         """The best `wanted` visible results, one an event, each with the candidate that found
         it; and whether candidates were left unexamined."""
         cache = TurnCache(self._store, tenant, agent_id)
@@ -290,7 +291,7 @@ class HistorySearch:
         # Events are read a batch at a time as the candidates are walked, the first batch a
         # little more than the page wants (most candidates are visible).
         batch = min(READ_AHEAD, 2 * wanted + 5)
-        results: list[tuple[Ranked, dict[str, Any]]] = []
+        results: list[tuple[Ranked, HistoryHit]] = []
         returned: set[tuple[str, str]] = set()
         for at, candidate in enumerate(ranked):
             k = key(candidate)

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from ..answers import Applied, IngestResult
 from ..errors import Conflict, DomainError, InvalidRequest, NotFound, problems_text
 from ..history import EventIn
 from ..models import StartedBy
@@ -77,7 +78,7 @@ class IngestService:
         self._sessions = sessions
         self._history = history
 
-    def apply(self, tenant: str, raw: Any) -> str:
+    def apply(self, tenant: str, raw: Any) -> Applied:
         """Apply one message; returns `applied` or `already applied`."""
         message = parse_message(raw)
         try:
@@ -103,22 +104,22 @@ class IngestService:
             raise
         return "applied"
 
-    def apply_batch(self, tenant: str, messages: list[Any]) -> list[dict[str, Any]]:
+    def apply_batch(self, tenant: str, messages: list[Any]) -> list[IngestResult]:
         """Apply messages in order, each on its own: one failing (a 4xx it would have been
         alone) is reported in its place and the others go on. Each result is `{"status":
         "applied" | "already applied" | "failed", "error"?: {"code", "message"}}`."""
-        results: list[dict[str, Any]] = []
+        results: list[IngestResult] = []
         # One store transaction for the batch (SQLite: each message's writes a savepoint in
         # it): 2.6 times the events a second of one transaction a write (benchmarks/RESULTS.md).
         # If it fails, nothing of it stays and the batch is sent again.
         with self._sessions.batched():
             for raw in messages:
                 try:
-                    results.append({"status": self.apply(tenant, raw)})
+                    results.append(IngestResult(status=self.apply(tenant, raw)))
                 except DomainError as exc:
                     if exc.status >= 500:
                         raise  # the service failing is no message's fault: sent again
-                    results.append({"status": "failed", "error": exc.to_body()["error"]})
+                    results.append(IngestResult(status="failed", error=exc.to_body()["error"]))
         return results
 
     def _begin(self, tenant: str, message: Begin) -> None:

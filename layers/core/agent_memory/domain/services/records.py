@@ -6,11 +6,7 @@ what a turn may stage (`turn_budget`). Names other modules import from here stay
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
-from typing import Any
-
-from pydantic import BaseModel
 
 from ..effects import Effect, RecordEffect
 from ..events import Change
@@ -154,7 +150,7 @@ class RecordService:
         writes = [w.model_copy(update={"index": by_id.get(w.record.id)}) for w in plan.writes]
         return writes, plan.changes
 
-    def turn_memories(self, ctx: TurnContext) -> list[dict[str, Any]]:
+    def turn_memories(self, ctx: TurnContext) -> list[Record]:
         """The records a turn wrote or deleted, live and preview alike, as they stand now."""
         ids: list[str] = []
         for effect in self.view.staged(ctx):
@@ -166,7 +162,7 @@ class RecordService:
             overlay = dict(stored)
             self.view.overlay(ctx, overlay)
             stored = overlay
-        return [_dump(stored[rid]) for rid in ids if rid in stored]
+        return [stored[rid] for rid in ids if rid in stored]
 
     # -- management API (record_admin) ----------------------------------------------------------
 
@@ -192,9 +188,3 @@ class RecordService:
     def delete(self, tenant: str, agent_id: str, record_id: str, actor: str) -> Record:
         """An app's delete: applies at once; the record and its versions stay readable."""
         return self._admin.delete(tenant, agent_id, record_id, actor)
-
-
-def _dump(model: BaseModel) -> dict[str, Any]:
-    """The API form: camelCase, JSON types."""
-    dumped: dict[str, Any] = json.loads(model.model_dump_json(by_alias=True))
-    return dumped

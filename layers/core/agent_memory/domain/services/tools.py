@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from ..answers import TurnWithWrites
 from ..errors import DomainError, NotFound
 from ..ids import new_id
 from ..metrics import NO_METRICS, TOOL_CALLS, Metrics
@@ -258,7 +259,7 @@ class ToolService:
 
     def turn_detail(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str
-    ) -> dict[str, Any]:
+    ) -> TurnWithWrites:
         return self._reads.turn_detail(tenant, agent_id, session_id, turn_id)
 
     def recall(

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..answers import TurnWithWrites
 from ..models import Turn
 from ..paging import check_limit, decode_cursor, page, str_field
 from ..ports import Store
@@ -50,24 +51,20 @@ class TurnReads:
 
     def turn_detail(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str
-    ) -> dict[str, Any]:
+    ) -> TurnWithWrites:
         turn = self._turns.sessions.get_turn(tenant, agent_id, session_id, turn_id)
         ctx = self._turns.context(turn, {"role": "agent"})
-        executions = self._turns.store.list_executions(tenant, agent_id, session_id, turn_id)
-        return {
-            **turn.model_dump(mode="json", by_alias=True),
-            "memories": self._turns.records.turn_memories(ctx),
-            "executions": [e.model_dump(mode="json", by_alias=True) for e in executions],
-            "usage": [
-                u.model_dump(mode="json", by_alias=True)
-                for u in self._turns.store.list_usage(tenant, agent_id, turn_id, 200, None)
-            ],
+        return TurnWithWrites(
+            **{name: getattr(turn, name) for name in Turn.model_fields},
+            memories=self._turns.records.turn_memories(ctx),
+            executions=self._turns.store.list_executions(tenant, agent_id, session_id, turn_id),
+            usage=self._turns.store.list_usage(tenant, agent_id, turn_id, 200, None),
             # What the turn wrote that is found by words but not yet by meaning (embedded:
             # the background embedder adds the vectors; null where that cannot be told).
-            "pendingVectors": self._search.pending_vectors(tenant, agent_id, turn_id)
+            pending_vectors=self._search.pending_vectors(tenant, agent_id, turn_id)
             if self._search is not None
             else None,
-        }
+        )
 
     def usage(
         self,
