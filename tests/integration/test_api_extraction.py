@@ -7,7 +7,6 @@ reviews in the test's thread, exactly as the worker's thread would."""
 from __future__ import annotations
 
 import dataclasses
-import json
 
 import pytest
 
@@ -388,11 +387,11 @@ def test_a_proposal_stays_inside_a_state_machine_payload(store, tmp_path):
     job = ExtractionJob("acme", "teams/web/releases", s, committed["id"])
     services.extraction.begin(job)
     proposal = services.extraction.propose(job)
-    assert 0 < len(proposal["candidates"]) < 20
-    assert len(json.dumps(proposal)) <= 100_000
+    assert 0 < len(proposal.candidates) < 20
+    assert len(proposal.model_dump_json()) <= 100_000  # as the state machine carries it
     decision = services.extraction.decide(job, proposal)
     done = services.extraction.apply(job, proposal, decision)
-    assert done.added == len(proposal["candidates"])
+    assert done.added == len(proposal.candidates)
 
 
 def open_turn(api, session, *texts):
@@ -429,7 +428,7 @@ def test_overlapping_reviews_read_each_message_once(api, services):
     extraction.begin(job2)
     proposal1 = extraction.propose(job1)
     proposal2 = extraction.propose(job2)  # reads turns 1 and 2
-    assert len(proposal2["read"]) == 2
+    assert len(proposal2.read) == 2
     extraction.apply(job2, proposal2, extraction.decide(job2, proposal2))
     # The first review read turn 1 too, but the second finished first: nothing applied ...
     from agent_memory.domain.services.extraction import ReviewWindowMoved

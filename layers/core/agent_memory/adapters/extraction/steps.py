@@ -8,10 +8,13 @@ machine does not retry (and which changes nothing)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from ...domain.errors import InvalidRequest
 from ...domain.extraction.job import ExtractionJob
+from ...domain.extraction.model import Decisions, Proposal
 from ...domain.models import Extraction
 from ...domain.services.extraction import ExtractionService
 
@@ -27,11 +30,12 @@ def run_step(extraction: ExtractionService, event: dict[str, Any]) -> dict[str, 
     if step == "begin":
         return {"done": extraction.begin(job)}
     if step == "propose":
-        return extraction.propose(job)
+        return extraction.propose(job).model_dump(mode="json")
     if step == "decide":
-        return extraction.decide(job, _object(event, "proposal"))
+        return extraction.decide(job, _input(event, "proposal", Proposal)).model_dump(mode="json")
     if step == "apply":
-        return _state(extraction.apply(job, _object(event, "proposal"), _object(event, "decision")))
+        proposal = _input(event, "proposal", Proposal)
+        return _state(extraction.apply(job, proposal, _input(event, "decision", Decisions)))
     error = _object(event, "error")
     return _state(extraction.fail(job, f"{error.get('Error', 'Error')}: {error.get('Cause', '')}"))
 
@@ -39,6 +43,20 @@ def run_step(extraction: ExtractionService, event: dict[str, Any]) -> dict[str, 
 def _state(review: Extraction | None) -> dict[str, Any]:
     # The review as the state machine passes it on: the turn's camelCase JSON ({} when gone).
     return review.model_dump(mode="json", by_alias=True) if review is not None else {}
+
+
+Input = TypeVar("Input", bound=BaseModel)
+
+
+def _input(event: dict[str, Any], name: str, model: type[Input]) -> Input:
+    """A step's input as the step before it answered it (a proposal, a decision)."""
+    try:
+        return model.model_validate(_object(event, name))
+    except ValidationError as exc:
+        raise InvalidRequest(
+            f"the step's {name} is not one a step answered: {exc.errors(include_url=False)[0]['msg']}",
+            code="invalid_step",
+        ) from exc
 
 
 def _object(event: dict[str, Any], name: str) -> dict[str, Any]:

@@ -104,6 +104,27 @@ class ModelUsage(_Shape):
     output_tokens: int = Field(ge=0)
 
 
+class Proposal(_Shape):
+    """What `propose` hands to `decide` and `apply` (the state machine carries it between its
+    tasks): how many messages the window held, the candidates, the model calls made, the turns
+    read and the last turn sequence covered."""
+
+    messages: int | None = Field(default=None, ge=0)
+    candidates: list[Candidate] = Field(default_factory=list)
+    usage: list[ModelUsage] = Field(default_factory=list)
+    read: list[str] = Field(default_factory=list)
+    through: int | None = None
+
+
+class Decisions(_Shape):
+    """What `decide` hands to `apply`: a decision per candidate, the ids of the memories shown
+    as neighbours (the only ones replace and delete may name), the model calls made."""
+
+    decisions: list[Decision] = Field(default_factory=list)
+    shown: list[str] = Field(default_factory=list)
+    usage: list[ModelUsage] = Field(default_factory=list)
+
+
 @dataclass(frozen=True)
 class ModelResult(Generic[T]):
     """A port call's value and the usage of every model call it made (a repair retry is a

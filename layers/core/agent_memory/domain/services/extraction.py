@@ -19,13 +19,18 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 from ..errors import Conflict, DomainError, InvalidRequest
 from ..events import Change, memory_updated
 from ..extraction.job import ExtractionJob
-from ..extraction.model import Candidate, Existing, MemoryModel, Message, ModelUsage
-from ..extraction.model import Decision as ModelDecision
+from ..extraction.model import (
+    Candidate,
+    Decisions,
+    Existing,
+    MemoryModel,
+    Message,
+    Proposal,
+)
 from ..extraction.pipeline import (
     DEFAULT_INSTRUCTIONS,
     Dropped,
@@ -156,7 +161,7 @@ class ExtractionService:
             return True
         return False
 
-    def propose(self, job: ExtractionJob) -> dict[str, Any]:
+    def propose(self, job: ExtractionJob) -> Proposal:
         """Load the window and ask the model for candidates (one call)."""
         turn = self._turn(job)
         state = _state(turn)
@@ -164,46 +169,39 @@ class ExtractionService:
         memory = manifest.harness.memory
         messages, read, through = self.window(turn, state)
         if not messages:
-            return {"messages": 0, "candidates": [], "usage": [], "read": read, "through": through}
+            return Proposal(messages=0, read=read, through=through)
         instructions = (memory.extraction.prompt or DEFAULT_INSTRUCTIONS) + scope_guidance(
             memory.scope.write
         )
         labels = {name: label.description for name, label in memory.labels.items()}
         result = self.model.propose(messages, instructions, list(memory.kinds), labels)
         self._record_usage(turn, result.usage, "memory")
-        candidates = [c.model_dump(mode="json") for c in result.value[:MAX_CANDIDATES]]
+        candidates = list(result.value[:MAX_CANDIDATES])
         # What a review carries between steps stays well inside Step Functions' 256 KB payload.
-        while candidates and len(json.dumps(candidates)) > MAX_PROPOSAL_BYTES:
+        while candidates and _size(candidates) > MAX_PROPOSAL_BYTES:
             candidates.pop()
             logger.warning("extraction candidate left out: too large", extra={"turn_id": turn.id})
-        return {
-            "messages": len(messages),
-            "candidates": candidates,
-            "usage": [u.model_dump(mode="json") for u in result.usage],
-            "read": read,
-            "through": through,
-        }
+        return Proposal(
+            messages=len(messages),
+            candidates=candidates,
+            usage=list(result.usage),
+            read=read,
+            through=through,
+        )
 
-    def decide(self, job: ExtractionJob, proposal: dict[str, Any]) -> dict[str, Any]:
+    def decide(self, job: ExtractionJob, proposal: Proposal) -> Decisions:
         """Find each candidate's most similar memories and ask the model, in one batched call,
         what to do with every candidate."""
         turn = self._turn(job)
-        candidates = [Candidate.model_validate(c) for c in proposal.get("candidates", [])]
-        if not candidates:
-            return {"decisions": [], "shown": [], "usage": []}
-        neighbours = self.neighbours(turn, candidates)
-        result = self.model.decide(candidates, neighbours)
+        if not proposal.candidates:
+            return Decisions()
+        neighbours = self.neighbours(turn, proposal.candidates)
+        result = self.model.decide(proposal.candidates, neighbours)
         self._record_usage(turn, result.usage, "memory")
         shown = sorted({e.id for group in neighbours.values() for e in group})
-        return {
-            "decisions": [d.model_dump(mode="json") for d in result.value],
-            "shown": shown,
-            "usage": [u.model_dump(mode="json") for u in result.usage],
-        }
+        return Decisions(decisions=list(result.value), shown=shown, usage=list(result.usage))
 
-    def apply(
-        self, job: ExtractionJob, proposal: dict[str, Any], decision: dict[str, Any]
-    ) -> Extraction:
+    def apply(self, job: ExtractionJob, proposal: Proposal, decision: Decisions) -> Extraction:
         """Validate the decisions and apply them in one transaction attributed to the turn,
         with the review's move to done; then publish the memory events. A re-run of a review
         that is done applies nothing and returns it as it is."""
@@ -212,13 +210,10 @@ class ExtractionService:
         if state.status is ExtractionStatus.DONE:
             return state
         candidates, valid, dropped = self._checked(turn, proposal, decision)
-        usage = [
-            ModelUsage.model_validate(u)
-            for u in [*proposal.get("usage", []), *decision.get("usage", [])]
-        ]
+        usage = [*proposal.usage, *decision.usage]
         done = finished(state, proposal, len(candidates), valid, dropped, usage)
         effects = review_effects(turn, valid)
-        read = [str(t) for t in proposal.get("read", [])]
+        read = list(proposal.read)
 
         def apply_once() -> Extraction:
             writes, changes = self._records.writes_for_effects(turn.tenant, turn.agent_id, effects)
@@ -312,19 +307,19 @@ class ExtractionService:
         return found
 
     def _checked(
-        self, turn: Turn, proposal: dict[str, Any], decision: dict[str, Any]
+        self, turn: Turn, proposal: Proposal, decision: Decisions
     ) -> tuple[list[Candidate], list[ValidDecision], list[Dropped]]:
         """The proposal's candidates, the decisions safe to apply, and those dropped (each
         with its reason)."""
         memory = self._manifests.memory(turn)
-        candidates = [Candidate.model_validate(c) for c in proposal.get("candidates", [])]
-        decisions = [ModelDecision.model_validate(d) for d in decision.get("decisions", [])]
+        candidates = list(proposal.candidates)
+        decisions = list(decision.decisions)
         # Replace and delete may name only the records shown as neighbours: those the review
         # may change. Any other id is dropped as unknown.
         valid, dropped = validate(
             decisions,
             candidates,
-            decision.get("shown", []),
+            decision.shown,
             memory.kinds,
             memory.labels,
             memory.scope.write,
@@ -358,3 +353,8 @@ def _state(turn: Turn) -> Extraction:
     if turn.extraction is None:
         raise InvalidRequest(f"turn {turn.id!r} started no review", code="no_extraction")
     return turn.extraction
+
+
+def _size(candidates: Sequence[Candidate]) -> int:
+    """The candidates' bytes as the state machine carries them."""
+    return len(json.dumps([c.model_dump(mode="json") for c in candidates]))

@@ -7,10 +7,9 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from ..effects import RecordAdd, RecordAddEffect, RecordDelete, RecordDeleteEffect, RecordEffect
-from ..extraction.model import Candidate, ModelUsage
+from ..extraction.model import Candidate, ModelUsage, Proposal
 from ..extraction.pipeline import Dropped, ValidDecision
 from ..ids import new_id
 from ..models import Extraction, ExtractionStatus, Turn, utcnow
@@ -137,7 +136,7 @@ def within_one_write(
 
 def finished(
     state: Extraction,
-    proposal: dict[str, Any],
+    proposal: Proposal,
     candidates: int,
     valid: Sequence[ValidDecision],
     dropped: Sequence[Dropped],
@@ -151,8 +150,8 @@ def finished(
     return state.model_copy(
         update={
             "status": ExtractionStatus.DONE,
-            "messages": proposal.get("messages", state.messages),
-            "through": proposal.get("through", state.through),
+            "messages": state.messages if proposal.messages is None else proposal.messages,
+            "through": state.through if proposal.through is None else proposal.through,
             "candidates": candidates,
             "added": counts["add"],
             "replaced": counts["replace"],
