@@ -32,7 +32,6 @@ from .settings import Settings
 if TYPE_CHECKING:
     from .adapters.dynamodb.stream_indexer import StreamIndexer
     from .adapters.extraction.dispatch import Dispatcher
-    from .adapters.opensearch.index import OpenSearchIndex
     from .adapters.sqlite.vectors import BackgroundEmbedder
 
 logger = logging.getLogger(__name__)
@@ -190,13 +189,6 @@ def build_cloud_index(
             model_id=embedder.model_id if embedder else None,
             host=settings.dynamodb_endpoint,
         )
-    return build_opensearch(settings, embedder, timeout)
-
-
-def build_opensearch(
-    settings: Settings, embedder: Embedder | None, timeout: float = 10.0
-) -> OpenSearchIndex:
-    """OpenSearch Serverless, its vectors of `embedder`'s model and size."""
     from .adapters.opensearch import connect
 
     assert settings.opensearch_endpoint and settings.region
@@ -212,9 +204,10 @@ def build_opensearch(
 
 def build_indexer(settings: Settings) -> StreamIndexer:
     """The indexer function's stream indexer: the table's record and file heads and history
-    events into the cloud index (OpenSearch, or S3 Vectors and word postings), embedded as the API embeds queries. Its S3 reads (events too large
-    for an item) go through the store's blob adapter, so S3 failures are StorageUnavailable like
-    every other store failure (a failed record of the batch, retried by Lambda)."""
+    events into the cloud index (OpenSearch, or S3 Vectors and word postings), embedded as the
+    API embeds queries. Its S3 reads (events too large for an item) go through the store's blob
+    adapter, so S3 failures are StorageUnavailable like every other store failure (a failed
+    record of the batch, retried by Lambda)."""
     if not settings.region or not (
         settings.opensearch_endpoint or settings.search_backend == "s3-vectors"
     ):
