@@ -15,6 +15,7 @@ from agent_memory.local.tokens import (
     TokenError,
     add_token,
     list_tokens,
+    new_token,
     parse_expiry,
     revoke_token,
 )
@@ -125,3 +126,10 @@ def test_token_create_ls_and_revoke_on_the_command_line(tmp_path, capsys):
     assert main(["token", "revoke", grant.id, "--data-dir", d]) == 1
     assert main(["token", "create", "--tenant", "acme", "--scopes", "root", "--data-dir", d]) == 2
     assert "unknown scopes" in capsys.readouterr().err
+
+
+def test_a_new_token_never_starts_with_a_dash(monkeypatch):
+    # A token starting with `-` would read as an option on a command line (`--token -x...`).
+    made = iter(["-starts-with-a-dash", "_fine-token"])
+    monkeypatch.setattr("agent_memory.local.tokens.secrets.token_urlsafe", lambda n: next(made))
+    assert new_token() == "_fine-token"

@@ -179,7 +179,7 @@ def add_token(
         raise TokenError(f"unknown roles {sorted(unknown)}; known: {sorted(ALL_ROLES)}")
     if not roles:
         raise TokenError("a token needs at least one role")
-    token = secrets.token_urlsafe(32)
+    token = new_token()
     grant = TokenGrant(tenant, scopes, _new_id(), subject or "", roles, expires)
     _update(data_dir, lambda entries: entries.__setitem__(grant.id, grant.entry(digest_of(token))))
     return token, grant
@@ -215,7 +215,7 @@ def _ensure_first_token(data_dir: Path) -> str | None:
     if path.exists():
         token = path.read_text().strip()
     else:
-        token = made = secrets.token_urlsafe(32)
+        token = made = new_token()
         _write_private(path, token + "\n")
     first = TokenGrant(DEFAULT_TENANT, ALL_SCOPES, FIRST_TOKEN_ID)
 
@@ -225,6 +225,15 @@ def _ensure_first_token(data_dir: Path) -> str | None:
 
     _update(data_dir, keep)
     return made
+
+
+def new_token() -> str:
+    """A new secret (256 bits, URL-safe) that never starts with `-`: a command line would read
+    `--token -x...` as two options, and a user pastes tokens there."""
+    while True:
+        token = secrets.token_urlsafe(32)
+        if not token.startswith("-"):
+            return token
 
 
 def _new_id() -> str:
