@@ -19,6 +19,7 @@ from .events import Event
 from .extraction.job import ExtractionJob
 from .files.models import FileMemory, FileVersion, FileWrite, PreviewFile, TenantLimits
 from .history import HistoryEvent
+from .history_keys import EventKeys
 from .models import (
     Agent,
     Extraction,
@@ -371,12 +372,24 @@ class ExtractionStore(ABC):
         extraction: Extraction,
         writes: Sequence[RecordWrite],
         read: Sequence[str] = (),
+        keys: Sequence[EventKeys] = (),
+        index_docs: Sequence[IndexDoc] = (),
     ) -> None:
         """Apply the review's record writes, mark it done, flag the turns it `read` (ids of the
         session's turns) reviewed, and move the session's reviewed_through up to
         extraction.through: all or none. PreconditionFailed if the review is done already (a
         re-run applies nothing), a turn it read was reviewed by another review meanwhile, or a
-        record changed meanwhile."""
+        record changed meanwhile.
+
+        `keys`: the facts the review proposed from each event of the turns it read (each one of
+        a turn in `read`), which replace any the event had; `index_docs` their key documents,
+        written by a store holding its own index (the cloud indexes them from the stream)."""
+
+    @abstractmethod
+    def event_keys(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> list[EventKeys]:
+        """The fact keys of the turn's events, as the last review that read it left them."""
 
 
 class ExtractionStarter(ABC):

@@ -4,6 +4,7 @@ reviewed_through and writing the records are one TransactWriteItems."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Sequence
 
 from pynamodb.connection import Connection
@@ -11,13 +12,21 @@ from pynamodb.exceptions import UpdateError
 from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 
+from ...domain.history_keys import EventKeys
 from ...domain.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn
 from ...domain.ports import PreconditionFailed
 from ...domain.records import RecordWrite
+from ...domain.search.index import IndexDoc
 from . import keys
 from .items import Items
 from .records import TURN, write_failure
-from .transactions import ConditionsFailed, Transaction, is_condition_failure, unavailable
+from .transactions import (
+    ConditionsFailed,
+    Transaction,
+    get_item,
+    is_condition_failure,
+    unavailable,
+)
 
 
 class DynamoExtraction:
@@ -60,15 +69,27 @@ class DynamoExtraction:
         extraction: Extraction,
         writes: Sequence[RecordWrite],
         read: Sequence[str] = (),
+        keys: Sequence[EventKeys] = (),
+        index_docs: Sequence[IndexDoc] = (),
     ) -> None:
+        # `index_docs` are for a store holding its own index: the stream indexer makes the key
+        # documents from the turns' fact_keys.
         try:
-            self._finish(turn, extraction, writes, read, move_mark=True)
+            self._finish(turn, extraction, writes, read, keys, move_mark=True)
         except ConditionsFailed as exc:
             if set(exc.failed) != {"session"}:
                 raise
             # Only the session's mark was ahead (a later review finished first): DynamoDB has
             # no max(), so apply the rest and leave the mark, as SqliteStore's MAX() does.
-            self._finish(turn, extraction, writes, read, move_mark=False)
+            self._finish(turn, extraction, writes, read, keys, move_mark=False)
+
+    def event_keys(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> list[EventKeys]:
+        found = get_item(
+            self._items.turn, keys.session_pk(tenant, agent_id, session_id), keys.turn_sk(turn_id)
+        )
+        return key_list(found.fact_keys) if found is not None else []
 
     def _finish(
         self,
@@ -76,8 +97,12 @@ class DynamoExtraction:
         extraction: Extraction,
         writes: Sequence[RecordWrite],
         read: Sequence[str],
+        fact_keys: Sequence[EventKeys],
         move_mark: bool,
     ) -> None:
+        by_turn: dict[str, list[EventKeys]] = {}
+        for each in fact_keys:
+            by_turn.setdefault(each.turn_id, []).append(each)
         item, session = self._items.turn, self._items.session
         pk = keys.session_pk(turn.tenant, turn.agent_id, turn.session_id)
         unread = item.reviewed.does_not_exist() | (item.reviewed == False)  # noqa: E712
@@ -92,17 +117,17 @@ class DynamoExtraction:
                 if turn.id in read:
                     own.append(item.reviewed.set(True))
                     condition = condition & unread
+                    if turn.id in by_turn:
+                        own.append(item.fact_keys.set(key_json(by_turn[turn.id])))
                 tx.update(TURN, item.key(pk, keys.turn_sk(turn.id)), own, condition)
                 for turn_id in read:
                     if turn_id != turn.id:
                         key = item.key(pk, keys.turn_sk(turn_id))
+                        flag: list[Action] = [item.reviewed.set(True)]
+                        if turn_id in by_turn:
+                            flag.append(item.fact_keys.set(key_json(by_turn[turn_id])))
                         # pk.exists(): an update never makes a turn that is not there.
-                        tx.update(
-                            f"read {turn_id}",
-                            key,
-                            [item.reviewed.set(True)],
-                            item.pk.exists() & unread,
-                        )
+                        tx.update(f"read {turn_id}", key, flag, item.pk.exists() & unread)
                 if move_mark:
                     behind = session.reviewed_through.does_not_exist() | (
                         session.reviewed_through < extraction.through
@@ -125,3 +150,12 @@ class DynamoExtraction:
             if "session" in exc.failed:
                 raise
             raise write_failure(exc) from exc
+
+
+def key_json(kept: Sequence[EventKeys]) -> str:
+    return json.dumps([k.to_json() for k in kept])
+
+
+def key_list(raw: str | None) -> list[EventKeys]:
+    """The fact keys a turn item holds (none when the attribute is absent)."""
+    return [EventKeys.from_json(k) for k in json.loads(raw)] if raw else []

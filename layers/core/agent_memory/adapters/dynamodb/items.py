@@ -199,6 +199,9 @@ class TurnItem(Item):
     # How many effects the turn staged (stage_effect adds one; a commit ends the turn only at
     # the count it read). Absent on turns begun before it was kept: not checked for those.
     staged = NumberAttribute(null=True)
+    # The facts the last review that read the turn proposed from its events (JSON list of
+    # history_keys.EventKeys): the stream indexer makes their key documents.
+    fact_keys = UnicodeAttribute(null=True)
 
     @classmethod
     def of(cls, turn: Turn) -> TurnItem:

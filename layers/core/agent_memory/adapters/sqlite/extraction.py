@@ -3,13 +3,17 @@ queued and running ones (the embedded worker's queue) are found through a partia
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
 
+from ...domain.history_keys import EventKeys
 from ...domain.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn, TurnStatus
 from ...domain.ports import PreconditionFailed
 from ...domain.records import RecordWrite
+from ...domain.search.index import IndexDoc
 from .database import Database
+from .search import EmbeddedIndex
 
 
 def set_extraction(
@@ -42,6 +46,7 @@ class SqliteExtraction:
     """Mixed into SqliteStore beside SqliteRecords, whose `_apply` writes the records."""
 
     db: Database
+    index: EmbeddedIndex | None
     _apply: Callable[[sqlite3.Connection, str, str, Sequence[RecordWrite]], None]
 
     def update_extraction(
@@ -56,7 +61,12 @@ class SqliteExtraction:
         extraction: Extraction,
         writes: Sequence[RecordWrite],
         read: Sequence[str] = (),
+        keys: Sequence[EventKeys] = (),
+        index_docs: Sequence[IndexDoc] = (),
     ) -> None:
+        by_turn: dict[str, list[EventKeys]] = {}
+        for each in keys:
+            by_turn.setdefault(each.turn_id, []).append(each)
         with self.db.write() as conn:
             set_extraction(conn, turn, extraction, UNFINISHED_EXTRACTION)
             for turn_id in read:
@@ -73,6 +83,36 @@ class SqliteExtraction:
                 (extraction.through, turn.tenant, turn.agent_id, turn.session_id),
             )
             self._apply(conn, turn.tenant, turn.agent_id, writes)
+            for turn_id, kept in by_turn.items():
+                conn.execute(
+                    "UPDATE turns SET fact_keys = ? WHERE tenant = ? AND agent_id = ?"
+                    " AND session_id = ? AND turn_id = ?",
+                    (
+                        json.dumps([k.to_json() for k in kept]),
+                        turn.tenant,
+                        turn.agent_id,
+                        turn.session_id,
+                        turn_id,
+                    ),
+                )
+            if self.index is not None and index_docs:
+                self.index.upsert_in(conn, index_docs)
+
+    def event_keys(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> list[EventKeys]:
+        row = (
+            self.db.read()
+            .execute(
+                "SELECT fact_keys FROM turns WHERE tenant = ? AND agent_id = ?"
+                " AND session_id = ? AND turn_id = ?",
+                (tenant, agent_id, session_id, turn_id),
+            )
+            .fetchone()
+        )
+        if row is None or not row[0]:
+            return []
+        return [EventKeys.from_json(k) for k in json.loads(row[0])]
 
     def pending_extractions(self, limit: int) -> list[Turn]:
         """Committed turns whose review is queued or was running, oldest first: the embedded

@@ -270,4 +270,7 @@ MIGRATIONS: list[list[str]] = [
             PRIMARY KEY (tenant, audit_id)
         ) WITHOUT ROWID""",
     ],
+    # 15: the facts the last review that read a turn proposed from each of its events (JSON, one
+    # entry an event: history_keys.EventKeys), which find those events in history search
+    ["ALTER TABLE turns ADD COLUMN fact_keys TEXT"],
 ]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from agent_memory.domain.history import HistoryEvent
+from agent_memory.domain.history_keys import message_id
 from agent_memory.domain.manifest import EveryMessages
 from agent_memory.domain.records import LABEL_VALUE_MAX_CHARS
 from agent_memory.domain.secrets import SecretMode
@@ -58,7 +59,7 @@ def window(events: Iterable[HistoryEvent]) -> list[Message]:
         Message(
             role="user" if e.role == "user" else "assistant",
             text=e.text,
-            id=e.metadata.get("dia_id") or e.id,
+            id=message_id(e),
             speaker=e.metadata.get("speaker") or None,
             turn=e.turn_sequence,
             time=e.metadata.get("date") or e.time.date().isoformat(),

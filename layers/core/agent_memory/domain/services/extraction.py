@@ -46,7 +46,13 @@ from ..usage import ModelCall, usage_rows
 from . import extraction_trigger
 from .extraction_window import neighbours as find_neighbours
 from .extraction_window import read_meanwhile, read_window
-from .extraction_writes import corrections_keep_scope, finished, review_effects, within_one_write
+from .extraction_writes import (
+    corrections_keep_scope,
+    fact_keys,
+    finished,
+    review_effects,
+    within_one_write,
+)
 from .records import RecordService
 from .turn_context import ManifestCache
 
@@ -214,11 +220,12 @@ class ExtractionService:
         done = finished(state, proposal, len(candidates), valid, dropped, usage)
         effects = review_effects(turn, valid)
         read = list(proposal.read)
+        keys, key_docs = fact_keys(self._store, self._records.search, turn, proposal)
 
         def apply_once() -> Extraction:
             writes, changes = self._records.writes_for_effects(turn.tenant, turn.agent_id, effects)
             try:
-                self._store.finish_extraction(turn, done, writes, read)
+                self._store.finish_extraction(turn, done, writes, read, keys, key_docs)
             except PreconditionFailed as lost:
                 current = _state(self._turn(job))
                 if current.status is ExtractionStatus.DONE:

@@ -11,10 +11,13 @@ from collections.abc import Sequence
 from ..effects import RecordAdd, RecordAddEffect, RecordDelete, RecordDeleteEffect, RecordEffect
 from ..extraction.model import Candidate, ModelUsage, Proposal
 from ..extraction.pipeline import Dropped, ValidDecision
+from ..history_keys import EventKeys, key_doc, proposed_keys
 from ..ids import new_id
 from ..models import Extraction, ExtractionStatus, Turn, utcnow
 from ..ports import Store
 from ..records import Provenance, Record
+from ..search.index import IndexDoc
+from ..search.service import SearchService
 from .records import stored_bytes
 
 # What one review's transaction may write, estimated as JSON (DynamoDB takes 4 MB, keys, the
@@ -165,3 +168,24 @@ def finished(
             "ended_at": utcnow(),
         }
     )
+
+
+def fact_keys(
+    store: Store, search: SearchService, turn: Turn, proposal: Proposal
+) -> tuple[list[EventKeys], list[IndexDoc]]:
+    """The facts the review proposed from each message it read, as keys of the message's event
+    (history_keys), and their key documents when the store holds its own index (embedded; the
+    cloud's stream indexer makes them from the turns' keys)."""
+    if not proposal.candidates:
+        return [], []
+    events = [
+        event
+        for turn_id in proposal.read
+        for event in store.turn_events(turn.tenant, turn.agent_id, turn.session_id, turn_id)
+    ]
+    keys = proposed_keys(events, proposal.candidates)
+    if not search.inline:
+        return keys, []
+    now = utcnow()
+    embed = search.embedder is not None
+    return keys, [key_doc(turn.tenant, turn.agent_id, k, now, embed) for k in keys]

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from ..answers import HistoryHit, HistorySearchPage
 from ..errors import DomainError, InvalidRequest, NotFound
 from ..history import HistoryEvent
+from ..history_keys import KEY_PART
 from ..manifest import Manifest
 from ..models import utcnow
 from ..ports import Store
@@ -302,13 +303,20 @@ class HistorySearch:
             event = events[k]
             if event is None or k in returned or not visible(event, cache):
                 continue
-            part = int(candidate.id.rpartition(".")[2])
+            suffix = candidate.id.rpartition(".")[2]
             parts = event.parts
-            if part > len(parts):
-                continue
-            if part == 1 and candidate.lexical is not None:
-                # Found by the event's words (all on its first part): show the part holding them.
+            if suffix == KEY_PART:
+                # Found by a fact a review drew from it (history_keys): show the part holding
+                # the query's words, else the first.
                 part = event.best_part(words)
+            else:
+                part = int(suffix)
+                if part > len(parts):
+                    continue
+                if part == 1 and candidate.lexical is not None:
+                    # Found by the event's words (all on its first part): show the part holding
+                    # them.
+                    part = event.best_part(words)
             returned.add(k)  # an event's later parts add nothing to its best one
             results.append((candidate, found_part(event, part, parts)))
             if len(results) >= wanted:
