@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from ..adapters.sqlite import SqliteStore
 from ..domain.files.models import FileWrite
-from ..domain.models import TurnStatus
+from ..domain.history_keys import key_doc
+from ..domain.models import TurnStatus, utcnow
 from ..domain.records import RecordQuery, RecordStatus
 from ..services import Services
 
@@ -100,6 +101,7 @@ def _agent(
     tick: Callable[[], None],
 ) -> None:
     search = services.records._search  # noqa: SLF001
+    embed = search.embedder is not None
     assert store.index is not None
     done.agents += 1
     everything = RecordQuery(
@@ -140,6 +142,10 @@ def _agent(
             for turn in store.list_turns(tenant, agent_id, session.id):
                 if turn.status is TurnStatus.COMMITTED:
                     docs = services.history.docs_for_commit(turn)
+                    # The facts a review drew from its events (history_keys), at a version
+                    # newer than the review's own so they are written again.
+                    facts = store.event_keys(tenant, agent_id, session.id, turn.id)
+                    docs += [key_doc(tenant, agent_id, k, utcnow(), embed) for k in facts]
                     store.index.upsert(docs)
                     done.events += len(docs)
             tick()
