@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from agent_memory.domain.history import event_id
+from agent_memory.domain.history_keys import EventKeys
 from agent_memory.domain.models import (
     Extraction,
     ExtractionStatus,
@@ -147,3 +149,94 @@ def test_reviewed_through_only_moves_forward(
     stored = store.get_turn("acme", AGENT, session.id, first.id)
     assert stored is not None and stored.extraction is not None
     assert stored.extraction.status is ExtractionStatus.DONE
+
+
+# -- fact keys (#16 item 6): the facts a review proposed from the messages it read ------------
+
+
+def facts(turn: Turn, sequence: int, *said: str) -> EventKeys:
+    return EventKeys(
+        session_id=turn.session_id,
+        turn_id=turn.id,
+        turn_sequence=turn.sequence,
+        event_id=event_id(turn.id, sequence),
+        time=utcnow(),
+        keys=said,
+    )
+
+
+def done(turn: Turn) -> Extraction:
+    assert turn.extraction is not None
+    return turn.extraction.model_copy(
+        update={"status": ExtractionStatus.DONE, "ended_at": utcnow()}
+    )
+
+
+def two_reviewed_turns(
+    store: Store, build: Build, agent_with_session: MakeSession
+) -> tuple[Session, Turn, Turn]:
+    """A session of two committed turns, each with its review queued."""
+    session = agent_with_session()
+    first = committed_with_review(store, build, session, 1)
+    return session, first, committed_with_review(store, build, session, 2)
+
+
+def test_a_review_keeps_the_keys_of_each_turn_it_read(
+    store: Store, build: Build, agent_with_session: MakeSession
+) -> None:
+    session, first, second = two_reviewed_turns(store, build, agent_with_session)
+    third = committed_with_review(store, build, session, 3)
+    pet, job = facts(first, 1, "User adopted a greyhound named Pixel"), facts(first, 2, "A", "B")
+    own = facts(second, 1, "The user works at a bakery")
+    # The second turn's review read the first two turns and proposed facts from three events
+    store.finish_extraction(second, done(second), [], [first.id, second.id], [pet, job, own])
+    # Each turn keeps its own events' keys, in the order proposed
+    assert store.event_keys("acme", AGENT, session.id, first.id) == [pet, job]
+    assert store.event_keys("acme", AGENT, session.id, second.id) == [own]
+    # A turn no review drew a fact from has none; so has a turn that is not there
+    assert store.event_keys("acme", AGENT, session.id, third.id) == []
+    assert store.event_keys("acme", AGENT, session.id, "trn_9999") == []
+    assert store.event_keys("acme", AGENT, "ses_none", first.id) == []
+
+
+def test_a_finish_refused_because_a_turn_was_read_meanwhile_keeps_no_keys(
+    store: Store, build: Build, agent_with_session: MakeSession
+) -> None:
+    session, first, second = two_reviewed_turns(store, build, agent_with_session)
+    # The second turn's review read the first turn first, and proposed nothing from it
+    store.finish_extraction(second, done(second), [], [first.id, second.id])
+    # The first turn's own review, which read it too, is refused: its keys are not kept
+    with pytest.raises(PreconditionFailed):
+        store.finish_extraction(first, done(first), [], [first.id], [facts(first, 1, "late")])
+    assert store.event_keys("acme", AGENT, session.id, first.id) == []
+    # Nor are a re-run's (a redelivered task of a review that finished)
+    with pytest.raises(PreconditionFailed):
+        store.finish_extraction(second, done(second), [], [second.id], [facts(second, 1, "x")])
+    assert store.event_keys("acme", AGENT, session.id, second.id) == []
+
+
+def test_keys_kept_by_a_review_are_not_replaced_by_a_later_one(
+    store: Store, build: Build, agent_with_session: MakeSession
+) -> None:
+    # A turn is read by one finished review only (its `reviewed` flag): a later review that read
+    # it again is refused whole, so the keys the first one kept stay.
+    session, first, second = two_reviewed_turns(store, build, agent_with_session)
+    kept = facts(first, 1, "User adopted a greyhound named Pixel")
+    store.finish_extraction(first, done(first), [], [first.id], [kept])
+    with pytest.raises(PreconditionFailed):
+        store.finish_extraction(
+            second, done(second), [], [first.id, second.id], [facts(first, 1, "other")]
+        )
+    assert store.event_keys("acme", AGENT, session.id, first.id) == [kept]
+    assert store.get_turn("acme", AGENT, session.id, second.id).extraction.status in UNFINISHED  # type: ignore[union-attr]
+
+
+def test_deleting_the_agent_leaves_no_keys(
+    store: Store, build: Build, agent_with_session: MakeSession
+) -> None:
+    session = agent_with_session()
+    turn = committed_with_review(store, build, session, 1)
+    store.finish_extraction(turn, done(turn), [], [turn.id], [facts(turn, 1, "a fact")])
+    assert store.event_keys("acme", AGENT, session.id, turn.id) != []
+    assert store.delete_agent("acme", AGENT) is True
+    assert store.event_keys("acme", AGENT, session.id, turn.id) == []

@@ -404,3 +404,29 @@ def test_an_empty_index_finds_and_deletes_nothing(search_index: SearchIndex) -> 
     search_index.delete_agent("t1", AGENT)
 
     assert search_index.lexical("t1", AGENT, "anything", IndexFilter(), 10) == []
+
+
+def test_an_events_key_document_lives_beside_its_parts(search_index: SearchIndex) -> None:
+    # Fact keys (domain/history_keys): `<event>.k`, versioned by a review's time in µs, is
+    # written, replaced and deleted on its own, whatever the index assumes of an event's ids.
+    reviewed = int(T0.timestamp() * 1_000_000)
+    event = {"kind": "event", "scope": "session", "session_id": "ses_1"}
+    search_index.upsert(
+        [
+            doc("evt_1.1", "I adopted a greyhound named Pixel", **event),
+            doc("evt_1.2", "", **event),
+            doc("evt_1.k", "User has a pet dog", version=reviewed, **event),
+        ]
+    )
+    where = IndexFilter(kind="event", session_id="ses_1")
+    assert found(search_index, "pet dog", where) == {"evt_1.k"}
+    assert found(search_index, "greyhound", where) == {"evt_1.1"}
+
+    later = doc("evt_1.k", "User owns a greyhound", version=reviewed + 60_000_000, **event)
+    search_index.upsert([later])
+    search_index.upsert([doc("evt_1.k", "User has a pet dog", version=reviewed, **event)])
+    assert found(search_index, "pet dog", where) == set()
+    assert found(search_index, "greyhound", where) == {"evt_1.1", "evt_1.k"}
+
+    search_index.delete("t1", AGENT, "event", ["evt_1.k"])
+    assert found(search_index, "greyhound", where) == {"evt_1.1"}

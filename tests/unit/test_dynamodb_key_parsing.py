@@ -41,3 +41,14 @@ def test_history_events_are_told_from_their_markers_and_from_other_partitions():
     assert not keys.is_history_event(keys.agent_pk(T, A), keys.event_sk(1, 2, "evt_1"))
     assert not keys.is_history_event(keys.records_pk(T, A), keys.event_sk(1, 2, "evt_1"))
     assert not keys.is_history_event(f"{session}#X", keys.event_sk(1, 2, "evt_1"))
+
+
+def test_turns_are_told_from_the_other_items_of_their_session_and_from_other_partitions():
+    session = keys.session_pk(T, A, "ses_1")
+    assert keys.is_turn(session, keys.turn_sk("trn_1"))
+    assert not keys.is_turn(session, keys.execution_sk("trn_1", "exe_1"))
+    assert not keys.is_turn(session, keys.event_sk(1, 2, "evt_1"))
+    # A session item lives in the agent's partition; a turn key elsewhere is no turn.
+    assert not keys.is_turn(keys.agent_pk(T, A), keys.turn_sk("trn_1"))
+    assert not keys.is_turn(keys.records_pk(T, A), keys.turn_sk("trn_1"))
+    assert not keys.is_turn(f"{session}#X", keys.turn_sk("trn_1"))

@@ -13,7 +13,7 @@ from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 
 from ...domain.history_keys import EventKeys
-from ...domain.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn
+from ...domain.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn, utcnow
 from ...domain.ports import PreconditionFailed
 from ...domain.records import RecordWrite
 from ...domain.search.index import IndexDoc
@@ -104,6 +104,14 @@ class DynamoExtraction:
         for each in fact_keys:
             by_turn.setdefault(each.turn_id, []).append(each)
         item, session = self._items.turn, self._items.session
+        # The review's end versions the key documents the stream indexer makes of these keys.
+        at = extraction.ended_at or utcnow()
+
+        def kept_keys(turn_id: str) -> list[Action]:
+            if turn_id not in by_turn:
+                return []
+            return [item.fact_keys.set(key_json(by_turn[turn_id])), item.fact_keys_at.set(at)]
+
         pk = keys.session_pk(turn.tenant, turn.agent_id, turn.session_id)
         unread = item.reviewed.does_not_exist() | (item.reviewed == False)  # noqa: E712
         try:
@@ -117,15 +125,12 @@ class DynamoExtraction:
                 if turn.id in read:
                     own.append(item.reviewed.set(True))
                     condition = condition & unread
-                    if turn.id in by_turn:
-                        own.append(item.fact_keys.set(key_json(by_turn[turn.id])))
+                    own += kept_keys(turn.id)
                 tx.update(TURN, item.key(pk, keys.turn_sk(turn.id)), own, condition)
                 for turn_id in read:
                     if turn_id != turn.id:
                         key = item.key(pk, keys.turn_sk(turn_id))
-                        flag: list[Action] = [item.reviewed.set(True)]
-                        if turn_id in by_turn:
-                            flag.append(item.fact_keys.set(key_json(by_turn[turn_id])))
+                        flag: list[Action] = [item.reviewed.set(True), *kept_keys(turn_id)]
                         # pk.exists(): an update never makes a turn that is not there.
                         tx.update(f"read {turn_id}", key, flag, item.pk.exists() & unread)
                 if move_mark:

@@ -202,6 +202,9 @@ class TurnItem(Item):
     # The facts the last review that read the turn proposed from its events (JSON list of
     # history_keys.EventKeys): the stream indexer makes their key documents.
     fact_keys = UnicodeAttribute(null=True)
+    # When that review finished: the version of the key documents (a later review's replace
+    # an earlier one's, whatever order the index sees them in).
+    fact_keys_at = IsoDateTimeAttribute(null=True)
 
     @classmethod
     def of(cls, turn: Turn) -> TurnItem:

@@ -309,10 +309,19 @@ def parse_head(pk: str, sk: str) -> tuple[str, str, Literal["record", "file"], s
     return None
 
 
-def is_history_event(pk: str, sk: str) -> bool:
-    """Whether the item is a history event (`EV#` in a session's partition; not its marker)."""
+def _in_session(pk: str, sk: str, prefix: str) -> bool:
     owner = _owner(pk)
-    if owner is None or not sk.startswith(EVENT):
+    if owner is None or not sk.startswith(prefix):
         return False
     session_id = pk.split("#")[-1]
     return bool(session_id) and pk == session_pk(*owner, session_id)
+
+
+def is_history_event(pk: str, sk: str) -> bool:
+    """Whether the item is a history event (`EV#` in a session's partition; not its marker)."""
+    return _in_session(pk, sk, EVENT)
+
+
+def is_turn(pk: str, sk: str) -> bool:
+    """Whether the item is a turn (`TURN#` in a session's partition)."""
+    return _in_session(pk, sk, TURN)

@@ -9,12 +9,16 @@ The table streams NEW_AND_OLD_IMAGES. Of its items, two kinds are searchable hea
 An INSERT or MODIFY of a head is embedded and upserted; a REMOVE (an agent's deletion walking its
 partitions, a file deleted or renamed away) deletes the document. History events (`EV#` items of
 a session partition, inline or in S3) are indexed in parts as they are appended; search_history
-re-checks that their turn committed. Every other item is ignored.
+re-checks that their turn committed. A turn item's fact keys (the facts its review proposed from
+its events) are indexed as each event's key document when they change (stream_keys). Every
+other item is ignored.
 
 Idempotent by (id, version): the index never lets an older version overwrite a newer one, so a
 retried or replayed batch changes nothing. Within one batch only the last change of each item is
 applied: it carries the item's whole state, and indexing the earlier ones would leave copies the
-index cannot see yet (AOSS makes a write searchable only after its refresh interval).
+index cannot see yet (AOSS makes a write searchable only after its refresh interval). A turn
+item's changes are applied as one, from the state before the batch to its last change, in place
+of the first (stream_keys.turn_spans says why).
 
 A batch's documents are embedded record by record, then written to the index together: one
 upsert of every document and one delete for each agent and kind (two OpenSearch requests a batch
@@ -52,6 +56,7 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 from ...domain.embeddings import Embedder
 from ...domain.errors import StorageUnavailable
 from ...domain.history import HistoryEvent, part_id
+from ...domain.history_keys import key_doc
 from ...domain.ids import new_id
 from ...domain.models import utcnow
 from ...domain.records import from_doc
@@ -61,6 +66,7 @@ from ...domain.services.history import with_context
 from ...domain.services.history_context import event_doc
 from ...domain.usage import Usage
 from . import keys
+from .stream_keys import item_key, key_change, sequence_of, turn_spans
 
 logger = logging.getLogger(__name__)
 
@@ -121,10 +127,7 @@ def superseded(records: Sequence[dict[str, Any]]) -> set[str]:
     last: dict[tuple[str, str], str] = {}
     replaced: set[str] = set()
     for record in records:
-        stream = record.get("dynamodb") or {}
-        named = stream.get("Keys") or {}
-        item = (str(named.get("pk", {}).get("S")), str(named.get("sk", {}).get("S")))
-        sequence = str(stream.get("SequenceNumber"))
+        item, sequence = item_key(record), sequence_of(record)
         if item in last:
             replaced.add(last[item])
         last[item] = sequence
@@ -178,14 +181,19 @@ class StreamIndexer:
         """Index every change of the batch; the response names the ones that failed
         (`batchItemFailures`). Raises when all of them failed, so Lambda retries the batch."""
         records = event.get("Records") or []
-        skip = superseded(records)
+        # A turn item's changes are applied as one in place of its first (stream_keys).
+        merged, later = turn_spans(records)
+        skip = (superseded(records) - merged.keys()) | later
         # The processor logs each failed record with its traceback on this module's logger.
         processor = BatchProcessor(event_type=EventType.DynamoDBStreams, logger=logger)
         gathered: list[Writes] = []
 
         def handle(record: DynamoDBRecord) -> None:
-            if record.dynamodb is not None and record.dynamodb.sequence_number in skip:
+            sequence = record.dynamodb.sequence_number if record.dynamodb is not None else None
+            if sequence in skip:
                 return
+            if sequence in merged:
+                record = DynamoDBRecord(merged[sequence])
             gathered.append(self.writes_of(record))
 
         try:
@@ -266,6 +274,9 @@ class StreamIndexer:
         if keys.is_history_event(pk, sk):
             self._event_writes(record, writes)
             return writes
+        if keys.is_turn(pk, sk):
+            self._key_writes(record, writes)
+            return writes
         key = head_key(pk, sk)
         if key is None:
             return writes
@@ -314,6 +325,24 @@ class StreamIndexer:
                 on=(event.session_id, event.turn_id),
             )
             for doc, part in zip(docs, event.parts, strict=True)
+        )
+
+    def _key_writes(self, record: DynamoDBRecord, writes: Writes) -> None:
+        """The key documents of the turn's events whose fact keys the change changed."""
+        stream = record.dynamodb
+        assert stream is not None
+        removed = record.event_name is DynamoDBRecordEventName.REMOVE
+        change = key_change(stream.old_image, None if removed else stream.new_image)
+        if change is None:
+            return
+        if change.delete:
+            writes.deletes.append((change.tenant, change.agent_id, "event", change.delete))
+        writes.upserts.extend(
+            self._embedded(
+                key_doc(change.tenant, change.agent_id, each, change.version, embed=False),
+                on=(each.session_id, each.turn_id),
+            )
+            for each in change.upsert
         )
 
     def _embedded(
