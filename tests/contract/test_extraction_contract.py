@@ -240,3 +240,15 @@ def test_deleting_the_agent_leaves_no_keys(
     assert store.event_keys("acme", AGENT, session.id, turn.id) != []
     assert store.delete_agent("acme", AGENT) is True
     assert store.event_keys("acme", AGENT, session.id, turn.id) == []
+
+
+def test_keys_of_a_turn_the_review_did_not_read_are_not_kept(
+    store: Store, build: Build, agent_with_session: MakeSession
+) -> None:
+    # Keys go only on the turns a review flags read in its transaction: facts naming another
+    # turn's events are left out, on both stores alike, and the rest of the review applies.
+    session, first, second = two_reviewed_turns(store, build, agent_with_session)
+    own = facts(second, 1, "The user works at a bakery")
+    store.finish_extraction(second, done(second), [], [second.id], [facts(first, 1, "x"), own])
+    assert store.event_keys("acme", AGENT, session.id, first.id) == []
+    assert store.event_keys("acme", AGENT, session.id, second.id) == [own]

@@ -64,9 +64,12 @@ class SqliteExtraction:
         keys: Sequence[EventKeys] = (),
         index_docs: Sequence[IndexDoc] = (),
     ) -> None:
+        # Keys are kept only on the turns the review read, flagged in this transaction (as
+        # DynamoExtraction sets them beside each flag).
         by_turn: dict[str, list[EventKeys]] = {}
         for each in keys:
-            by_turn.setdefault(each.turn_id, []).append(each)
+            if each.turn_id in read:
+                by_turn.setdefault(each.turn_id, []).append(each)
         with self.db.write() as conn:
             set_extraction(conn, turn, extraction, UNFINISHED_EXTRACTION)
             for turn_id in read:
