@@ -3,6 +3,7 @@
 functions/api/app.py is imported in a fresh interpreter with the environment template.yaml gives
 ApiFunction (the same one `make bench` measures), and the modules it loaded are checked against
 those only some routes, or other functions, need: each is imported when first used instead.
+No pydantic model of ours is built by then either (but the settings): a route builds its own.
 """
 
 import importlib.util
@@ -37,12 +38,22 @@ HEAVY = {
 
 PROBE = """
 import json, sys
+from pydantic import BaseModel
 import app
 services = app.api.services
+models, pending = [], [BaseModel]
+while pending:
+    for sub in pending.pop().__subclasses__():
+        models.append(sub)
+        pending.append(sub)
 print(json.dumps({
     "modules": sorted(sys.modules),
     "built": [type(o).__name__ for o in (
         services.store, services.events, services.starter, services.extraction.model)],
+    "models_built": sorted({
+        f"{m.__module__}.{m.__qualname__}" for m in models
+        if m.__module__.startswith("agent_memory") and m.__pydantic_complete__
+    }),
 }))
 """
 
@@ -86,6 +97,9 @@ def test_the_api_function_imports_no_heavy_module_at_cold_start():
     assert "pynamodb.models" in result["modules"]  # every route reads the store
     # ...and nothing only some routes or other functions need was imported for it.
     assert heavy(result["modules"]) == {}
+    # No model of ours was built but the settings, which are validated at start: each route
+    # builds its own on first use (domain/deferred.py).
+    assert result["models_built"] == ["agent_memory.settings.Settings"]
 
 
 def test_the_heavy_list_catches_a_module_and_its_submodules():

@@ -25,6 +25,7 @@ from ..domain.answers import (  # one model per shape: the services build these
     SearchHits,
     TurnWithWrites,
 )
+from ..domain.deferred import DeferredModel
 from ..domain.files.models import FileMemory, FileVersion
 
 __all__ = [
@@ -62,7 +63,7 @@ def _unset(value: object) -> bool:
     return value is None
 
 
-class _Answer(BaseModel):
+class _Answer(DeferredModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
@@ -75,7 +76,7 @@ class MemorySummary(FileMemory):
     content: str = Field(exclude=True)
 
 
-class MemoryList(BaseModel):
+class MemoryList(DeferredModel):
     memories: list[MemorySummary]
     next: str | None
 
@@ -101,19 +102,19 @@ class VersionSummary(FileVersion):
     content: str | None = Field(default=None, exclude=True)
 
 
-class MemoryVersionList(BaseModel):
+class MemoryVersionList(DeferredModel):
     versions: list[VersionSummary]
     next: str | None
 
 
-class MemoryIndex(BaseModel):
+class MemoryIndex(DeferredModel):
     index: str = Field(description="A line per memory, newest first.")
 
 
 # -- the tenant -------------------------------------------------------------------------------------
 
 
-class TenantLimitsOut(BaseModel):
+class TenantLimitsOut(DeferredModel):
     """The file memory limits that hold for the tenant."""
 
     memory_bytes: int = Field(serialization_alias="memoryBytes")
@@ -125,7 +126,7 @@ class TenantLimitsOut(BaseModel):
 # -- tools ------------------------------------------------------------------------------------------
 
 
-class ToolCallOut(BaseModel):
+class ToolCallOut(DeferredModel):
     """A tool call's answer; the document names each tool's output (openapi_tools)."""
 
     output: JsonObject

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
+from pydantic import ConfigDict, Field, StrictBool, StringConstraints
 
 from ..domain.answers import IngestResult
+from ..domain.deferred import DeferredModel
 from ..domain.models import Agent, ManifestVersion, Session, StartedBy, Turn
 from ..domain.records import Record, RecordVersion
 
 ShortText = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 
 
-class _In(BaseModel):
+class _In(DeferredModel):
     model_config = ConfigDict(extra="forbid")
 
 
@@ -36,32 +37,32 @@ class BeginTurnIn(_In):
     trigger_run_id: ShortText | None = None
 
 
-class AgentList(BaseModel):
+class AgentList(DeferredModel):
     agents: list[Agent]
     next: str | None
 
 
-class ManifestVersionList(BaseModel):
+class ManifestVersionList(DeferredModel):
     versions: list[ManifestVersion]
     next: str | None
 
 
-class SessionList(BaseModel):
+class SessionList(DeferredModel):
     sessions: list[Session]
     next: str | None
 
 
-class TurnList(BaseModel):
+class TurnList(DeferredModel):
     turns: list[Turn]
     next: str | None
 
 
-class RecordList(BaseModel):
+class RecordList(DeferredModel):
     records: list[Record]
     next: str | None
 
 
-class RecordVersionList(BaseModel):
+class RecordVersionList(DeferredModel):
     versions: list[RecordVersion]
     next: str | None
 
@@ -70,7 +71,7 @@ class IngestIn(_In):
     messages: list[dict[str, Any]] = Field(min_length=1, max_length=500)
 
 
-class IngestOut(BaseModel):
+class IngestOut(DeferredModel):
     STATUSES: ClassVar[tuple[str, ...]] = ("applied", "already applied", "failed")
 
     results: list[IngestResult]
@@ -79,7 +80,7 @@ class IngestOut(BaseModel):
     failed: int
 
 
-class IndexStatus(BaseModel):
+class IndexStatus(DeferredModel):
     """How far the agent's search index has caught up with what was written."""
 
     pending_vectors: int | None = Field(
@@ -93,12 +94,12 @@ class IndexStatus(BaseModel):
     )
 
 
-class ErrorBody(BaseModel):
+class ErrorBody(DeferredModel):
     code: str
     message: str
 
 
-class ErrorResponse(BaseModel):
+class ErrorResponse(DeferredModel):
     error: ErrorBody
 
 

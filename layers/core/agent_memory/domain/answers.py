@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from .deferred import DeferredModel
 from .history import HistoryEvent
 from .models import Turn
 from .records import Execution, Record
@@ -23,7 +24,7 @@ def _unset(value: object) -> bool:
     return value is None
 
 
-class Answer(BaseModel):
+class Answer(DeferredModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 

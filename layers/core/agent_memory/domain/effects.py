@@ -12,6 +12,7 @@ this module existed still load.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -116,12 +117,16 @@ Effect = Annotated[
 ]
 RecordEffect = RecordAddEffect | RecordDeleteEffect
 
-_EFFECT: TypeAdapter[Effect] = TypeAdapter(Effect)
+
+@cache
+def _effects() -> TypeAdapter[Effect]:
+    # Made on first use, as the models are (domain/deferred.py): only routes that read staged effects use it.
+    return TypeAdapter(Effect)
 
 
 def effect_from_json(doc: str | bytes) -> Effect:
     """An effect as a store keeps it (`effect.model_dump_json()`)."""
-    return _EFFECT.validate_json(doc)
+    return _effects().validate_json(doc)
 
 
 __all__ = [

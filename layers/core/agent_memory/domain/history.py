@@ -6,8 +6,9 @@ import hashlib
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import ConfigDict, Field, StrictInt
 
+from .deferred import DeferredModel
 from .models import Entity
 from .search.lexical import tokenize
 
@@ -28,14 +29,14 @@ PART_WORDS = 200
 PART_OVERLAP = 40
 
 
-class ToolCall(BaseModel):
+class ToolCall(DeferredModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(min_length=1, max_length=128)
     call_id: str | None = Field(default=None, max_length=256)
 
 
-class EventIn(BaseModel):
+class EventIn(DeferredModel):
     """One event as a harness appends it."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Field,
     StrictBool,
@@ -20,6 +19,7 @@ from pydantic import (
     field_validator,
 )
 
+from .deferred import DeferredModel
 from .errors import InvalidRequest
 from .secrets import SecretMode
 
@@ -32,7 +32,7 @@ INSTRUCTIONS_MAX_CHARS = 4096
 LABEL_NUMBERS = range(5, 19)
 
 
-class _Strict(BaseModel):
+class _Strict(DeferredModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
@@ -126,7 +126,7 @@ class HistoryConfig(_Strict):
     search: Literal["session", "agent"] = "session"
 
 
-class Harness(BaseModel):
+class Harness(DeferredModel):
     # Other harness settings (instructions, tools, ...) belong to the harness: kept as given.
     model_config = ConfigDict(extra="allow", frozen=True)
 
@@ -134,7 +134,7 @@ class Harness(BaseModel):
     history: HistoryConfig = Field(default_factory=HistoryConfig)
 
 
-class Manifest(BaseModel):
+class Manifest(DeferredModel):
     """One version of an agent's configuration."""
 
     model_config = ConfigDict(extra="allow", frozen=True)

@@ -6,7 +6,9 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from .deferred import DeferredModel
 
 T = TypeVar("T")
 
@@ -17,7 +19,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Entity(BaseModel):
+class Entity(DeferredModel):
     model_config = ConfigDict(frozen=True, populate_by_name=True)
 
 
@@ -114,7 +116,7 @@ class Turn(Entity):
     reviewed: bool = False
 
 
-class Page(BaseModel, Generic[T]):
+class Page(DeferredModel, Generic[T]):
     """One page of a listing; `next` is an opaque cursor, null on the last page."""
 
     items: list[T]

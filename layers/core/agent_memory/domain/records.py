@@ -7,8 +7,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from .deferred import DeferredModel
 from .models import Entity
 from .search.index import IndexDoc
 
@@ -80,7 +81,7 @@ class RecordVersion(Entity):
     at: datetime
 
 
-class RecordWrite(BaseModel):
+class RecordWrite(DeferredModel):
     """A record's new head and the versions that lead to it, written only while the stored
     head is still at expected_version (None: the record must not exist yet).
 
@@ -95,7 +96,7 @@ class RecordWrite(BaseModel):
     index: IndexDoc | None = None
 
 
-class RecordQuery(BaseModel):
+class RecordQuery(DeferredModel):
     """Filters a store applies before anything is ranked. Empty means no filter on that field."""
 
     model_config = ConfigDict(frozen=True)

@@ -13,7 +13,6 @@ import json
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Field,
     RootModel,
@@ -25,6 +24,7 @@ from pydantic import (
 )
 
 from .answers import HistoryHit
+from .deferred import DeferredModel
 from .errors import InvalidRequest
 from .files.commands import COMMAND_NAMES, MemoryToolError
 from .files.paths import normalize_path
@@ -35,7 +35,7 @@ from .usage import Usage, UsageTotal
 # -- record tools ------------------------------------------------------------------------------
 
 
-class _ToolIn(BaseModel):
+class _ToolIn(DeferredModel):
     model_config = ConfigDict(extra="forbid")
 
 
@@ -110,7 +110,7 @@ class SearchHistoryIn(_ToolIn):
 RECALL_CONTEXT_MAX_CHARS = 200_000
 
 
-class RecallIn(BaseModel):
+class RecallIn(DeferredModel):
     """The turn's current context (and who asks); other fields are ignored, as they always were."""
 
     context: str
@@ -136,7 +136,7 @@ class RecallIn(BaseModel):
 # -- the memory tool -------------------------------------------------------------------------------
 
 
-class _CommandIn(BaseModel):
+class _CommandIn(DeferredModel):
     # The reference tool ignores parameters a command does not read.
     model_config = ConfigDict(extra="ignore")
 
@@ -197,8 +197,13 @@ MemoryCommand = Annotated[
 _ALLOWED = ", ".join(COMMAND_NAMES)
 
 
-class MemoryIn(RootModel[MemoryCommand]):
+class MemoryIn(RootModel):  # type: ignore[type-arg]  # its type is `root`'s, below
     """One call of the memory tool: one of its six commands, told apart by `command`."""
+
+    # Deferred as DeferredModel is (a RootModel is not one). `root` is annotated here rather
+    # than as RootModel[MemoryCommand], a class of its own that pydantic would build at import.
+    model_config = ConfigDict(defer_build=True)
+    root: MemoryCommand
 
     @model_validator(mode="before")
     @classmethod
@@ -242,7 +247,7 @@ def memory_input_error(raw: dict[str, Any], errors: list[Any]) -> MemoryToolErro
 # -- outputs -----------------------------------------------------------------------------------------
 
 
-class ToolOut(BaseModel):
+class ToolOut(DeferredModel):
     """A tool's output. Optional parts appear in the JSON only when the tool set them."""
 
     model_config = ConfigDict(populate_by_name=True)
@@ -259,7 +264,7 @@ class ToolOut(BaseModel):
         return {key: value for key, value in full.items() if key in kept}
 
 
-class DeletedRef(BaseModel):
+class DeletedRef(DeferredModel):
     """A deleted record a replay names when it can no longer read the record itself."""
 
     id: str
@@ -312,7 +317,7 @@ class RecallOut(ToolOut):
 # -- around the tools ---------------------------------------------------------------------------
 
 
-class PinnedLine(BaseModel):
+class PinnedLine(DeferredModel):
     """A pinned record the instructions list."""
 
     id: str
@@ -320,14 +325,14 @@ class PinnedLine(BaseModel):
     summary: str
 
 
-class InstructionsOut(BaseModel):
+class InstructionsOut(DeferredModel):
     """The memory part of a turn's instructions, and the pinned records it lists."""
 
     instructions: str
     pinned: list[PinnedLine]
 
 
-class UsagePage(BaseModel):
+class UsagePage(DeferredModel):
     """An agent's model usage, newest first, a cursor, and its totals."""
 
     usage: list[Usage]

@@ -7,9 +7,9 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from pydantic import BaseModel
 
 from ...domain.audit import AuditEntry
+from ...domain.deferred import DeferredModel
 from ...services import Services
 from .agents import Cursor, Limit
 from .common import ERRORS, caller_of
@@ -17,7 +17,7 @@ from .common import ERRORS, caller_of
 AUDIT = "/v1/audit"
 
 
-class AuditList(BaseModel):
+class AuditList(DeferredModel):
     entries: list[AuditEntry]
     next: str | None = None
 

@@ -9,8 +9,9 @@ from urllib.parse import unquote
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from ...domain.deferred import DeferredModel
 from ...domain.files.models import FileMemory, FileVersion
 from ...services import Services
 from ..answers import (
@@ -44,7 +45,7 @@ FILE_ERRORS = {
 AgentOf = Callable[[str, str], str]
 
 
-class PutMemoryIn(BaseModel):
+class PutMemoryIn(DeferredModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     content: str

@@ -7,8 +7,9 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import ConfigDict, Field, StrictInt
 
+from ...domain.deferred import DeferredModel
 from ...domain.services.agents import TenantReset
 from ...domain.services.files import FileLimits
 from ...services import Services
@@ -21,7 +22,7 @@ TENANT = "/v1/tenant"
 RESET_SECONDS = 20.0
 
 
-class TenantLimitsIn(BaseModel):
+class TenantLimitsIn(DeferredModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     memory_bytes: StrictInt | None = Field(

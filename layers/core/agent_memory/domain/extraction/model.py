@@ -12,9 +12,11 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from agent_memory.domain.errors import DomainError
+
+from ..deferred import DeferredModel
 
 SUMMARY_MAX_CHARS = 500
 CONTENT_MAX_CHARS = 8_000
@@ -39,7 +41,7 @@ class ModelOutputInvalid(DomainError):
     code = "model_output_invalid"
 
 
-class _Shape(BaseModel):
+class _Shape(DeferredModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 

@@ -7,8 +7,9 @@ import re
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from ..deferred import DeferredModel
 from ..models import Entity
 from ..search.index import IndexDoc
 
@@ -72,7 +73,7 @@ class FileVersion(Entity):
     at: datetime
 
 
-class PreviewFile(BaseModel):
+class PreviewFile(DeferredModel):
     """A preview turn's change to one path, as preview turns see it from then on (`content`
     None: deleted for them). Applied nowhere live: live turns and the management API never see
     it, as they never see a preview record."""
@@ -85,7 +86,7 @@ class PreviewFile(BaseModel):
     at: datetime
 
 
-class FileWrite(BaseModel):
+class FileWrite(DeferredModel):
     """One path's change: its new head (None deletes it) and the versions leading to it, written
     only while the stored head is at expected_version (None: no memory may have the path).
     count_delta moves the agent's count of memories, which a store keeps within max_files
@@ -105,7 +106,7 @@ class FileWrite(BaseModel):
     preview: PreviewFile | None = None
 
 
-class TenantLimits(BaseModel):
+class TenantLimits(DeferredModel):
     """A tenant's own file memory limits, set by its admin; None keeps the deployment's."""
 
     model_config = ConfigDict(frozen=True)

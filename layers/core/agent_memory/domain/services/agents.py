@@ -8,9 +8,10 @@ import time
 from functools import partial
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from ..auth import Principal
+from ..deferred import DeferredModel
 from ..errors import (
     Conflict,
     InvalidRequest,
@@ -36,7 +37,7 @@ logger = logging.getLogger(__name__)
 _SAVE_ATTEMPTS = 5
 
 
-class TenantReset(BaseModel):
+class TenantReset(DeferredModel):
     """What a reset did: agents it deleted, and whether none is left (else: ask again)."""
 
     model_config = ConfigDict(frozen=True, populate_by_name=True)

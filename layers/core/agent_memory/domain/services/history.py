@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from ..answers import AppendOut, HistoryPage
+from ..deferred import DeferredModel
 from ..errors import Conflict, InvalidRequest, NotFound, problems_text
 from ..history import (
     MEMORY_TOOL,
@@ -42,7 +43,7 @@ MAX_EVENTS_PER_APPEND = 500
 _APPEND_ATTEMPTS = 5
 
 
-class AppendIn(BaseModel):
+class AppendIn(DeferredModel):
     model_config = ConfigDict(extra="forbid")
 
     events: list[EventIn] = Field(min_length=1, max_length=MAX_EVENTS_PER_APPEND)

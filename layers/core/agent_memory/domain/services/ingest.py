@@ -4,11 +4,13 @@ nothing the second time."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from ..answers import Applied, IngestResult
+from ..deferred import DeferredModel
 from ..errors import Conflict, DomainError, InvalidRequest, NotFound, problems_text
 from ..history import EventIn
 from ..models import StartedBy
@@ -16,7 +18,7 @@ from .history import AppendIn, HistoryService
 from .sessions import SessionService
 
 
-class _Message(BaseModel):
+class _Message(DeferredModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     agent: str
@@ -53,7 +55,7 @@ class Rollback(_Message):
     op: Literal["rollback"]
 
 
-class OpenSession(BaseModel):
+class OpenSession(DeferredModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     op: Literal["session"]
@@ -62,12 +64,17 @@ class OpenSession(BaseModel):
 
 
 Message = Annotated[Begin | Append | Commit | Rollback | OpenSession, Field(discriminator="op")]
-_MESSAGE: TypeAdapter[Any] = TypeAdapter(Message)
+
+
+@cache
+def _messages() -> TypeAdapter[Any]:
+    # Made on first use, as the models are (domain/deferred.py): only the ingest route reads it.
+    return TypeAdapter(Message)
 
 
 def parse_message(raw: Any) -> Any:
     try:
-        return _MESSAGE.validate_python(raw)
+        return _messages().validate_python(raw)
     except ValidationError as exc:
         problems = problems_text(exc.errors(include_url=False))
         raise InvalidRequest(f"invalid message: {problems}", code="invalid_message") from exc

@@ -9,8 +9,9 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
+from ..deferred import DeferredModel
 from ..effects import Effect
 from ..errors import Conflict, DomainError, InvalidRequest
 from ..manifest import Manifest, MemoryConfig
@@ -38,7 +39,7 @@ def turn_closed(turn: Turn) -> Conflict:
     )
 
 
-class Caller(BaseModel):
+class Caller(DeferredModel):
     """Who makes a tool call: the session's own agent, or a reader (helper, program, tool)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
