@@ -5,7 +5,7 @@
         [--limit-conversations N] [--scorer PATH] [--keep-data]
     .venv/bin/python benchmarks/locomo.py --target history --out /tmp/locomo-history.json \
         [--text-format dated|full-date|speaker|plain] [--captions] [--min-score X] \
-        [--context-turns N] [...]
+        [--context-turns N] [--fact-keys none|rule|observations] [...]
 
 Data: `../shared/data/locomo_dev.json` beside the repository by default (any file in LoCoMo's
 format works). The data is CC BY-NC 4.0: it is read from where it lies and never copied into
@@ -27,7 +27,10 @@ Targets (one function each in TARGETS; `records` and `history` exist so far):
   each hit maps back to its dia_id through the turn sequence it was committed in.
   `--min-score` sets the manifest's memory.search.min_score (search_history's cosine floor for
   hits found by meaning alone); `--context-turns N`, an experiment, appends the N turns before
-  each one to its event text.
+  each one to its event text. `--fact-keys` (fact_keys.py): `none` (default) runs no review;
+  `rule` reviews every turn with the server's model (RuleBasedModel offline) and `observations`
+  with a stub proposing LoCoMo's own observations (observations_stub.py, an upper bound), so
+  the facts proposed key the turns they cite; the questions wait for every review and vector.
 - `extraction`: per conversation one agent `locomo/<sample_id>` with memory on (agent scope,
   reviewed every turn) and no history index; each LoCoMo session is a session and each LoCoMo
   turn one committed turn with one `user` event (the words as said; speaker and dia_id in its
@@ -52,6 +55,7 @@ client-side search latency (HTTP included). `OUT` gets the scorer's results form
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import math
@@ -74,6 +78,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 if importlib.util.find_spec("agent_memory") is None:  # not installed, and no --source put first
     sys.path.insert(0, str(ROOT / "layers" / "core"))
+
+# Beside this file (a script's directory is first on sys.path).
+import fact_keys  # noqa: E402
+from observations_stub import ObservationsServer  # noqa: E402
 
 from agent_memory.client import ApiError, Client  # noqa: E402
 
@@ -104,9 +112,14 @@ class EmbeddedServer:
     """
 
     def __init__(
-        self, keep_data: bool = False, startup_timeout: float = 30.0, source: Path | None = None
+        self,
+        keep_data: bool = False,
+        startup_timeout: float = 30.0,
+        source: Path | None = None,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.source = source or ROOT / "layers" / "core"
+        self.env = env or {}
         self.data_dir = Path(tempfile.mkdtemp(prefix="agent-memory-bench-"))
         self.port = free_port()
         self.keep_data = keep_data
@@ -125,7 +138,7 @@ class EmbeddedServer:
 
     def start(self) -> EmbeddedServer:
         self._log = open(self.data_dir / "server.log", "wb")  # noqa: SIM115 - closed by stop()
-        env = {**os.environ, "PYTHONPATH": str(self.source)}
+        env = {**os.environ, **self.env, "PYTHONPATH": str(self.source)}
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -538,11 +551,13 @@ def run_records(
 TEXT_FORMATS = ("dated", "full-date", "speaker", "plain")
 
 
-def history_manifest(min_score: float | None) -> dict[str, Any]:
-    memory: dict[str, Any] = {"enabled": True}
-    if min_score is not None:
-        memory["search"] = {"min_score": min_score}
-    return {"harness": {"memory": memory, "history": {"index": "messages"}}}
+def history_manifest(min_score: float | None, keys: str = "none") -> dict[str, Any]:
+    """History kept as messages; with `keys` other than none, memory reviews every turn, so
+    its proposed facts key the messages they cite (fact_keys.py)."""
+    search = {"search": {"min_score": min_score}} if min_score is not None else {}
+    return {
+        "harness": {"memory": fact_keys.memory(keys, **search), "history": {"index": "messages"}}
+    }
 
 
 def said_at(date_time: str, position: int) -> str | None:
@@ -676,12 +691,18 @@ def run_history(
     calls: dict[str, list[float]] = {"begin": [], "append": [], "commit": []}
     load_seconds = 0.0
     query_seconds = 0.0
+    review_seconds = 0.0
     events = 0
     per_conversation = []
+    reviews: list[dict[str, Any]] = []
+    keyed: list[dict[str, int | None]] = []
     for conv in conversations:
         agent_id = f"{args.agent_prefix}/{conv['sample_id']}"
+        if args.observations is not None:
+            # Only now: the last conversation's reviews are all done (its dia_ids repeat here).
+            args.observations.serve(conv["observations"])
         started = time.perf_counter()
-        recreate_agent(client, agent_id, history_manifest(args.min_score))
+        recreate_agent(client, agent_id, history_manifest(args.min_score, args.fact_keys))
         session_id = client.create_session(agent_id, metadata={"benchmark": "locomo"})["id"]
         by_sequence, timings = load_history(
             client,
@@ -692,9 +713,18 @@ def run_history(
             args.captions,
             args.context_turns,
         )
-        wait_for_vectors(client, agent_id)
         loaded = time.perf_counter() - started
+        conv_reviews, waited = (
+            fact_keys.wait_for_reviews(client, agent_id, [session_id])
+            if args.fact_keys != "none"
+            else ([], 0.0)
+        )
+        # After the reviews: their key documents queue vectors too.
+        wait_for_vectors(client, agent_id)
+        reviews += conv_reviews
+        keyed.append(fact_keys.key_figures(args.database, agent_id))
         load_seconds += loaded
+        review_seconds += waited
         events += len(by_sequence)
         for name, values in timings.items():
             calls[name] += values
@@ -720,12 +750,21 @@ def run_history(
                 "events": len(by_sequence),
                 "questions": len(conv["qa"]),
                 "load_s": round(loaded, 2),
+                "reviews": len(conv_reviews),
+                "review_wait_s": round(waited, 2),
+                **keyed[-1],
                 "search": latency_summary(conv_latencies),
             }
         )
         print(
             f"{conv['sample_id']}: {len(by_sequence)} turns loaded in {loaded:.1f} s, "
-            f"{len(conv['qa'])} questions in {queried:.1f} s "
+            + (
+                f"{len(conv_reviews)} reviews done {waited:.1f} s later, "
+                f"{keyed[-1]['key_documents']} key documents; "
+                if args.fact_keys != "none"
+                else ""
+            )
+            + f"{len(conv['qa'])} questions in {queried:.1f} s "
             f"(search p50 {statistics.median(conv_latencies) * 1000:.1f} ms)",
             flush=True,
         )
@@ -735,7 +774,7 @@ def run_history(
             f"agent-memory search_history (hybrid, limit={SEARCH_LIMIT}, "
             f"min_score={args.min_score}) over LoCoMo turns as one session, one committed turn "
             f"each (text={args.text_format}, captions={args.captions}, "
-            f"context_turns={args.context_turns})"
+            f"context_turns={args.context_turns}, fact_keys={args.fact_keys})"
         ),
         "results": rows,
         "meta": {
@@ -744,6 +783,9 @@ def run_history(
             "captions": args.captions,
             "context_turns": args.context_turns,
             "min_score": args.min_score,
+            "fact_keys": args.fact_keys,
+            "keys": fact_keys.summary(reviews, keyed),
+            "review_wait_s": round(review_seconds, 2),
             "events": events,
             "questions": len(rows),
             "load_s": round(load_seconds, 2),
@@ -998,6 +1040,13 @@ def print_report(summary: dict[str, Any], meta: dict[str, Any]) -> None:
                 for name in ("begin", "append", "commit")
             )
         )
+        keys = meta["keys"]
+        print(
+            f"fact keys {meta['fact_keys']}: {keys['reviews']} reviews ({keys['failed']} failed, "
+            f"{keys['candidates']} facts proposed), {keys['key_documents']} key documents "
+            f"holding {keys['keys']} facts; the last review done {meta['review_wait_s']:.1f} s "
+            "after the loads (summed over conversations)"
+        )
         tool = "search_history"
     elif meta["target"] == "extraction":
         per = meta["per_review"]
@@ -1030,7 +1079,7 @@ def print_report(summary: dict[str, Any], meta: dict[str, Any]) -> None:
     )
 
 
-def main() -> int:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--target", choices=sorted(TARGETS), default="records")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -1082,25 +1131,45 @@ def main() -> int:
         help="serve agent_memory from this directory (default: this checkout's layers/core; "
         "e.g. a `git archive HEAD` snapshot's layers/core to pin the code under test)",
     )
-    args = parser.parse_args()
+    parser.add_argument(
+        "--fact-keys",
+        choices=fact_keys.CHOICES,
+        default="none",
+        help="history: what keys messages by the facts reviews propose from them: none (no "
+        "review runs), rule (a review every turn with the server's model, RuleBasedModel "
+        "offline), observations (reviews proposing LoCoMo's own observations: an upper bound; "
+        "the embedded server only)",
+    )
+    args = parser.parse_args(argv)
+    if args.fact_keys != "none" and args.target != "history":
+        parser.error("--fact-keys is for --target history")
+    if args.fact_keys == "observations" and args.url:
+        parser.error("--fact-keys observations starts its own embedded server: drop --url")
+    return args
 
-    run = TARGETS[args.target]
-    data = args.data.resolve()
-    scorer = (args.scorer or data.parent / SCORER_NAME).resolve()
-    if not scorer.exists():
-        scorer = DEFAULT_DATA.parent / SCORER_NAME
-    conversations = load_conversations(data)
-    if args.limit_conversations is not None:
-        conversations = conversations[: args.limit_conversations]
 
-    started = time.perf_counter()
+def serve_and_run(
+    args: argparse.Namespace,
+    stack: contextlib.ExitStack,
+    run: Callable[..., dict[str, Any]],
+    conversations: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The target run against `--url` or an embedded server of its own (stopped at the end).
+    Sets what run_history reads besides the options: `args.observations`, the stub the
+    embedded server's reviews ask (fact keys `observations`), and `args.database`, its SQLite
+    file (None with --url)."""
+    args.observations = None
+    if args.fact_keys == "observations":
+        args.observations = stack.enter_context(ObservationsServer())
     server = None
     if args.url:
         client = Client(args.url, args.token, timeout=120.0)
     else:
-        server = EmbeddedServer(keep_data=args.keep_data, source=args.source).start()
+        env = args.observations.env() if args.observations is not None else None
+        server = EmbeddedServer(keep_data=args.keep_data, source=args.source, env=env).start()
         client = server.client()
         print(f"embedded server {server.url} (data: {server.data_dir})", flush=True)
+    args.database = server.database_path if server is not None else None
     try:
         result = run(args, client, conversations)
         if server is not None:
@@ -1112,6 +1181,24 @@ def main() -> int:
     finally:
         if server is not None:
             server.stop()
+    return result
+
+
+def main() -> int:
+    args = parse_args()
+
+    run = TARGETS[args.target]
+    data = args.data.resolve()
+    scorer = (args.scorer or data.parent / SCORER_NAME).resolve()
+    if not scorer.exists():
+        scorer = DEFAULT_DATA.parent / SCORER_NAME
+    conversations = load_conversations(data)
+    if args.limit_conversations is not None:
+        conversations = conversations[: args.limit_conversations]
+
+    started = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        result = serve_and_run(args, stack, run, conversations)
     result["meta"]["wall_s"] = round(time.perf_counter() - started, 2)
     result["meta"]["data"] = str(data)
     result["meta"]["source"] = (

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/longmemeval.py --out /tmp/lme.json \
         [--mode hybrid|lexical|vector] [--layout sessions|one-session] [--questions N] \
+        [--fact-keys none|rule] \
         [--data FILE] [--url URL --token TOKEN] [--scorer PATH] [--keep-data] [--source DIR]
 
 Data: `../shared/data/longmemeval_s_dev.json.gz` beside the repository by default (a plain
@@ -11,7 +12,9 @@ lies and never copied into this repository; results files hold ids only.
 
 Per question, one agent `<prefix>/<question_id>` keeping history (harness.history.index =
 messages; the manifest's memory.search.mode = `--mode`; memory read_only, so no post-turn review
-runs beside the load). Its haystack is loaded through the
+runs beside the load, unless `--fact-keys rule`: then every turn is reviewed by the server's
+model (RuleBasedModel offline) and the facts proposed key the messages they cite
+(fact_keys.py); the question waits for every review). Its haystack is loaded through the
 service's own bulk route (`POST /v1/ingest`): one round (a user message and the assistant's
 reply) is one committed turn, each event carrying its session's date as its `time`.
 
@@ -51,6 +54,7 @@ from typing import Any
 BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS))
 
+import fact_keys  # noqa: E402 - beside this file
 from locomo import (  # noqa: E402 - beside this file
     ROOT,
     EmbeddedServer,
@@ -118,18 +122,25 @@ def rounds(messages: list[dict[str, Any]]) -> list[list[tuple[int, dict[str, Any
 # -- loading -----------------------------------------------------------------------------------
 
 
-def manifest(mode: str, layout: str) -> dict[str, Any]:
+def manifest(mode: str, layout: str, keys: str = "none") -> dict[str, Any]:
     history: dict[str, Any] = {"index": "messages"}
     if layout == "sessions":
         history["search"] = "agent"
     return {
         "harness": {
-            # read_only: no post-turn review runs beside the load (it would only take the CPU:
-            # what is measured is history search).
-            "memory": {"enabled": True, "access": "read_only", "search": {"mode": mode}},
+            # Keys none: read_only, no post-turn review runs beside the load (it would only
+            # take the CPU); rule: reviews every turn, whose facts key the messages.
+            "memory": fact_keys.memory(keys, search={"mode": mode}),
             "history": history,
         }
     }
+
+
+def haystack_sessions(question: dict[str, Any], layout: str) -> list[str]:
+    """The service's sessions the haystack is loaded into."""
+    if layout == "one-session":
+        return [ONE_SESSION]
+    return list(dict.fromkeys(question["haystack_session_ids"]))
 
 
 Where = tuple[str, int, int]  # the service's session, turn sequence, event sequence
@@ -235,17 +246,28 @@ def run(
     latencies: list[float] = []
     quick_latencies: list[float] = []
     load_seconds = 0.0
+    review_seconds = 0.0
     loaded_events = 0
     unmapped = 0
+    reviews: list[dict[str, Any]] = []
+    keyed: list[dict[str, int | None]] = []
     for position, question in enumerate(questions, start=1):
         agent_id = f"{args.agent_prefix}/{question['question_id']}"
         started = time.perf_counter()
-        recreate_agent(client, agent_id, manifest(args.mode, args.layout))
+        recreate_agent(client, agent_id, manifest(args.mode, args.layout, args.fact_keys))
         messages, where = ingest_messages(agent_id, question, args.layout)
         ingest(client, messages)
-        if args.mode != "lexical":
-            wait_for_vectors(client, agent_id)
         loaded = time.perf_counter() - started
+        if args.fact_keys != "none":
+            done, waited = fact_keys.wait_for_reviews(
+                client, agent_id, haystack_sessions(question, args.layout)
+            )
+            reviews += done
+            review_seconds += waited
+        if args.mode != "lexical":
+            # After the reviews: their key documents queue vectors too.
+            wait_for_vectors(client, agent_id)
+        keyed.append(fact_keys.key_figures(args.database, agent_id))
         load_seconds += loaded
         loaded_events += len(where)
 
@@ -281,12 +303,15 @@ def run(
     return {
         "system": (
             f"agent-memory search_history (mode={args.mode}, layout={args.layout}, "
-            f"limit={SEARCH_LIMIT})"
+            f"limit={SEARCH_LIMIT}, fact_keys={args.fact_keys})"
         ),
         "results": rows,
         "meta": {
             "mode": args.mode,
             "layout": args.layout,
+            "fact_keys": args.fact_keys,
+            "keys": fact_keys.summary(reviews, keyed),
+            "review_wait_s": round(review_seconds, 2),
             "questions": len(rows),
             "events": loaded_events,
             "load_s": round(load_seconds, 2),
@@ -336,7 +361,7 @@ def print_table(ours: dict[str, Any], bm25: dict[str, Any]) -> None:
         print(f"{'  bm25':<27} {'':>3} " + " ".join(f"{base[m]:>10.3f}" for m in METRICS))
 
 
-def main() -> int:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, required=True, help="results file (scorer format)")
@@ -357,7 +382,18 @@ def main() -> int:
         default=None,
         help="serve agent_memory from this directory (default: this checkout's layers/core)",
     )
-    args = parser.parse_args()
+    parser.add_argument(
+        "--fact-keys",
+        choices=[c for c in fact_keys.CHOICES if c != "observations"],  # LoCoMo's alone
+        default="none",
+        help="none: no review runs; rule: a review every turn with the server's model "
+        "(RuleBasedModel offline), whose facts key the messages they cite",
+    )
+    return parser.parse_args(argv)
+
+
+def main() -> int:
+    args = parse_args()
 
     data = args.data.resolve()
     scorer_path = (args.scorer or data.parent / SCORER_NAME).resolve()
@@ -376,6 +412,7 @@ def main() -> int:
         server = EmbeddedServer(keep_data=args.keep_data, source=args.source).start()
         client = server.client(timeout=300.0)
         print(f"embedded server {server.url} (data: {server.data_dir})", flush=True)
+    args.database = server.database_path if server is not None else None
     try:
         result = run(args, client, questions)
     except ApiError:
@@ -408,6 +445,12 @@ def main() -> int:
         f"unmapped hits {meta['unmapped_hits']}\n"
         f"search_history over HTTP: limit 50 p50 {search['p50_ms']} ms, p99 {search['p99_ms']} "
         f"ms; limit 10 p50 {quick['p50_ms']} ms, p99 {quick['p99_ms']} ms"
+    )
+    keys = meta["keys"]
+    print(
+        f"fact keys {args.fact_keys}: {keys['reviews']} reviews ({keys['failed']} failed, "
+        f"{keys['candidates']} facts proposed), {keys['key_documents']} key documents holding "
+        f"{keys['keys']} facts; reviews waited for {meta['review_wait_s']:.1f} s in all"
     )
     print(f"results: {args.out}\nwall: {meta['wall_s']:.1f} s")
     return 0
