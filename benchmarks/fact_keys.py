@@ -37,6 +37,12 @@ def memory(fact_keys: str, **settings: Any) -> dict[str, Any]:
     return {"enabled": True, "extraction": {"every": "turn"}, **settings}
 
 
+def history(fact_keys: str, **settings: Any) -> dict[str, Any]:
+    """The manifest's harness.history: `settings`, and the keys asked for explicitly unless
+    `none` (the service keys no message by default when the rule-based model reviews)."""
+    return {**settings, "fact_keys": True} if fact_keys != "none" else dict(settings)
+
+
 def session_reviews(client: Client, agent_id: str, session_id: str) -> list[dict[str, Any]]:
     """The review of each turn of the session that started one (a turn's `extraction`)."""
     reviews: list[dict[str, Any]] = []

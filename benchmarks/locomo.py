@@ -556,7 +556,10 @@ def history_manifest(min_score: float | None, keys: str = "none") -> dict[str, A
     its proposed facts key the messages they cite (fact_keys.py)."""
     search = {"search": {"min_score": min_score}} if min_score is not None else {}
     return {
-        "harness": {"memory": fact_keys.memory(keys, **search), "history": {"index": "messages"}}
+        "harness": {
+            "memory": fact_keys.memory(keys, **search),
+            "history": fact_keys.history(keys, index="messages"),
+        }
     }
 
 

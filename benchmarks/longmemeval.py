@@ -131,7 +131,7 @@ def manifest(mode: str, layout: str, keys: str = "none") -> dict[str, Any]:
             # Keys none: read_only, no post-turn review runs beside the load (it would only
             # take the CPU); rule: reviews every turn, whose facts key the messages.
             "memory": fact_keys.memory(keys, search={"mode": mode}),
-            "history": history,
+            "history": fact_keys.history(keys, **history),
         }
     }
 

@@ -108,6 +108,7 @@ def test_agents_put_get_page_fork_and_delete(sdk, agent):
     assert sdk.agents.get(agent).manifest["harness"]["history"] == {
         "index": "messages",
         "search": "session",
+        "fact_keys": None,
     }
     first = sdk.agents.list(limit=2)
     assert len(first.items) == 2 and first.next

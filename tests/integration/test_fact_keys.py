@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from test_api_extraction import scripted_api
 
+from agent_memory.adapters.models.rule_based import RuleBasedModel
 from agent_memory.domain.extraction.model import (
     Candidate,
     Decision,
@@ -49,10 +50,10 @@ class Paraphrasing(MemoryModel):
         return ModelResult(skips, [])
 
 
-def setup(api, index: str | None = "messages") -> str:
+def setup(api, index: str | None = "messages", **history) -> str:
     harness: dict = {"memory": {"enabled": True}}
     if index:
-        harness["history"] = {"index": index, "search": "agent"}
+        harness["history"] = {"index": index, "search": "agent", **history}
     api.ok("PUT", A, {"harness": harness}, expect=201)
     return api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
 
@@ -150,3 +151,42 @@ def test_a_review_citing_no_message_it_read_keeps_no_keys(embedded, tmp_path):
     detail = api.ok("GET", f"{A}/-/sessions/{session}/turns/{turn['id']}")
     assert detail["extraction"]["status"] == "done"
     assert found(api, "which dog does the user own") == []
+
+
+RULE_SAID = "I adopted a greyhound named Pixel"
+
+
+@pytest.mark.parametrize(
+    ("model", "fact_keys", "kept"),
+    [
+        (RuleBasedModel, None, False),  # restates the message: no keys unless asked for
+        (RuleBasedModel, True, True),
+        (Paraphrasing, None, True),  # words facts its own way: keys by default
+        (Paraphrasing, False, False),
+    ],
+)
+def test_whether_a_review_keys_messages_follows_the_manifest_else_the_model(
+    embedded, tmp_path, model, fact_keys, kept
+):
+    api, services = scripted_api(embedded, tmp_path, model())
+    extra = {} if fact_keys is None else {"fact_keys": fact_keys}
+    session = setup(api, **extra)
+    assert api.ok("GET", A)["manifest"]["harness"]["history"]["fact_keys"] == fact_keys
+    turn = said(api, session, RULE_SAID if model is RuleBasedModel else SAID)
+    assert services.drain_extractions() == 1
+    keys = services.store.event_keys("acme", "support/bot", session, turn["id"])
+    assert bool(keys) is kept
+    # "user" is a word of the rule-based fact ("User adopted ..."), not of the message.
+    query = "user" if model is RuleBasedModel else "which dog does the user own"
+    assert bool(found(api, query)) is kept
+
+
+@pytest.mark.parametrize("bad", ["yes", 1, {"on": True}])
+def test_fact_keys_must_be_a_boolean(keyed, bad):
+    api, _, _ = keyed
+    status, body = api.call(
+        "PUT", A, {"harness": {"history": {"index": "messages", "fact_keys": bad}}}
+    )
+    # Refused whole: no agent is made.
+    assert status == 400, body
+    assert api.call("GET", A)[0] == 404

@@ -27,7 +27,10 @@ def test_a_question_phrased_like_a_reviewed_fact_finds_the_message_through_its_k
 
     with cloud_shape(tmp_path, execute=True) as cloud:
         api = cloud.api
-        api.ok("PUT", A, memory_manifest(history="messages"), expect=201)
+        manifest = memory_manifest(history="messages")
+        # The rule-based model restates the message: its facts key nothing unless asked to.
+        manifest["harness"]["history"]["fact_keys"] = True
+        api.ok("PUT", A, manifest, expect=201)
         session = api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
 
         def begin() -> str:

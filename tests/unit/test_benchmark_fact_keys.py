@@ -207,4 +207,6 @@ def test_only_keys_other_than_none_review_turns(document):
     assert on.harness.memory.extracts and on.harness.memory.extraction.every == "turn"
     # Everything search reads is the same either way.
     assert off.harness.memory.search == on.harness.memory.search
-    assert off.harness.history == on.harness.history
+    # The keys are asked for explicitly (the rule-based model keys nothing by default).
+    assert (off.harness.history.fact_keys, on.harness.history.fact_keys) == (None, True)
+    assert off.harness.history == on.harness.history.model_copy(update={"fact_keys": None})

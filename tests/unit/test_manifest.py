@@ -34,7 +34,7 @@ def test_a_memory_section_gets_the_spec_defaults():
     assert mem["extraction"] == {"prompt": None, "every": "turn"}
     assert mem["pinned"] is None
     assert mem["tools"] == []
-    assert document["harness"]["history"] == {"index": None, "search": "session"}
+    assert document["harness"]["history"] == {"index": None, "search": "session", "fact_keys": None}
 
 
 def test_the_scenario_manifest_is_accepted_as_written():

@@ -124,6 +124,11 @@ class HistoryConfig(_Strict):
     # How far the agent's search_history reaches: its own session (the spec's), or every
     # session of the agent (results name their session).
     search: Literal["session", "agent"] = "session"
+    # Whether the facts a post-turn review proposes from a message find that message too
+    # (history_keys). None: when the review's model words facts its own way (an LLM), not when
+    # it restates the message (the offline rule-based model: measured to cost LoCoMo recall,
+    # benchmarks/RESULTS.md "Fact keys").
+    fact_keys: StrictBool | None = None
 
 
 class Harness(DeferredModel):

@@ -104,6 +104,7 @@ class RuleBasedModel(MemoryModel):
     """Deterministic extraction and decisions by rules; no network."""
 
     model_id = MODEL_ID
+    restates = True
 
     def __init__(
         self,

@@ -149,6 +149,10 @@ class MemoryModel(ABC):
     OpenAICompatibleModel, BedrockModel."""
 
     model_id: str
+    # True when the model's facts restate the message's own words (the rule-based model): as
+    # keys of the message they add no word of their own, so by default none are kept
+    # (manifest harness.history.fact_keys).
+    restates: bool = False
 
     @abstractmethod
     def propose(

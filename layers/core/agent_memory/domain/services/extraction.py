@@ -220,7 +220,9 @@ class ExtractionService:
         done = finished(state, proposal, len(candidates), valid, dropped, usage)
         effects = review_effects(turn, valid)
         read = list(proposal.read)
-        keys, key_docs = fact_keys(self._store, self._records.search, turn, proposal)
+        keyed = self._manifests.manifest(turn).harness.history.fact_keys
+        wanted = not self.model.restates if keyed is None else keyed
+        keys, key_docs = fact_keys(self._store, self._records.search, turn, proposal, wanted)
 
         def apply_once() -> Extraction:
             writes, changes = self._records.writes_for_effects(turn.tenant, turn.agent_id, effects)

@@ -171,12 +171,12 @@ def finished(
 
 
 def fact_keys(
-    store: Store, search: SearchService, turn: Turn, proposal: Proposal
+    store: Store, search: SearchService, turn: Turn, proposal: Proposal, wanted: bool
 ) -> tuple[list[EventKeys], list[IndexDoc]]:
     """The facts the review proposed from each message it read, as keys of the message's event
     (history_keys), and their key documents when the store holds its own index (embedded; the
-    cloud's stream indexer makes them from the turns' keys)."""
-    if not proposal.candidates:
+    cloud's stream indexer makes them from the turns' keys). None unless `wanted`."""
+    if not wanted or not proposal.candidates:
         return [], []
     events = [
         event
