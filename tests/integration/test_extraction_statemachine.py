@@ -181,7 +181,7 @@ class Flaky:
 
     def __init__(self, model, failures):
         self.model, self.failures, self.calls = model, failures, 0
-        self.model_id = model.model_id
+        self.model_id, self.restates = model.model_id, model.restates
 
     def _gate(self):
         self.calls += 1
