@@ -10,10 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from test_indexer import FakeEmbedder, MemoryIndex, batch, change
 
-from agent_memory.adapters.dynamodb.extraction import key_json
 from agent_memory.adapters.dynamodb.items import TurnItem
 from agent_memory.adapters.dynamodb.stream_indexer import StreamIndexer
-from agent_memory.domain.history_keys import EventKeys
+from agent_memory.domain.history_keys import EventKeys, keys_json
 from agent_memory.domain.models import Extraction, ExtractionStatus, Turn, TurnStatus
 
 pytestmark = pytest.mark.integration
@@ -53,7 +52,7 @@ def turn_image(
     )
     item = TurnItem.of(turn)
     if kept:
-        item.fact_keys = key_json(kept)
+        item.fact_keys = keys_json(kept)
         item.fact_keys_at = at
     return item.serialize()
 

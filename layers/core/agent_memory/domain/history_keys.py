@@ -10,6 +10,7 @@ of the same message replaces the keys of an earlier one.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -69,6 +70,26 @@ class EventKeys:
             time=datetime.fromisoformat(str(raw["time"])),
             keys=tuple(str(k) for k in raw.get("keys") or ()),
         )
+
+
+def keys_json(kept: Sequence[EventKeys]) -> str:
+    """A turn's keys as the stores keep them: a JSON list, one entry an event."""
+    return json.dumps([k.to_json() for k in kept])
+
+
+def keys_from_json(raw: str | None) -> list[EventKeys]:
+    """A turn's keys as a store kept them (none when it kept none)."""
+    return [EventKeys.from_json(k) for k in json.loads(raw)] if raw else []
+
+
+def keys_by_turn(keys: Iterable[EventKeys], read: Iterable[str]) -> dict[str, list[EventKeys]]:
+    """The keys of each turn a review read (those of any other turn are not kept)."""
+    turns = set(read)
+    by_turn: dict[str, list[EventKeys]] = {}
+    for each in keys:
+        if each.turn_id in turns:
+            by_turn.setdefault(each.turn_id, []).append(each)
+    return by_turn
 
 
 def proposed_keys(

@@ -4,7 +4,6 @@ reviewed_through and writing the records are one TransactWriteItems."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Collection, Sequence
 
 from pynamodb.connection import Connection
@@ -12,7 +11,7 @@ from pynamodb.exceptions import UpdateError
 from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 
-from ...domain.history_keys import EventKeys
+from ...domain.history_keys import EventKeys, keys_by_turn, keys_from_json, keys_json
 from ...domain.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn, utcnow
 from ...domain.ports import PreconditionFailed
 from ...domain.records import RecordWrite
@@ -89,7 +88,7 @@ class DynamoExtraction:
         found = get_item(
             self._items.turn, keys.session_pk(tenant, agent_id, session_id), keys.turn_sk(turn_id)
         )
-        return key_list(found.fact_keys) if found is not None else []
+        return keys_from_json(found.fact_keys) if found is not None else []
 
     def _finish(
         self,
@@ -100,9 +99,7 @@ class DynamoExtraction:
         fact_keys: Sequence[EventKeys],
         move_mark: bool,
     ) -> None:
-        by_turn: dict[str, list[EventKeys]] = {}
-        for each in fact_keys:
-            by_turn.setdefault(each.turn_id, []).append(each)
+        by_turn = keys_by_turn(fact_keys, read)
         item, session = self._items.turn, self._items.session
         # The review's end versions the key documents the stream indexer makes of these keys.
         at = extraction.ended_at or utcnow()
@@ -110,7 +107,7 @@ class DynamoExtraction:
         def kept_keys(turn_id: str) -> list[Action]:
             if turn_id not in by_turn:
                 return []
-            return [item.fact_keys.set(key_json(by_turn[turn_id])), item.fact_keys_at.set(at)]
+            return [item.fact_keys.set(keys_json(by_turn[turn_id])), item.fact_keys_at.set(at)]
 
         pk = keys.session_pk(turn.tenant, turn.agent_id, turn.session_id)
         unread = item.reviewed.does_not_exist() | (item.reviewed == False)  # noqa: E712
@@ -155,12 +152,3 @@ class DynamoExtraction:
             if "session" in exc.failed:
                 raise
             raise write_failure(exc) from exc
-
-
-def key_json(kept: Sequence[EventKeys]) -> str:
-    return json.dumps([k.to_json() for k in kept])
-
-
-def key_list(raw: str | None) -> list[EventKeys]:
-    """The fact keys a turn item holds (none when the attribute is absent)."""
-    return [EventKeys.from_json(k) for k in json.loads(raw)] if raw else []

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ...domain.history_keys import EventKeys, key_doc_id
+from ...domain.history_keys import EventKeys, key_doc_id, keys_from_json
 from . import keys
-from .extraction import key_list
 
 
 @dataclass(frozen=True)
@@ -47,7 +46,7 @@ def turn_keys(image: Mapping[str, Any] | None) -> dict[str, EventKeys]:
     """Each event's keys, as a turn item's image holds them (events without any left out)."""
     if not image:
         return {}
-    return {k.event_id: k for k in key_list(image.get("fact_keys")) if k.keys}
+    return {k.event_id: k for k in keys_from_json(image.get("fact_keys")) if k.keys}
 
 
 def key_change(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> KeyChange | None:

@@ -3,11 +3,10 @@ queued and running ones (the embedded worker's queue) are found through a partia
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
 
-from ...domain.history_keys import EventKeys
+from ...domain.history_keys import EventKeys, keys_by_turn, keys_from_json, keys_json
 from ...domain.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn, TurnStatus
 from ...domain.ports import PreconditionFailed
 from ...domain.records import RecordWrite
@@ -66,10 +65,7 @@ class SqliteExtraction:
     ) -> None:
         # Keys are kept only on the turns the review read, flagged in this transaction (as
         # DynamoExtraction sets them beside each flag).
-        by_turn: dict[str, list[EventKeys]] = {}
-        for each in keys:
-            if each.turn_id in read:
-                by_turn.setdefault(each.turn_id, []).append(each)
+        by_turn = keys_by_turn(keys, read)
         with self.db.write() as conn:
             set_extraction(conn, turn, extraction, UNFINISHED_EXTRACTION)
             for turn_id in read:
@@ -91,7 +87,7 @@ class SqliteExtraction:
                     "UPDATE turns SET fact_keys = ? WHERE tenant = ? AND agent_id = ?"
                     " AND session_id = ? AND turn_id = ?",
                     (
-                        json.dumps([k.to_json() for k in kept]),
+                        keys_json(kept),
                         turn.tenant,
                         turn.agent_id,
                         turn.session_id,
@@ -113,9 +109,7 @@ class SqliteExtraction:
             )
             .fetchone()
         )
-        if row is None or not row[0]:
-            return []
-        return [EventKeys.from_json(k) for k in json.loads(row[0])]
+        return keys_from_json(row[0]) if row is not None else []
 
     def pending_extractions(self, limit: int) -> list[Turn]:
         """Committed turns whose review is queued or was running, oldest first: the embedded
