@@ -222,7 +222,7 @@ class ExtractionService:
         read = list(proposal.read)
         keyed = self._manifests.manifest(turn).harness.history.fact_keys
         wanted = not self.model.restates if keyed is None else keyed
-        keys, key_docs = fact_keys(self._store, self._records.search, turn, proposal, wanted)
+        keys, key_docs = fact_keys(self._store, self._records.search, turn, done, proposal, wanted)
 
         def apply_once() -> Extraction:
             writes, changes = self._records.writes_for_effects(turn.tenant, turn.agent_id, effects)

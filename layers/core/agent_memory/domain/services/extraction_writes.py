@@ -171,11 +171,17 @@ def finished(
 
 
 def fact_keys(
-    store: Store, search: SearchService, turn: Turn, proposal: Proposal, wanted: bool
+    store: Store,
+    search: SearchService,
+    turn: Turn,
+    done: Extraction,
+    proposal: Proposal,
+    wanted: bool,
 ) -> tuple[list[EventKeys], list[IndexDoc]]:
     """The facts the review proposed from each message it read, as keys of the message's event
     (history_keys), and their key documents when the store holds its own index (embedded; the
-    cloud's stream indexer makes them from the turns' keys). None unless `wanted`."""
+    cloud's stream indexer makes them from the turns' keys), versioned by the review's end as
+    the cloud's are. None unless `wanted`."""
     if not wanted or not proposal.candidates:
         return [], []
     events = [
@@ -186,6 +192,6 @@ def fact_keys(
     keys = proposed_keys(events, proposal.candidates)
     if not search.inline:
         return keys, []
-    now = utcnow()
+    at = done.ended_at or utcnow()
     embed = search.embedder is not None
-    return keys, [key_doc(turn.tenant, turn.agent_id, k, now, embed) for k in keys]
+    return keys, [key_doc(turn.tenant, turn.agent_id, k, at, embed) for k in keys]
