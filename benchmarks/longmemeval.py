@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/longmemeval.py --out /tmp/lme.json \
         [--mode hybrid|lexical|vector] [--layout sessions|one-session] [--questions N] \
-        [--fact-keys none|rule] \
+        [--fact-keys none|rule] [--resume FILE] \
         [--data FILE] [--url URL --token TOKEN] [--scorer PATH] [--keep-data] [--source DIR]
 
 Data: `../shared/data/longmemeval_s_dev.json.gz` beside the repository by default (a plain
@@ -29,6 +29,12 @@ Each question is one turn calling search_history {query, limit 50} as the agent,
 each hit maps back to its haystack session and message. `--questions N` takes N questions
 spread evenly over the question types (a quick run); `--mode lexical` starts the embedded server
 with no embedder, so nothing is embedded.
+
+A hybrid run of all 60 questions embeds for about two hours here, so `OUT` is rewritten after
+each question (`meta.partial` until the end), and `--resume FILE` takes the questions FILE
+already answered from it (a run of the same mode, layout and fact keys; an interrupted run's own
+`OUT`, or a quick run's) and loads and asks only the others. The figures cover every question;
+the load and latency figures only the questions this run asked.
 
 Then the scorer runs (`lme_retrieval.py score`, beside the data by default) and this prints its
 metrics overall and per question type, with BM25 over messages (the scorer's baseline) beside
@@ -239,10 +245,61 @@ def ask(
     return events, seconds[0], seconds[1]
 
 
+def system_name(args: argparse.Namespace) -> str:
+    return (
+        f"agent-memory search_history (mode={args.mode}, layout={args.layout}, "
+        f"limit={SEARCH_LIMIT}, fact_keys={args.fact_keys})"
+    )
+
+
+def answered(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The rows `--resume FILE` already holds, by question id; {} without it.
+
+    A file of another mode, layout or fact keys would mix two systems' figures: refused.
+    """
+    if args.resume is None:
+        return {}
+    earlier = json.loads(args.resume.read_text())
+    meta = earlier.get("meta", {})
+    for name in ("mode", "layout", "fact_keys"):
+        if meta.get(name) != getattr(args, name):
+            raise SystemExit(
+                f"--resume {args.resume}: its {name} is {meta.get(name)!r}, "
+                f"this run's {getattr(args, name)!r}"
+            )
+    return {row["question_id"]: row for row in earlier["results"]}
+
+
+def checkpoint(args: argparse.Namespace, rows: list[dict[str, Any]]) -> None:
+    """Every row so far, in `OUT`, so an interrupted run can `--resume` from it."""
+    partial = {
+        "system": system_name(args),
+        "results": rows,
+        "meta": {
+            "mode": args.mode,
+            "layout": args.layout,
+            "fact_keys": args.fact_keys,
+            "partial": True,
+        },
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    scratch = args.out.with_name(args.out.name + ".tmp")
+    scratch.write_text(json.dumps(partial, indent=1))
+    scratch.replace(args.out)  # never half a file, should the run be stopped while writing
+
+
 def run(
-    args: argparse.Namespace, client: Client, questions: list[dict[str, Any]]
+    args: argparse.Namespace,
+    client: Client,
+    questions: list[dict[str, Any]],
+    earlier: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    rows: list[dict[str, Any]] = []
+    earlier = earlier or {}
+    rows: list[dict[str, Any]] = [
+        earlier[q["question_id"]] for q in questions if q["question_id"] in earlier
+    ]
+    resumed = len(rows)
+    questions = [q for q in questions if q["question_id"] not in earlier]
     latencies: list[float] = []
     quick_latencies: list[float] = []
     load_seconds = 0.0
@@ -292,6 +349,7 @@ def run(
                 continue
             retrieved.append(found)
         rows.append({"question_id": question["question_id"], "retrieved": retrieved})
+        checkpoint(args, rows)
         if not args.keep_agents:
             client.delete_agent(agent_id)
         print(
@@ -301,18 +359,17 @@ def run(
             flush=True,
         )
     return {
-        "system": (
-            f"agent-memory search_history (mode={args.mode}, layout={args.layout}, "
-            f"limit={SEARCH_LIMIT}, fact_keys={args.fact_keys})"
-        ),
+        "system": system_name(args),
         "results": rows,
         "meta": {
+            "resumed_questions": resumed,
             "mode": args.mode,
             "layout": args.layout,
             "fact_keys": args.fact_keys,
             "keys": fact_keys.summary(reviews, keyed),
             "review_wait_s": round(review_seconds, 2),
             "questions": len(rows),
+            "asked_questions": len(rows) - resumed,
             "events": loaded_events,
             "load_s": round(load_seconds, 2),
             "load_events_per_s": round(loaded_events / load_seconds, 1) if load_seconds else None,
@@ -389,6 +446,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="none: no review runs; rule: a review every turn with the server's model "
         "(RuleBasedModel offline), whose facts key the messages they cite",
     )
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        help="take the questions this results file already answered from it; ask the rest",
+    )
     return parser.parse_args(argv)
 
 
@@ -401,6 +464,7 @@ def main() -> int:
         scorer_path = DEFAULT_DATA.parent / SCORER_NAME
     scorer = load_scorer(scorer_path)
     questions = spread(load_questions(data), args.questions)
+    earlier = answered(args)
 
     started = time.perf_counter()
     server = None
@@ -414,7 +478,7 @@ def main() -> int:
         print(f"embedded server {server.url} (data: {server.data_dir})", flush=True)
     args.database = server.database_path if server is not None else None
     try:
-        result = run(args, client, questions)
+        result = run(args, client, questions, earlier)
     except ApiError:
         if server is not None:
             print(server.log_tail(), file=sys.stderr)
@@ -443,8 +507,10 @@ def main() -> int:
         f"({meta['load_events_per_s']} events/s through /v1/ingest"
         f"{', every vector embedded' if args.mode != 'lexical' else ', words only'}); "
         f"unmapped hits {meta['unmapped_hits']}\n"
-        f"search_history over HTTP: limit 50 p50 {search['p50_ms']} ms, p99 {search['p99_ms']} "
-        f"ms; limit 10 p50 {quick['p50_ms']} ms, p99 {quick['p99_ms']} ms"
+        f"search_history over HTTP: limit 50 p50 {search.get('p50_ms')} ms, p99 "
+        f"{search.get('p99_ms')} ms; limit 10 p50 {quick.get('p50_ms')} ms, p99 "
+        f"{quick.get('p99_ms')} ms ({meta['asked_questions']} questions asked by this run, "
+        f"{meta['resumed_questions']} taken from --resume)"
     )
     keys = meta["keys"]
     print(
