@@ -287,6 +287,26 @@ def test_tenants_and_agents_are_isolated(search_index: SearchIndex) -> None:
     assert found(search_index, "deploy", tenant="t2", agent="teams/web/releases") == set()
 
 
+def test_another_tenants_documents_never_move_a_tenants_scores(search_index: SearchIndex) -> None:
+    """BM25's statistics (how many documents hold a word, their length) are the tenant's own:
+    were they shared, a tenant could store a word and watch its score fall as others stored it."""
+    if type(search_index).__name__ == "OpenSearchIndex":
+        pytest.xfail("OpenSearch's BM25 takes its statistics from the whole shared index")
+
+    def scores() -> dict[str, float]:
+        hits = search_index.lexical("t1", AGENT, "falcon standup", IndexFilter(), 10)
+        return {hit.id: hit.score for hit in hits}
+
+    search_index.upsert([doc("plan", "falcon migration plan"), doc("notes", "weekly standup")])
+    before = scores()
+    search_index.upsert(
+        [doc(f"theirs-{n}", f"falcon item {n} of a longer note", tenant="t2") for n in range(20)]
+    )
+
+    assert set(before) == {"plan", "notes"}
+    assert scores() == pytest.approx(before)
+
+
 def test_the_same_id_under_two_tenants_is_two_documents(search_index: SearchIndex) -> None:
     search_index.upsert([doc("r1", "alpha"), doc("r1", "beta", tenant="t2", version=5)])
 

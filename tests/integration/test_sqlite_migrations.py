@@ -1,13 +1,16 @@
 """An embedded data file made by an earlier version is migrated in place at start, and keeps
-everything: here the words index of migration 4, partitioned by owner in migration 9 and given
-a context column (words said before a history event) in migration 10."""
+everything: here the words index of migration 4, partitioned by owner in migration 9, given
+a context column (words said before a history event) in migration 10 and split into a table per
+tenant in migration 16."""
 
 from __future__ import annotations
 
 import sqlite3
 
 from agent_memory.adapters.sqlite import SqliteStore
+from agent_memory.adapters.sqlite.database import owner_key
 from agent_memory.adapters.sqlite.migrations import MIGRATIONS
+from agent_memory.adapters.sqlite.words import words_table
 from agent_memory.domain.search.index import IndexFilter
 
 
@@ -42,8 +45,61 @@ def test_a_file_from_before_the_owner_partition_keeps_its_words(tmp_path):
     ] == ["rec_1"]
     assert [h.id for h in index.lexical("acme", "teams/ops", "releases", where, 5)] == ["rec_2"]
     assert index.lexical("other", "teams/web", "releases", where, 5) == []
-    contexts = store.db.read().execute("SELECT context FROM search_fts").fetchall()
+    contexts = store.db.read().execute(f"SELECT context FROM {words_table('acme')}").fetchall()
     assert [tuple(row) for row in contexts] == [("",), ("",)]
     versions = store.db.read().execute("SELECT max(version) FROM schema_migrations").fetchone()
     assert versions[0] == len(MIGRATIONS)
+    store.close()
+
+
+def _file_at(path, version):
+    """A data file as the code of `version` migrations left it."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.create_function("owner_key", 3, owner_key, deterministic=True)  # as Database does
+    conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY)")
+    for number, statements in enumerate(MIGRATIONS[:version], start=1):
+        for statement in statements:
+            conn.execute(statement)
+        conn.execute("INSERT INTO schema_migrations (version) VALUES (?)", (number,))
+    return conn
+
+
+def test_the_shared_words_table_is_split_by_tenant_and_keeps_every_word(tmp_path):
+    path = tmp_path / "agent-memory.sqlite3"
+    conn = _file_at(path, 15)
+    rows = [
+        ("acme", "teams/web", "rec_1", "Releases ship on Tuesdays", ""),
+        ("acme", "teams/web", "evt_1", "ship it", "are we ready for the release"),
+        ("globex", "teams/web", "rec_9", "Releases ship on Fridays", ""),
+    ]
+    for tenant, agent, doc_id, text, context in rows:
+        seq = conn.execute(
+            "INSERT INTO search_docs (tenant, agent_id, kind, doc_id, version, scope, status,"
+            " preview, labels, created_at) VALUES (?, ?, 'record', ?, 1, 'agent', 'ACTIVE', 0,"
+            " '{}', '2026-11-30T00:00:00+00:00')",
+            (tenant, agent, doc_id),
+        ).lastrowid
+        conn.execute(
+            "INSERT INTO search_fts (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
+            (seq, text, owner_key(tenant, agent, "record"), context),
+        )
+    conn.close()
+
+    store = SqliteStore(path)
+    index = store.attach_index(None, None)
+    where = IndexFilter(kind="record")
+    acme = index.lexical("acme", "teams/web", "release ship", where, 5)
+    assert {h.id for h in acme} == {"rec_1", "evt_1"}  # evt_1 by its context's words
+    assert [h.id for h in index.lexical("globex", "teams/web", "releases", where, 5)] == ["rec_9"]
+    read = store.db.read()
+    tables = {
+        row[0]
+        for row in read.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")
+        if row[0].startswith("search_")
+    }
+    assert "search_fts" not in tables
+    assert {words_table("acme"), words_table("globex")} <= tables
+    assert read.execute(f"SELECT count(*) FROM {words_table('acme')}").fetchone()[0] == 2
+    assert read.execute(f"SELECT count(*) FROM {words_table('globex')}").fetchone()[0] == 1
     store.close()

@@ -136,7 +136,10 @@ class Database:
                 if version in applied:
                     continue
                 for statement in statements:
-                    conn.execute(statement)
+                    if callable(statement):
+                        statement(conn)
+                    else:
+                        conn.execute(statement)
                 conn.execute("INSERT INTO schema_migrations (version) VALUES (?)", (version,))
                 logger.info("migration %d applied", version, extra={"version": version})
 

@@ -1,6 +1,14 @@
-"""Schema migrations, applied in order once each. Never edit a released entry: append a new one."""
+"""Schema migrations, applied in order once each. Never edit a released entry: append a new one.
+A step is an SQL statement, or a function of the connection for what SQL alone cannot say."""
 
-MIGRATIONS: list[list[str]] = [
+import sqlite3
+from collections.abc import Callable
+
+from .words import split_by_tenant
+
+Step = str | Callable[[sqlite3.Connection], None]
+
+MIGRATIONS: list[list[Step]] = [
     # 1: agents, manifest versions, sessions, turns
     [
         """CREATE TABLE agents (
@@ -273,4 +281,7 @@ MIGRATIONS: list[list[str]] = [
     # 15: the facts the last review that read a turn proposed from each of its events (JSON, one
     # entry an event: history_keys.EventKeys), which find those events in history search
     ["ALTER TABLE turns ADD COLUMN fact_keys TEXT"],
+    # 16: the words index split by tenant (words.py): BM25's statistics were the whole file's, so
+    # what one tenant stored moved another's scores
+    [split_by_tenant],
 ]

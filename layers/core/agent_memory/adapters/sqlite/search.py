@@ -31,6 +31,7 @@ from ...domain.search.index import (
 from ...domain.search.lexical import tokenize
 from .database import Database, owner_key
 from .filters import DOC_COLUMNS, filter_sql
+from .words import ensure_words_table, missing_table, words_table
 
 
 def match_expression(query: str) -> str | None:
@@ -255,7 +256,10 @@ class EmbeddedIndex(SearchIndex):
 
     def upsert_in(self, conn: sqlite3.Connection, docs: Sequence[IndexDoc]) -> None:
         """Write documents inside the caller's transaction (the store's commit)."""
+        tables: dict[str, str] = {}
         for doc in docs:
+            if doc.tenant not in tables:
+                tables[doc.tenant] = ensure_words_table(conn, doc.tenant)
             found = conn.execute(
                 "SELECT seq, version, model_id, vector FROM search_docs WHERE tenant = ?"
                 " AND agent_id = ? AND kind = ? AND doc_id = ?",
@@ -273,7 +277,7 @@ class EmbeddedIndex(SearchIndex):
                 if vector is None and doc.embed is None:
                     # A status change keeps the text, so it keeps the vector too.
                     vector, model_id = found["vector"], found["model_id"]
-                conn.execute("DELETE FROM search_fts WHERE rowid = ?", (found["seq"],))
+                conn.execute(f"DELETE FROM {tables[doc.tenant]} WHERE rowid = ?", (found["seq"],))
                 conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
             self._insert(conn, doc, model_id, vector, doc.text, doc.context)
             if doc.embed is not None and vector is None and self._model_id is not None:
@@ -289,10 +293,11 @@ class EmbeddedIndex(SearchIndex):
         context: str,
     ) -> None:
         """The document's row at the next sequence number (where the vector matrices pick it
-        up), with its words."""
+        up), with its words in its tenant's table (made already: `ensure_words_table`)."""
         if isinstance(doc, sqlite3.Row):
             values = tuple(doc[c] for c in _DOC_COLUMNS)
-            owner = owner_key(doc["tenant"], doc["agent_id"], doc["kind"])
+            tenant = doc["tenant"]
+            owner = owner_key(tenant, doc["agent_id"], doc["kind"])
         else:
             values = (
                 doc.tenant,
@@ -308,6 +313,7 @@ class EmbeddedIndex(SearchIndex):
                 json.dumps(doc.labels),
                 doc.created_at.isoformat(),
             )
+            tenant = doc.tenant
             owner = owner_key(doc.tenant, doc.agent_id, doc.kind)
         seq = conn.execute(
             f"INSERT INTO search_docs ({', '.join(_DOC_COLUMNS)}, model_id, vector)"
@@ -315,7 +321,7 @@ class EmbeddedIndex(SearchIndex):
             (*values, model_id, vector),
         ).lastrowid
         conn.execute(
-            "INSERT INTO search_fts (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
+            f"INSERT INTO {words_table(tenant)} (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
             (seq, text, owner, context),
         )
 
@@ -388,10 +394,11 @@ class EmbeddedIndex(SearchIndex):
                 ).fetchone()
                 if row is None:
                     continue
+                table = ensure_words_table(conn, item.tenant)
                 words = conn.execute(
-                    "SELECT text, context FROM search_fts WHERE rowid = ?", (row["seq"],)
+                    f"SELECT text, context FROM {table} WHERE rowid = ?", (row["seq"],)
                 ).fetchone()
-                conn.execute("DELETE FROM search_fts WHERE rowid = ?", (row["seq"],))
+                conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (row["seq"],))
                 conn.execute("DELETE FROM search_docs WHERE seq = ?", (row["seq"],))
                 blob = np.asarray(vector, dtype=np.float32).tobytes()
                 self._insert(conn, row, model_id, blob, words["text"], words["context"])
@@ -407,7 +414,8 @@ class EmbeddedIndex(SearchIndex):
                     (tenant, agent_id, kind, doc_id),
                 ).fetchone()
                 if found is not None:
-                    conn.execute("DELETE FROM search_fts WHERE rowid = ?", (found["seq"],))
+                    table = ensure_words_table(conn, tenant)
+                    conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (found["seq"],))
                     conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
                 conn.execute(
                     "DELETE FROM embed_queue WHERE tenant = ? AND agent_id = ? AND kind = ?"
@@ -428,8 +436,8 @@ class EmbeddedIndex(SearchIndex):
     @staticmethod
     def clear_agent_rows(conn: sqlite3.Connection, tenant: str, agent_id: str) -> None:
         conn.execute(
-            "DELETE FROM search_fts WHERE rowid IN (SELECT seq FROM search_docs WHERE tenant = ?"
-            " AND agent_id = ?)",
+            f"DELETE FROM {ensure_words_table(conn, tenant)} WHERE rowid IN"
+            " (SELECT seq FROM search_docs WHERE tenant = ? AND agent_id = ?)",
             (tenant, agent_id),
         )
         conn.execute(
@@ -455,7 +463,8 @@ class EmbeddedIndex(SearchIndex):
         1. The agent's matches ranked by BM25: the words table is matched on the owner column
            (one word naming the tenant, agent and kind) AND the query's words, so FTS5 walks the
            agent's documents only; BM25 weighs the text column, and the context column (the
-           words said before a history event) at CONTEXT_WEIGHT (IDF over the whole file).
+           words said before a history event) at CONTEXT_WEIGHT. The table is the tenant's own
+           (words.py), so its statistics (IDF, average length) are the tenant's alone.
         2. The filters (status, kind, ids, preview, scope, labels) read the rows of those
            matches best first, a batch at a time, until `limit` pass.
         The result is the one a single join would give: the best `limit` matches that pass.
@@ -466,11 +475,17 @@ class EmbeddedIndex(SearchIndex):
         filters, filter_args = _filter_sql(where)
         conn = self._db.read()
         owner = owner_key(tenant, agent_id, where.kind)
-        ranked = conn.execute(
-            f"SELECT rowid, bm25(search_fts, 1.0, 0.0, {CONTEXT_WEIGHT}) AS rank FROM search_fts"
-            " WHERE search_fts MATCH ? ORDER BY rank",
-            (f'owner:"{owner}" AND {{text context}}:({expression})',),
-        )
+        table = words_table(tenant)
+        try:
+            ranked = conn.execute(
+                f"SELECT rowid, bm25({table}, 1.0, 0.0, {CONTEXT_WEIGHT}) AS rank FROM {table}"
+                f" WHERE {table} MATCH ? ORDER BY rank",
+                (f'owner:"{owner}" AND {{text context}}:({expression})',),
+            )
+        except sqlite3.OperationalError as exc:
+            if missing_table(exc):
+                return []  # the tenant never wrote a document
+            raise
         hits: list[Hit] = []
         batch_size = limit
         try:
