@@ -16,24 +16,13 @@ from agent_memory.domain.search.index import IndexFilter
 
 def test_a_file_from_before_the_owner_partition_keeps_its_words(tmp_path):
     path = tmp_path / "agent-memory.sqlite3"
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY)")
-    for version, statements in enumerate(MIGRATIONS[:8], start=1):
-        for statement in statements:
-            conn.execute(statement)
-        conn.execute("INSERT INTO schema_migrations (version) VALUES (?)", (version,))
+    conn = _file_at(path, 8)
     rows = [
         ("acme", "teams/web", "rec_1", "Releases ship on Tuesdays"),
         ("acme", "teams/ops", "rec_2", "Releases ship on Fridays"),
     ]
     for tenant, agent, doc_id, text in rows:
-        seq = conn.execute(
-            "INSERT INTO search_docs (tenant, agent_id, kind, doc_id, version, scope, status,"
-            " preview, labels, created_at) VALUES (?, ?, 'record', ?, 1, 'agent', 'ACTIVE', 0,"
-            " '{}', '2026-11-30T00:00:00+00:00')",
-            (tenant, agent, doc_id),
-        ).lastrowid
+        seq = _doc_row(conn, tenant, agent, doc_id)
         conn.execute("INSERT INTO search_fts (rowid, text) VALUES (?, ?)", (seq, text))
     conn.close()
 
@@ -65,6 +54,16 @@ def _file_at(path, version):
     return conn
 
 
+def _doc_row(conn, tenant, agent, doc_id):
+    """A record's row in search_docs; its sequence number (the words table's rowid)."""
+    return conn.execute(
+        "INSERT INTO search_docs (tenant, agent_id, kind, doc_id, version, scope, status,"
+        " preview, labels, created_at) VALUES (?, ?, 'record', ?, 1, 'agent', 'ACTIVE', 0,"
+        " '{}', '2026-11-30T00:00:00+00:00')",
+        (tenant, agent, doc_id),
+    ).lastrowid
+
+
 def test_the_shared_words_table_is_split_by_tenant_and_keeps_every_word(tmp_path):
     path = tmp_path / "agent-memory.sqlite3"
     conn = _file_at(path, 15)
@@ -74,12 +73,7 @@ def test_the_shared_words_table_is_split_by_tenant_and_keeps_every_word(tmp_path
         ("globex", "teams/web", "rec_9", "Releases ship on Fridays", ""),
     ]
     for tenant, agent, doc_id, text, context in rows:
-        seq = conn.execute(
-            "INSERT INTO search_docs (tenant, agent_id, kind, doc_id, version, scope, status,"
-            " preview, labels, created_at) VALUES (?, ?, 'record', ?, 1, 'agent', 'ACTIVE', 0,"
-            " '{}', '2026-11-30T00:00:00+00:00')",
-            (tenant, agent, doc_id),
-        ).lastrowid
+        seq = _doc_row(conn, tenant, agent, doc_id)
         conn.execute(
             "INSERT INTO search_fts (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
             (seq, text, owner_key(tenant, agent, "record"), context),
