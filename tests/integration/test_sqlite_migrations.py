@@ -1,7 +1,7 @@
 """An embedded data file made by an earlier version is migrated in place at start, and keeps
 everything: here the words index of migration 4, partitioned by owner in migration 9, given
 a context column (words said before a history event) in migration 10 and split into a table per
-tenant in migration 16."""
+tenant and kind in migration 16."""
 
 from __future__ import annotations
 
@@ -34,7 +34,9 @@ def test_a_file_from_before_the_owner_partition_keeps_its_words(tmp_path):
     ] == ["rec_1"]
     assert [h.id for h in index.lexical("acme", "teams/ops", "releases", where, 5)] == ["rec_2"]
     assert index.lexical("other", "teams/web", "releases", where, 5) == []
-    contexts = store.db.read().execute(f"SELECT context FROM {words_table('acme')}").fetchall()
+    contexts = (
+        store.db.read().execute(f"SELECT context FROM {words_table('acme', 'record')}").fetchall()
+    )
     assert [tuple(row) for row in contexts] == [("",), ("",)]
     versions = store.db.read().execute("SELECT max(version) FROM schema_migrations").fetchone()
     assert versions[0] == len(MIGRATIONS)
@@ -54,38 +56,42 @@ def _file_at(path, version):
     return conn
 
 
-def _doc_row(conn, tenant, agent, doc_id):
-    """A record's row in search_docs; its sequence number (the words table's rowid)."""
+def _doc_row(conn, tenant, agent, doc_id, kind="record"):
+    """A document's row in search_docs; its sequence number (the words table's rowid)."""
     return conn.execute(
         "INSERT INTO search_docs (tenant, agent_id, kind, doc_id, version, scope, status,"
-        " preview, labels, created_at) VALUES (?, ?, 'record', ?, 1, 'agent', 'ACTIVE', 0,"
+        " preview, labels, created_at) VALUES (?, ?, ?, ?, 1, 'agent', 'ACTIVE', 0,"
         " '{}', '2026-11-30T00:00:00+00:00')",
-        (tenant, agent, doc_id),
+        (tenant, agent, kind, doc_id),
     ).lastrowid
 
 
-def test_the_shared_words_table_is_split_by_tenant_and_keeps_every_word(tmp_path):
+def test_the_shared_words_table_is_split_by_tenant_and_kind_and_keeps_every_word(tmp_path):
     path = tmp_path / "agent-memory.sqlite3"
     conn = _file_at(path, 15)
     rows = [
-        ("acme", "teams/web", "rec_1", "Releases ship on Tuesdays", ""),
-        ("acme", "teams/web", "evt_1", "ship it", "are we ready for the release"),
-        ("globex", "teams/web", "rec_9", "Releases ship on Fridays", ""),
+        ("acme", "rec_1", "record", "Releases ship on Tuesdays", ""),
+        ("acme", "evt_1", "event", "ship it", "are we ready for the release"),
+        ("globex", "rec_9", "record", "Releases ship on Fridays", ""),
     ]
-    for tenant, agent, doc_id, text, context in rows:
-        seq = _doc_row(conn, tenant, agent, doc_id)
+    for tenant, doc_id, kind, text, context in rows:
+        seq = _doc_row(conn, tenant, "teams/web", doc_id, kind)
         conn.execute(
             "INSERT INTO search_fts (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
-            (seq, text, owner_key(tenant, agent, "record"), context),
+            (seq, text, owner_key(tenant, "teams/web", kind), context),
         )
     conn.close()
 
     store = SqliteStore(path)
     index = store.attach_index(None, None)
-    where = IndexFilter(kind="record")
-    acme = index.lexical("acme", "teams/web", "release ship", where, 5)
-    assert {h.id for h in acme} == {"rec_1", "evt_1"}  # evt_1 by its context's words
-    assert [h.id for h in index.lexical("globex", "teams/web", "releases", where, 5)] == ["rec_9"]
+
+    def found(tenant, kind, query):
+        return [h.id for h in index.lexical(tenant, "teams/web", query, IndexFilter(kind=kind), 5)]
+
+    assert found("acme", "record", "release ship") == ["rec_1"]
+    assert found("acme", "event", "release") == ["evt_1"]  # by its context's words
+    assert found("globex", "record", "releases") == ["rec_9"]
+    assert found("globex", "event", "releases") == []  # a kind it never wrote: no table
     read = store.db.read()
     tables = {
         row[0]
@@ -93,7 +99,9 @@ def test_the_shared_words_table_is_split_by_tenant_and_keeps_every_word(tmp_path
         if row[0].startswith("search_")
     }
     assert "search_fts" not in tables
-    assert {words_table("acme"), words_table("globex")} <= tables
-    assert read.execute(f"SELECT count(*) FROM {words_table('acme')}").fetchone()[0] == 2
-    assert read.execute(f"SELECT count(*) FROM {words_table('globex')}").fetchone()[0] == 1
+    made = {("acme", "record"), ("acme", "event"), ("globex", "record")}
+    assert {words_table(*owner) for owner in made} <= tables
+    assert words_table("globex", "event") not in tables
+    for owner in made:
+        assert read.execute(f"SELECT count(*) FROM {words_table(*owner)}").fetchone()[0] == 1
     store.close()

@@ -256,10 +256,13 @@ class EmbeddedIndex(SearchIndex):
 
     def upsert_in(self, conn: sqlite3.Connection, docs: Sequence[IndexDoc]) -> None:
         """Write documents inside the caller's transaction (the store's commit)."""
-        tables: dict[str, str] = {}
+        tables: dict[tuple[str, str], str] = {}
         for doc in docs:
-            if doc.tenant not in tables:
-                tables[doc.tenant] = ensure_words_table(conn, doc.tenant)
+            table = tables.get((doc.tenant, doc.kind))
+            if table is None:
+                table = tables[doc.tenant, doc.kind] = ensure_words_table(
+                    conn, doc.tenant, doc.kind
+                )
             found = conn.execute(
                 "SELECT seq, version, model_id, vector FROM search_docs WHERE tenant = ?"
                 " AND agent_id = ? AND kind = ? AND doc_id = ?",
@@ -277,7 +280,7 @@ class EmbeddedIndex(SearchIndex):
                 if vector is None and doc.embed is None:
                     # A status change keeps the text, so it keeps the vector too.
                     vector, model_id = found["vector"], found["model_id"]
-                conn.execute(f"DELETE FROM {tables[doc.tenant]} WHERE rowid = ?", (found["seq"],))
+                conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (found["seq"],))
                 conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
             self._insert(conn, doc, model_id, vector, doc.text, doc.context)
             if doc.embed is not None and vector is None and self._model_id is not None:
@@ -293,11 +296,11 @@ class EmbeddedIndex(SearchIndex):
         context: str,
     ) -> None:
         """The document's row at the next sequence number (where the vector matrices pick it
-        up), with its words in its tenant's table (made already: `ensure_words_table`)."""
+        up), with its words in its tenant's and kind's table (made already: `ensure_words_table`)."""
         if isinstance(doc, sqlite3.Row):
             values = tuple(doc[c] for c in _DOC_COLUMNS)
-            tenant = doc["tenant"]
-            owner = owner_key(tenant, doc["agent_id"], doc["kind"])
+            tenant, kind = doc["tenant"], doc["kind"]
+            owner = owner_key(tenant, doc["agent_id"], kind)
         else:
             values = (
                 doc.tenant,
@@ -313,7 +316,7 @@ class EmbeddedIndex(SearchIndex):
                 json.dumps(doc.labels),
                 doc.created_at.isoformat(),
             )
-            tenant = doc.tenant
+            tenant, kind = doc.tenant, doc.kind
             owner = owner_key(doc.tenant, doc.agent_id, doc.kind)
         seq = conn.execute(
             f"INSERT INTO search_docs ({', '.join(_DOC_COLUMNS)}, model_id, vector)"
@@ -321,7 +324,7 @@ class EmbeddedIndex(SearchIndex):
             (*values, model_id, vector),
         ).lastrowid
         conn.execute(
-            f"INSERT INTO {words_table(tenant)} (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
+            f"INSERT INTO {words_table(tenant, kind)} (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
             (seq, text, owner, context),
         )
 
@@ -394,7 +397,7 @@ class EmbeddedIndex(SearchIndex):
                 ).fetchone()
                 if row is None:
                     continue
-                table = ensure_words_table(conn, item.tenant)
+                table = ensure_words_table(conn, item.tenant, item.kind)
                 words = conn.execute(
                     f"SELECT text, context FROM {table} WHERE rowid = ?", (row["seq"],)
                 ).fetchone()
@@ -414,7 +417,7 @@ class EmbeddedIndex(SearchIndex):
                     (tenant, agent_id, kind, doc_id),
                 ).fetchone()
                 if found is not None:
-                    table = ensure_words_table(conn, tenant)
+                    table = ensure_words_table(conn, tenant, kind)
                     conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (found["seq"],))
                     conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
                 conn.execute(
@@ -435,11 +438,16 @@ class EmbeddedIndex(SearchIndex):
 
     @staticmethod
     def clear_agent_rows(conn: sqlite3.Connection, tenant: str, agent_id: str) -> None:
-        conn.execute(
-            f"DELETE FROM {ensure_words_table(conn, tenant)} WHERE rowid IN"
-            " (SELECT seq FROM search_docs WHERE tenant = ? AND agent_id = ?)",
+        kinds = conn.execute(
+            "SELECT DISTINCT kind FROM search_docs WHERE tenant = ? AND agent_id = ?",
             (tenant, agent_id),
-        )
+        ).fetchall()
+        for (kind,) in kinds:
+            conn.execute(
+                f"DELETE FROM {ensure_words_table(conn, tenant, kind)} WHERE rowid IN"
+                " (SELECT seq FROM search_docs WHERE tenant = ? AND agent_id = ? AND kind = ?)",
+                (tenant, agent_id, kind),
+            )
         conn.execute(
             "DELETE FROM search_docs WHERE tenant = ? AND agent_id = ?", (tenant, agent_id)
         )
@@ -463,8 +471,9 @@ class EmbeddedIndex(SearchIndex):
         1. The agent's matches ranked by BM25: the words table is matched on the owner column
            (one word naming the tenant, agent and kind) AND the query's words, so FTS5 walks the
            agent's documents only; BM25 weighs the text column, and the context column (the
-           words said before a history event) at CONTEXT_WEIGHT. The table is the tenant's own
-           (words.py), so its statistics (IDF, average length) are the tenant's alone.
+           words said before a history event) at CONTEXT_WEIGHT. The table is the tenant's own,
+           one per kind (words.py), so its statistics (IDF, average length) are the tenant's
+           documents of that kind alone.
         2. The filters (status, kind, ids, preview, scope, labels) read the rows of those
            matches best first, a batch at a time, until `limit` pass.
         The result is the one a single join would give: the best `limit` matches that pass.
@@ -475,7 +484,7 @@ class EmbeddedIndex(SearchIndex):
         filters, filter_args = _filter_sql(where)
         conn = self._db.read()
         owner = owner_key(tenant, agent_id, where.kind)
-        table = words_table(tenant)
+        table = words_table(tenant, where.kind)
         try:
             ranked = conn.execute(
                 f"SELECT rowid, bm25({table}, 1.0, 0.0, {CONTEXT_WEIGHT}) AS rank FROM {table}"

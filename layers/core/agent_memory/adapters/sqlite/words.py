@@ -1,16 +1,19 @@
-"""The words index: one FTS5 table per tenant.
+"""The words index: one FTS5 table per tenant and document kind.
 
 FTS5's `bm25()` takes its statistics (how many documents hold a word, their average length) from
 the whole table. With every tenant in one table, what one tenant stores moved the scores and the
 order of another's search results: a tenant could learn whether others' memories hold a word
 by storing it once and watching its own score fall as others' documents with it were added.
-Each tenant's documents are in a table of their own, so its statistics are its own. (Within a
-tenant, an agent's records, file memories and history events still share them: one owner.)
+Each tenant's documents are in tables of their own, so its statistics are its own; and one per
+kind, so a long history does not set the statistics its records are ranked by, nor a review's
+records those of its history (S3 Vectors keeps them per agent and kind; a table per agent would
+make one FTS5 table, five shadow tables, per agent and kind in the file's schema). Within a
+tenant and kind, agents share them; the `owner` column selects an agent's documents.
 
-A table is named by a digest of its tenant (tenant ids are arbitrary text) and made by the
-first write that needs it, inside that write's transaction; a rolled-back write takes it away
+A table is named by a digest of its tenant and kind (tenant ids are arbitrary text) and made by
+the first write that needs it, inside that write's transaction; a rolled-back write takes it away
 again, so every write makes sure of it (`CREATE ... IF NOT EXISTS`, ~5 µs) rather than trusting
-a cache. A tenant that never wrote has no table, and its searches find nothing.
+a cache. A tenant that never wrote a kind has no table for it, and searching it finds nothing.
 """
 
 from __future__ import annotations
@@ -21,16 +24,18 @@ import sqlite3
 WORDS_PREFIX = "search_words_"
 
 
-def words_table(tenant: str) -> str:
-    """The tenant's words table: 96 bits of a digest, a name no two tenants share in practice."""
-    return WORDS_PREFIX + hashlib.sha256(tenant.encode()).hexdigest()[:24]
+def words_table(tenant: str, kind: str) -> str:
+    """The words table of a tenant's documents of a kind: 96 bits of a digest, a name no two
+    tenants share in practice."""
+    return WORDS_PREFIX + hashlib.sha256(f"{tenant}\0{kind}".encode()).hexdigest()[:24]
 
 
-def ensure_words_table(conn: sqlite3.Connection, tenant: str) -> str:
-    """The tenant's words table, made if it is not there yet (in the caller's transaction).
+def ensure_words_table(conn: sqlite3.Connection, tenant: str, kind: str) -> str:
+    """The words table of a tenant's documents of a kind, made if it is not there yet (in the
+    caller's transaction).
     Columns: the document's own words, its owner (one word naming the tenant, agent and kind, so
     a query walks one agent's documents), and the words said just before a history event."""
-    table = words_table(tenant)
+    table = words_table(tenant, kind)
     conn.execute(
         f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(text, owner, context,"
         " tokenize = 'porter unicode61')"
@@ -44,14 +49,15 @@ def missing_table(exc: sqlite3.OperationalError) -> bool:
 
 
 def split_by_tenant(conn: sqlite3.Connection) -> None:
-    """Migration 16: move the shared table's rows into their tenants' tables, then drop it."""
-    tenants = [row[0] for row in conn.execute("SELECT DISTINCT tenant FROM search_docs")]
-    for tenant in tenants:
-        table = ensure_words_table(conn, tenant)
+    """Migration 16: move the shared table's rows into their tenants' and kinds' tables, then
+    drop it."""
+    owners = conn.execute("SELECT DISTINCT tenant, kind FROM search_docs").fetchall()
+    for tenant, kind in owners:
+        table = ensure_words_table(conn, tenant, kind)
         conn.execute(
             f"INSERT INTO {table} (rowid, text, owner, context)"
             " SELECT f.rowid, f.text, f.owner, f.context FROM search_fts f"
-            " JOIN search_docs d ON d.seq = f.rowid WHERE d.tenant = ?",
-            (tenant,),
+            " JOIN search_docs d ON d.seq = f.rowid WHERE d.tenant = ? AND d.kind = ?",
+            (tenant, kind),
         )
     conn.execute("DROP TABLE search_fts")
