@@ -99,8 +99,7 @@ class IngestService:
                     message.agent,
                     message.session,
                     message.turn,
-                    # Its events were validated as the message's: not dumped and parsed again.
-                    AppendIn(events=list(message.events)),
+                    AppendIn.parse(_events_body(message)),
                 )
             elif isinstance(message, Commit):
                 self._sessions.commit(tenant, message.agent, message.session, message.turn)
@@ -163,3 +162,7 @@ def _already_applied(message: Any, exc: Conflict) -> bool:
         return exc.code == "turn_closed" and exc.details.get("alreadyKept") is True
     done = {Commit: "committed", Rollback: "rolled_back"}.get(type(message))
     return exc.code == "turn_closed" and exc.details.get("status") == done
+
+
+def _events_body(message: Append) -> dict[str, Any]:
+    return {"events": [e.model_dump(mode="json", exclude_none=True) for e in message.events]}
