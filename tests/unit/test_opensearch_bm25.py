@@ -1,5 +1,5 @@
 """The OpenSearch lexical search's own BM25 (adapters/opensearch/bm25.py), without an engine: the
-statistics `_msearch`, the candidate search, and the re-score, against examples computed by hand
+statistics search, the candidate search, and the re-score, against examples computed by hand
 with the agent's statistics (k1 = 1.2, b = 0.75, IDF = ln(1 + (N - df + 0.5) / (df + 0.5)))."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from agent_memory.adapters.opensearch.bm25 import (
     query_words,
     read_statistics,
     rescore,
-    statistics_searches,
+    statistics_body,
 )
 
 pytestmark = pytest.mark.unit
@@ -44,46 +44,47 @@ def scores(hits) -> dict[str, float]:
 # -- the statistics ---------------------------------------------------------------------------
 
 
-def test_the_statistics_are_one_msearch_over_the_agents_documents_of_the_kind_only():
+def test_the_statistics_are_one_search_over_the_agents_documents_of_the_kind_only():
     words = query_words("falcon plans")
 
-    lines = statistics_searches("t1", "teams/web", "record", words)
+    body = statistics_body("t1", "teams/web", "record", words)
 
-    headers, bodies = lines[0::2], lines[1::2]
-    assert headers == [{}, {}, {}]  # the index is in the URL
-    for body in bodies:
-        assert (body["size"], body["track_total_hits"]) == (0, True)
+    assert (body["size"], body["track_total_hits"]) == (0, True)
     # No status, scope, label or preview filter: those choose what is found, never its score.
-    assert bodies[0]["query"] == {"bool": {"filter": PARTITION}}
-    assert bodies[0]["aggs"] == {"average_length": {"avg": {"field": "length"}}}
-    falcon, plan = (body["query"]["bool"]["filter"] for body in bodies[1:])
-    assert falcon[:3] == plan[:3] == PARTITION
-    assert falcon[3]["multi_match"]["query"] == "falcon"
-    assert plan[3]["multi_match"]["query"] == "plans"
-    assert falcon[3]["multi_match"]["operator"] == "and"
+    assert body["query"] == {"bool": {"filter": PARTITION}}
+    assert body["aggs"]["average_length"] == {"avg": {"field": "length"}}
+    holding = body["aggs"]["holding"]["filters"]["filters"]
+    assert list(holding) == ["0", "1"]  # a bucket a word, in the order of the words
+    assert holding["0"]["multi_match"]["query"] == "falcon"
+    assert holding["1"]["multi_match"]["query"] == "plans"
+    assert holding["0"]["multi_match"]["operator"] == "and"
 
 
-def test_the_statistics_are_read_in_the_order_they_were_asked():
+def test_the_statistics_are_read_from_the_total_and_the_buckets():
     words = query_words("falcon plan")
-    responses = [
-        {
-            "hits": {"total": {"value": 4, "relation": "eq"}},
-            "aggregations": {"average_length": {"value": 3.0}},
+    response = {
+        "hits": {"total": {"value": 4, "relation": "eq"}, "hits": []},
+        "aggregations": {
+            "average_length": {"value": 3.0},
+            "holding": {"buckets": {"0": {"doc_count": 2}, "1": {"doc_count": 1}}},
         },
-        {"hits": {"total": {"value": 2, "relation": "eq"}}},
-        {"hits": {"total": 1}},  # an engine of old answers a number
-    ]
+    }
 
-    assert read_statistics(responses, words) == STATS
+    assert read_statistics(response, words) == STATS
+    response["hits"]["total"] = 4  # an engine of old answers a number
+    assert read_statistics(response, words) == STATS
 
 
 def test_no_document_with_a_length_leaves_the_average_unknown():
-    responses = [
-        {"hits": {"total": {"value": 2}}, "aggregations": {"average_length": {"value": None}}},
-        {"hits": {"total": {"value": 1}}},
-    ]
+    response = {
+        "hits": {"total": {"value": 2}},
+        "aggregations": {
+            "average_length": {"value": None},
+            "holding": {"buckets": {"0": {"doc_count": 1}}},
+        },
+    }
 
-    assert read_statistics(responses, query_words("falcon")).average_length is None
+    assert read_statistics(response, query_words("falcon")).average_length is None
 
 
 # -- the candidates ---------------------------------------------------------------------------

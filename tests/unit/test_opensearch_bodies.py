@@ -40,12 +40,12 @@ class RecordingClient:
         self,
         hits: list[dict] | None = None,
         create_error: Exception | None = None,
-        statistics: list[dict] | None = None,
+        statistics: dict | None = None,
     ):
         self.calls: list[tuple[str, dict]] = []
         self.hits = hits or []
         self.create_error = create_error
-        self.statistics = statistics or []  # the _msearch responses
+        self.statistics = statistics  # the answer to a lexical search's statistics search
         self.indices = self
 
     def create(self, index: str, body: dict) -> dict:
@@ -59,12 +59,12 @@ class RecordingClient:
         return {"acknowledged": True}
 
     def search(self, index: str, body: dict) -> dict:
-        self.calls.append(("search", {"index": index, "body": body}))
+        verb = "statistics" if body.get("size") == 0 else "search"
+        self.calls.append((verb, {"index": index, "body": body}))
+        if verb == "statistics":
+            assert self.statistics is not None, "no statistics were given to answer with"
+            return self.statistics
         return {"hits": {"hits": self.hits}}
-
-    def msearch(self, index: str, body: list[dict]) -> dict:
-        self.calls.append(("msearch", {"index": index, "body": body}))
-        return {"responses": self.statistics}
 
 
 def hit(doc_id: str, score: float) -> dict:
@@ -312,15 +312,18 @@ def test_a_lexical_query_ranks_by_the_embedded_index_words_found_beside_their_pi
 # -- the lexical search's requests (bm25.py) ------------------------------------------------
 
 
-def counted(total: int, average: float | None = None) -> dict:
-    response: dict = {"hits": {"total": {"value": total, "relation": "eq"}, "hits": []}}
-    if average is not None:
-        response["aggregations"] = {"average_length": {"value": average}}
-    return response
+def counted(total: int, average: float | None, *holding: int) -> dict:
+    """A statistics search's answer: the agent's documents, their average length, and how many
+    hold each query word."""
+    buckets = {str(n): {"doc_count": count} for n, count in enumerate(holding)}
+    return {
+        "hits": {"total": {"value": total, "relation": "eq"}, "hits": []},
+        "aggregations": {"average_length": {"value": average}, "holding": {"buckets": buckets}},
+    }
 
 
-def lexical_client(*statistics: dict, hits: list[dict] | None = None) -> RecordingClient:
-    return RecordingClient(hits=hits, statistics=list(statistics))
+def lexical_client(statistics: dict, hits: list[dict] | None = None) -> RecordingClient:
+    return RecordingClient(hits=hits, statistics=statistics)
 
 
 def test_a_lexical_search_asks_the_statistics_then_the_candidates_and_scores_them_itself():
@@ -328,13 +331,13 @@ def test_a_lexical_search_asks_the_statistics_then_the_candidates_and_scores_the
     # The engine's score is not used: the hit is scored again with the agent's statistics; its
     # 2 words (`the` is a stopword) are the average length, so the score is the IDF.
     client = lexical_client(
-        counted(2, 2.0), counted(1), hits=[{"_id": "x", "_score": 99.0, "_source": source}]
+        counted(2, 2.0, 1), hits=[{"_id": "x", "_score": 99.0, "_source": source}]
     )
     where = IndexFilter(statuses=frozenset({"ACTIVE"}), labels={"team": "web"})
 
     [found] = OpenSearchIndex(client, "memories", 2).lexical("t1", "a", "deploy", where, 5)
 
-    assert [verb for verb, _ in client.calls] == ["msearch", "search"]
+    assert [verb for verb, _ in client.calls] == ["statistics", "search"]
     searched = client.calls[1][1]["body"]["query"]["bool"]["filter"]
     assert {"term": {"labels": "team=web"}} in searched
     idf = math.log(1 + 1.5 / 1.5)
@@ -342,40 +345,47 @@ def test_a_lexical_search_asks_the_statistics_then_the_candidates_and_scores_the
 
 
 def test_a_lexical_search_no_document_of_the_agent_answers_asks_no_candidates():
-    client = lexical_client(counted(3, 2.0), counted(0))
+    client = lexical_client(counted(3, 2.0, 0))
 
     assert (
         OpenSearchIndex(client, "memories", 2).lexical("t1", "a", "zebra", IndexFilter(), 5) == []
     )
-    assert [verb for verb, _ in client.calls] == ["msearch"]
+    assert [verb for verb, _ in client.calls] == ["statistics"]
+
+
+class Failing(RecordingClient):
+    """Answers the statistics search with an error of the engine."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
+
+    def search(self, index: str, body: dict) -> dict:
+        self.calls.append(("statistics" if body.get("size") == 0 else "search", body))
+        raise self.error
 
 
 def test_a_lexical_search_of_an_index_not_made_yet_finds_nothing():
-    missing = {"error": {"type": "index_not_found_exception"}, "status": 404}
-    client = lexical_client(missing, missing)
+    client = Failing(opensearchpy.exceptions.NotFoundError(404, "index_not_found_exception", {}))
 
     assert (
         OpenSearchIndex(client, "memories", 2).lexical("t1", "a", "deploy", IndexFilter(), 5) == []
     )
-    assert [verb for verb, _ in client.calls] == ["msearch"]
+    assert [verb for verb, _ in client.calls] == ["statistics"]
 
 
-def test_a_statistics_search_the_engine_failed_is_storage_unavailable():
-    failed = {"error": {"type": "search_phase_execution_exception"}, "status": 500}
-    client = lexical_client(counted(3, 2.0), failed)
-
-    with pytest.raises(StorageUnavailable):
-        OpenSearchIndex(client, "memories", 2).lexical("t1", "a", "deploy", IndexFilter(), 5)
-    assert [verb for verb, _ in client.calls] == ["msearch"]
-
-
-def test_a_refused_statistics_request_is_storage_unavailable():
-    refused = opensearchpy.exceptions.AuthorizationException(403, "security_exception", {})
-
-    class Refusing(RecordingClient):
-        def msearch(self, index: str, body: list[dict]) -> dict:
-            raise refused
+@pytest.mark.parametrize(
+    "error",
+    [
+        opensearchpy.exceptions.AuthorizationException(403, "security_exception", {}),
+        opensearchpy.exceptions.TransportError(500, "search_phase_execution_exception", {}),
+    ],
+    ids=["refused", "failed"],
+)
+def test_a_statistics_search_refused_or_failed_is_storage_unavailable(error):
+    client = Failing(error)
 
     with pytest.raises(StorageUnavailable) as raised:
-        OpenSearchIndex(Refusing(), "memories", 2).lexical("t1", "a", "deploy", IndexFilter(), 5)
-    assert raised.value.__cause__ is refused
+        OpenSearchIndex(client, "memories", 2).lexical("t1", "a", "deploy", IndexFilter(), 5)
+    assert raised.value.__cause__ is error
+    assert [verb for verb, _ in client.calls] == ["statistics"]

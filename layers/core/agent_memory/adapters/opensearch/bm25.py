@@ -9,8 +9,10 @@ kind (the partition `tenant + agent_id + kind`, as S3 Vectors' postings keep the
 score is the domain's `bm25_term` over words counted by the domain's `stems`, context words at
 CONTEXT_WEIGHT (bodies.weighted_words), so the shapes rank by one formula:
 
-1. one `_msearch` of counts: the partition's documents, those holding each query word, and
-   the average of the `length` field (`statistics_searches`, `read_statistics`);
+1. one search of counts, `size: 0`: the partition's documents (its total), those holding each
+   query word (a `filters` aggregation, a bucket a word) and the average of the `length` field
+   (`statistics_body`, `read_statistics`). One `_search`, the request every engine and AOSS
+   answer, rather than a `_msearch` of a count a word;
 2. the candidates: the search's filters, and one `constant_score` clause a word boosted by its
    IDF, so a candidate scores the IDFs of the words it holds (`candidates_body`);
 3. the candidates scored again here, from their own text and context (`rescore`).
@@ -33,7 +35,8 @@ MIN_CANDIDATES = 100
 # Every field a word is found in: its text and the words said before it, each as the standard
 # analyser splits it and as the English one stems it (`deploying` finds `deployed`).
 WORD_FIELDS = ["text", "text.english", "context", "context.english"]
-AVERAGE_LENGTH = "average_length"  # the aggregation's name in the statistics response
+AVERAGE_LENGTH = "average_length"  # the aggregations' names in the statistics response
+HOLDING = "holding"
 
 
 @dataclass(frozen=True)
@@ -87,34 +90,38 @@ def word_clause(word: QueryWord) -> dict[str, Any]:
     return {"bool": {"should": matches, "minimum_should_match": 1}}
 
 
-def statistics_searches(
+def statistics_body(
     tenant: str, agent_id: str, kind: str, words: Sequence[QueryWord]
-) -> list[dict[str, Any]]:
-    """The `_msearch` lines (a header, a body) counting the partition, its documents holding
-    each word, and their average `length`. Filtered on the partition only, not on the search's
-    other filters (status, scope, labels...): BM25's statistics cover the agent's documents, as
-    S3 Vectors' totals do, so a filter changes which documents are found, never their scores."""
-    partition = partition_clauses(tenant, agent_id, kind)
-    everything: dict[str, Any] = {
+) -> dict[str, Any]:
+    """One search counting the partition (its total), its documents holding each word (a bucket
+    a word, named by the word's position) and their average `length`. Filtered on the partition
+    only, not on the search's other filters (status, scope, labels...): BM25's statistics cover
+    the agent's documents, as S3 Vectors' totals do, so a filter changes which documents are
+    found, never their scores."""
+    return {
         "size": 0,
         "track_total_hits": True,
-        "query": {"bool": {"filter": partition}},
-        "aggs": {AVERAGE_LENGTH: {"avg": {"field": "length"}}},
+        "query": {"bool": {"filter": partition_clauses(tenant, agent_id, kind)}},
+        "aggs": {
+            AVERAGE_LENGTH: {"avg": {"field": "length"}},
+            HOLDING: {
+                "filters": {"filters": {str(n): word_clause(w) for n, w in enumerate(words)}}
+            },
+        },
     }
-    lines: list[dict[str, Any]] = [{}, everything]
-    for word in words:
-        holding = [*partition, word_clause(word)]
-        lines += [{}, {"size": 0, "track_total_hits": True, "query": {"bool": {"filter": holding}}}]
-    return lines
 
 
-def read_statistics(responses: Sequence[dict[str, Any]], words: Sequence[QueryWord]) -> Statistics:
-    """The statistics from the `_msearch` responses, in the order of `statistics_searches`."""
-    everything, *holding = responses
-    average = everything.get("aggregations", {}).get(AVERAGE_LENGTH, {}).get("value")
+def read_statistics(response: dict[str, Any], words: Sequence[QueryWord]) -> Statistics:
+    """The statistics from the answer to `statistics_body`."""
+    aggregations = response.get("aggregations", {})
+    average = aggregations.get(AVERAGE_LENGTH, {}).get("value")
+    buckets = aggregations.get(HOLDING, {}).get("buckets", {})
     return Statistics(
-        documents=_total(everything),
-        frequencies={word.word: _total(r) for word, r in zip(words, holding, strict=True)},
+        documents=_total(response),
+        frequencies={
+            word.word: int(buckets.get(str(n), {}).get("doc_count", 0))
+            for n, word in enumerate(words)
+        },
         average_length=float(average) if average is not None else None,
     )
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from ...domain.search import lexical
 from ...domain.search.index import CONTEXT_WEIGHT, Hit, IndexDoc, IndexFilter
-from ...domain.search.lexical import stems
 
 HIT_SOURCE = ["doc_id", "created_at", "session_id"]  # what a search hit needs back
 
@@ -158,16 +158,9 @@ def knn_body(vector: Sequence[float], clauses: list[dict[str, Any]], limit: int)
 
 
 def weighted_words(text: str, context: str) -> tuple[dict[str, float], float]:
-    """A document's words as BM25 counts them, as S3 Vectors' postings do: each stem of its text
-    once and each of its context CONTEXT_WEIGHT, in the word's count and in the length."""
-    own = stems(text)
-    said = stems(context) if context else []
-    counts: dict[str, float] = {}
-    for word in own:
-        counts[word] = counts.get(word, 0.0) + 1.0
-    for word in said:
-        counts[word] = counts.get(word, 0.0) + CONTEXT_WEIGHT
-    return counts, len(own) + CONTEXT_WEIGHT * len(said)
+    """A document's words as BM25 counts them, as S3 Vectors' postings do (the domain's
+    `weighted_words`, context words at CONTEXT_WEIGHT)."""
+    return lexical.weighted_words(text, context, CONTEXT_WEIGHT)
 
 
 def document_source(

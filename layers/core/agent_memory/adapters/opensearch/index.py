@@ -48,7 +48,7 @@ from ...domain.search.index import (
     check_dimensions,
     newest_versions,
 )
-from .bm25 import candidates_body, query_words, read_statistics, rescore, statistics_searches
+from .bm25 import candidates_body, query_words, read_statistics, rescore, statistics_body
 from .bodies import (
     LENGTH_FIELD,
     TEXT_FIELD,
@@ -237,15 +237,15 @@ class OpenSearchIndex(SearchIndex):
         self, tenant: str, agent_id: str, query: str, where: IndexFilter, limit: int
     ) -> list[Hit]:
         """BM25 with the statistics of the agent's own documents of the kind, never the shared
-        index's (bm25.py): one `_msearch` of counts, then one search for the candidates."""
+        index's (bm25.py): one search of counts, then one search for the candidates."""
         clauses = filter_clauses(tenant, agent_id, where)
         words = query_words(query)
         if clauses is None or limit < 1 or not words:
             return []  # as EmbeddedIndex: a query of stopwords or punctuation finds nothing
-        responses = self._msearch(statistics_searches(tenant, agent_id, where.kind, words))
-        if responses is None:
-            return []
-        statistics = read_statistics(responses, words)
+        counted = self._search(statistics_body(tenant, agent_id, where.kind, words), "statistics")
+        if counted is None:
+            return []  # the index does not exist: nothing is indexed yet
+        statistics = read_statistics(counted, words)
         body = candidates_body(words, statistics, clauses, limit)
         if body is None:
             return []  # no document of the agent holds a word of the query
@@ -337,35 +337,6 @@ class OpenSearchIndex(SearchIndex):
         except OpenSearchException as exc:
             _unavailable(action, exc)
         return response
-
-    def _msearch(self, lines: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
-        """The responses of a multi-search, or None when the index does not exist yet."""
-        from opensearchpy.exceptions import NotFoundError, OpenSearchException
-
-        try:
-            response = self._client.msearch(index=self._index, body=lines)
-        except NotFoundError:
-            return None
-        except OpenSearchException as exc:
-            _unavailable("statistics", exc)
-        responses: list[dict[str, Any]] = response["responses"]
-        for item in responses:
-            error = item.get("error")
-            if error is None:
-                continue
-            # A multi-search answers 200 and reports each search's failure in its place.
-            if item.get("status") == 404:
-                return None  # the index does not exist: nothing is indexed yet
-            logger.warning(
-                "opensearch request failed",
-                extra={
-                    "action": "statistics",
-                    "error": error.get("type") if isinstance(error, dict) else error,
-                    "status": item.get("status"),
-                },
-            )
-            raise StorageUnavailable("the search index is unavailable")
-        return responses
 
     def _index_sources(self, sources: Sequence[dict[str, Any]]) -> set[str]:
         """Write new copies; the keys whose copy was refused."""
