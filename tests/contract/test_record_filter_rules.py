@@ -91,12 +91,21 @@ def test_each_index_path_pre_filters_as_the_definition_does(
 
 
 class _Recording:
-    """Stands in for the OpenSearch client: keeps each search body, finds nothing."""
+    """Stands in for the OpenSearch client: keeps each search body, finds nothing. The lexical
+    search's statistics (a search of `size: 0`) count a document holding every word, so it goes
+    on to its search."""
 
     def __init__(self) -> None:
         self.bodies: list[dict[str, Any]] = []
 
     def search(self, index: str, body: dict[str, Any]) -> dict[str, Any]:
+        if body.get("size") == 0:
+            words = body["aggs"]["holding"]["filters"]["filters"]
+            buckets = {name: {"doc_count": 1} for name in words}
+            return {
+                "hits": {"total": {"value": 1}},
+                "aggregations": {"holding": {"buckets": buckets}},
+            }
         self.bodies.append(body)
         return {"hits": {"hits": []}}
 

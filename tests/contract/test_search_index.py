@@ -290,8 +290,6 @@ def test_tenants_and_agents_are_isolated(search_index: SearchIndex) -> None:
 def test_another_tenants_documents_never_move_a_tenants_scores(search_index: SearchIndex) -> None:
     """BM25's statistics (how many documents hold a word, their length) are the tenant's own:
     were they shared, a tenant could store a word and watch its score fall as others stored it."""
-    if type(search_index).__name__ == "OpenSearchIndex":
-        pytest.xfail("OpenSearch's BM25 takes its statistics from the whole shared index")
 
     def scores() -> dict[str, float]:
         hits = search_index.lexical("t1", AGENT, "falcon standup", IndexFilter(), 10)

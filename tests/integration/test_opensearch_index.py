@@ -168,37 +168,40 @@ def test_the_words_said_before_an_event_are_kept_beside_its_text(engine, index):
     assert (source["text"], source["context"]) == ("On Tuesdays.", "ship the api")
 
 
-def test_an_index_made_before_the_context_field_gains_it(engine):
+def old_index(engine) -> str:
+    """An index made before the `context` and `length` fields were."""
     name = f"memories-{uuid.uuid4().hex[:12]}"
-    old = {
-        "settings": {"index": {"knn": True}},
-        "mappings": {"dynamic": "strict", "properties": {}},
-    }
+    old = {"settings": {"index": {"knn": True}}, "mappings": {"dynamic": "strict"}}
     old["mappings"]["properties"] = {
-        k: v for k, v in index_body(DIMS)["mappings"]["properties"].items() if k != "context"
+        k: v
+        for k, v in index_body(DIMS)["mappings"]["properties"].items()
+        if k not in ("context", "length")
     }
     engine.indices.create(index=name, body=old)
+    return name
+
+
+def refuse_mapping(**_):
+    raise opensearchpy.exceptions.AuthorizationException(403, "security_exception", {})
+
+
+def test_an_index_made_before_the_context_and_length_fields_gains_them(engine):
+    name = old_index(engine)
     try:
         adapter = OpenSearchIndex(engine, name, DIMS, refresh=True)
         adapter.upsert([doc("answer", "On Tuesdays.", kind="event", context="ship the api")])
         where = IndexFilter(kind="event", include_all_sessions=True)
         assert ids(adapter.lexical("t1", "teams/web", "ship", where, 10)) == ["answer"]
+        # tuesday, plus ship and api at a quarter of a word each
+        assert stored(engine, adapter, "answer")[0]["length"] == 1.5
     finally:
         engine.indices.delete(index=name, ignore_unavailable=True)
 
 
-def test_an_index_that_refuses_the_context_field_still_takes_documents(engine, monkeypatch):
-    name = f"memories-{uuid.uuid4().hex[:12]}"
-    old = {"settings": {"index": {"knn": True}}, "mappings": {"dynamic": "strict"}}
-    old["mappings"]["properties"] = {
-        k: v for k, v in index_body(DIMS)["mappings"]["properties"].items() if k != "context"
-    }
-    engine.indices.create(index=name, body=old)
+def test_an_index_that_refuses_the_new_fields_still_takes_documents(engine, monkeypatch):
+    name = old_index(engine)
 
-    def refused(**_):
-        raise opensearchpy.exceptions.AuthorizationException(403, "security_exception", {})
-
-    monkeypatch.setattr(engine.indices, "put_mapping", refused)
+    monkeypatch.setattr(engine.indices, "put_mapping", refuse_mapping)
     try:
         adapter = OpenSearchIndex(engine, name, DIMS, refresh=True)
         adapter.upsert([doc("answer", "On Tuesdays.", kind="event", context="ship the api")])
@@ -206,6 +209,29 @@ def test_an_index_that_refuses_the_context_field_still_takes_documents(engine, m
         # Found by its own words; the words said before it were left out, not the document.
         assert ids(adapter.lexical("t1", "teams/web", "tuesdays", where, 10)) == ["answer"]
         assert adapter.lexical("t1", "teams/web", "ship", where, 10) == []
-        assert "context" not in stored(engine, adapter, "answer")[0]
+        assert {"context", "length"}.isdisjoint(stored(engine, adapter, "answer")[0])
+    finally:
+        engine.indices.delete(index=name, ignore_unavailable=True)
+
+
+def test_documents_without_a_length_score_by_the_candidates_own_lengths(engine, index, monkeypatch):
+    # Given the same documents in an index with `length` and in an older one that refused it
+    docs = [doc("short", "falcon plan"), doc("long", "falcon and a much longer migration note")]
+    name = old_index(engine)
+    try:
+        older = OpenSearchIndex(engine, name, DIMS, refresh=True)
+        with monkeypatch.context() as patch:
+            patch.setattr(engine.indices, "put_mapping", refuse_mapping)
+            older.upsert(docs)
+        index.upsert(docs)
+        assert all("length" not in source for source in stored(engine, older, "short"))
+
+        # When both candidates are all the agent's documents, their average is the agent's
+        def scores(adapter):
+            hits = adapter.lexical("t1", "teams/web", "falcon plan", IndexFilter(), 10)
+            return {hit.id: hit.score for hit in hits}
+
+        assert scores(older) == pytest.approx(scores(index))
+        assert list(scores(index)) == ["short", "long"]
     finally:
         engine.indices.delete(index=name, ignore_unavailable=True)

@@ -1,5 +1,7 @@
 """What OpenSearchIndex sends for what no local engine runs: the k-NN query, the k-NN mapping, and
-k-NN scores turned back into cosines. Checked against a client that records its calls."""
+k-NN scores turned back into cosines; and the lexical search's own BM25 (bm25.py: the statistics
+and candidate requests, the re-score by hand-computed examples). Checked against a client that
+records its calls."""
 
 from __future__ import annotations
 
@@ -16,12 +18,12 @@ from hypothesis import strategies as st
 
 import index_docs
 from agent_memory.adapters.opensearch import OpenSearchIndex, connect
+from agent_memory.adapters.opensearch.bm25 import query_words, word_clause
 from agent_memory.adapters.opensearch.bodies import (
     cosine_from_score,
     document_source,
     index_body,
     innerproduct_score,
-    lexical_body,
 )
 from agent_memory.domain.errors import StorageUnavailable
 from agent_memory.domain.search.index import IndexFilter
@@ -34,10 +36,16 @@ opensearchpy = pytest.importorskip("opensearchpy")
 class RecordingClient:
     """Just enough of opensearchpy.OpenSearch: records each call, answers with canned hits."""
 
-    def __init__(self, hits: list[dict] | None = None, create_error: Exception | None = None):
+    def __init__(
+        self,
+        hits: list[dict] | None = None,
+        create_error: Exception | None = None,
+        statistics: dict | None = None,
+    ):
         self.calls: list[tuple[str, dict]] = []
         self.hits = hits or []
         self.create_error = create_error
+        self.statistics = statistics  # the answer to a lexical search's statistics search
         self.indices = self
 
     def create(self, index: str, body: dict) -> dict:
@@ -51,7 +59,11 @@ class RecordingClient:
         return {"acknowledged": True}
 
     def search(self, index: str, body: dict) -> dict:
-        self.calls.append(("search", {"index": index, "body": body}))
+        verb = "statistics" if body.get("size") == 0 else "search"
+        self.calls.append((verb, {"index": index, "body": body}))
+        if verb == "statistics":
+            assert self.statistics is not None, "no statistics were given to answer with"
+            return self.statistics
         return {"hits": {"hits": self.hits}}
 
 
@@ -197,21 +209,34 @@ def test_an_index_that_already_exists_only_gains_the_fields_added_since():
     )
     client = RecordingClient(create_error=exists)
     OpenSearchIndex(client, "memories", 8).create_index()
-    assert [verb for verb, _ in client.calls] == ["create", "put_mapping"]
-    added = client.calls[1][1]["body"]["properties"]
-    assert added == {"context": index_body(8)["mappings"]["properties"]["context"]}
+    assert [verb for verb, _ in client.calls] == ["create", "put_mapping", "put_mapping"]
+    mapped = index_body(8)["mappings"]["properties"]
+    # One request a field, so one refused does not keep the other out.
+    assert [call["body"]["properties"] for _, call in client.calls[1:]] == [
+        {"context": mapped["context"]},
+        {"length": mapped["length"]},
+    ]
 
 
-def test_history_context_words_count_at_a_quarter_weight_and_only_when_said():
-    fields = lexical_body("ship", [], 5)["query"]["bool"]["must"][0]["multi_match"]["fields"]
-    assert fields == ["text", "text.english", "context^0.25", "context.english^0.25"]
-    said = "turn 2, user: Tuesdays."
+def test_history_context_words_are_kept_only_when_said_and_count_a_quarter_in_the_length():
+    # A word is looked for in the document's text and in the words said before it.
+    fields = word_clause(query_words("ship")[0])["multi_match"]["fields"]
+    assert fields == ["text", "text.english", "context", "context.english"]
+    said = "turn 2, user: Tuesdays."  # turn, 2, user, tuesday: 4 words
     doc = index_docs.doc(
         "e1.1", said, tenant="acme", agent_id="a", kind="event", context="When do we ship?"
     )
-    assert document_source("k", doc, None, None)["context"] == "When do we ship?"
+    source = document_source("k", doc, None, None)
+    assert source["context"] == "When do we ship?"
+    assert source["length"] == 4 + 0.25 * 1  # `ship`; when, do, we are stopwords
     bare = dataclasses.replace(doc, context="")
     assert "context" not in document_source("k", bare, None, None)
+    assert document_source("k", bare, None, None)["length"] == 4
+
+
+def test_an_index_without_the_length_field_is_written_without_it():
+    doc = index_docs.doc("r1", "deploy the api", tenant="acme", agent_id="a")
+    assert "length" not in document_source("k", doc, None, None, with_length=False)
 
 
 def test_other_engine_errors_become_storage_unavailable():
@@ -261,16 +286,106 @@ def test_connecting_builds_no_client_until_the_first_request():
 @pytest.mark.parametrize(
     ("query", "words"),
     [
-        ("deploy", "deploy"),
-        ("what's the plan?", "plan? plan"),
-        ("api.example.com", "api.example.com api example com"),
-        ("text:deployed AND Zürich", "text:deployed text deployed Zürich zurich"),
-        ("the ( ) : what is it", ""),
+        ("deploy", [("deploy", ("deploy",))]),
+        ("Deploying deployed", [("deploy", ("deploying", "deployed"))]),
+        ("what's the plan?", [("plan", ("plan", "plan?"))]),
+        (
+            "api.example.com",
+            [
+                ("api", ("api", "api.example.com")),
+                ("exampl", ("example", "api.example.com")),
+                ("com", ("com", "api.example.com")),
+            ],
+        ),
+        ("Zürich", [("zurich", ("zurich", "Zürich"))]),
+        ("the ( ) : what is it", []),
     ],
 )
-def test_a_lexical_query_looks_for_the_embedded_index_words_beside_their_pieces(
-    query: str, words: str
+def test_a_lexical_query_ranks_by_the_embedded_index_words_found_beside_their_pieces(
+    query: str, words: list[tuple[str, tuple[str, ...]]]
 ) -> None:
-    body = lexical_body(query, [], 5)
+    # Ranked by the stems S3 Vectors' postings hold; found also by the whole piece, which the
+    # engine's standard analyser keeps whole (`api.example.com`) or does not fold (`Zürich`).
+    assert [(w.word, w.phrases) for w in query_words(query)] == words
 
-    assert body["query"]["bool"]["must"][0]["multi_match"]["query"] == words
+
+# -- the lexical search's requests (bm25.py) ------------------------------------------------
+
+
+def counted(total: int, average: float | None, *holding: int) -> dict:
+    """A statistics search's answer: the agent's documents, their average length, and how many
+    hold each query word."""
+    buckets = {str(n): {"doc_count": count} for n, count in enumerate(holding)}
+    return {
+        "hits": {"total": {"value": total, "relation": "eq"}, "hits": []},
+        "aggregations": {"average_length": {"value": average}, "holding": {"buckets": buckets}},
+    }
+
+
+def lexical_client(statistics: dict, hits: list[dict] | None = None) -> RecordingClient:
+    return RecordingClient(hits=hits, statistics=statistics)
+
+
+def test_a_lexical_search_asks_the_statistics_then_the_candidates_and_scores_them_itself():
+    source = {"doc_id": "r1", "created_at": "2025-01-01T00:00:00+00:00", "text": "deploy the api"}
+    # The engine's score is not used: the hit is scored again with the agent's statistics; its
+    # 2 words (`the` is a stopword) are the average length, so the score is the IDF.
+    client = lexical_client(
+        counted(2, 2.0, 1), hits=[{"_id": "x", "_score": 99.0, "_source": source}]
+    )
+    where = IndexFilter(statuses=frozenset({"ACTIVE"}), labels={"team": "web"})
+
+    [found] = OpenSearchIndex(client, "memories", 2).lexical("t1", "a", "deploy", where, 5)
+
+    assert [verb for verb, _ in client.calls] == ["statistics", "search"]
+    searched = client.calls[1][1]["body"]["query"]["bool"]["filter"]
+    assert {"term": {"labels": "team=web"}} in searched
+    idf = math.log(1 + 1.5 / 1.5)
+    assert (found.id, found.score) == ("r1", pytest.approx(idf * 2.2 / (1 + 1.2)))
+
+
+def test_a_lexical_search_no_document_of_the_agent_answers_asks_no_candidates():
+    client = lexical_client(counted(3, 2.0, 0))
+
+    assert (
+        OpenSearchIndex(client, "memories", 2).lexical("t1", "a", "zebra", IndexFilter(), 5) == []
+    )
+    assert [verb for verb, _ in client.calls] == ["statistics"]
+
+
+class Failing(RecordingClient):
+    """Answers the statistics search with an error of the engine."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
+
+    def search(self, index: str, body: dict) -> dict:
+        self.calls.append(("statistics" if body.get("size") == 0 else "search", body))
+        raise self.error
+
+
+def test_a_lexical_search_of_an_index_not_made_yet_finds_nothing():
+    client = Failing(opensearchpy.exceptions.NotFoundError(404, "index_not_found_exception", {}))
+
+    assert (
+        OpenSearchIndex(client, "memories", 2).lexical("t1", "a", "deploy", IndexFilter(), 5) == []
+    )
+    assert [verb for verb, _ in client.calls] == ["statistics"]
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        opensearchpy.exceptions.AuthorizationException(403, "security_exception", {}),
+        opensearchpy.exceptions.TransportError(500, "search_phase_execution_exception", {}),
+    ],
+    ids=["refused", "failed"],
+)
+def test_a_statistics_search_refused_or_failed_is_storage_unavailable(error):
+    client = Failing(error)
+
+    with pytest.raises(StorageUnavailable) as raised:
+        OpenSearchIndex(client, "memories", 2).lexical("t1", "a", "deploy", IndexFilter(), 5)
+    assert raised.value.__cause__ is error
+    assert [verb for verb, _ in client.calls] == ["statistics"]

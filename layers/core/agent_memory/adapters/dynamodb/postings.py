@@ -36,7 +36,7 @@ from pynamodb.exceptions import DoesNotExist
 from ...domain.errors import StorageUnavailable
 from ...domain.retry import optimistic
 from ...domain.search.index import CONTEXT_WEIGHT, DocKind, Hit, IndexDoc, IndexFilter
-from ...domain.search.lexical import bm25_term, stems
+from ...domain.search.lexical import bm25_term, stems, weighted_words
 from ..s3vectors.filters import doc_fields, matches
 from . import keys
 from .items import IsoDateTimeAttribute, Item, bind, table_settings
@@ -80,14 +80,7 @@ class _Words:
 
 
 def _words(doc: IndexDoc) -> _Words:
-    own = stems(doc.text)
-    context = stems(doc.context) if doc.context else []
-    counts: dict[str, float] = {}
-    for word in own:
-        counts[word] = counts.get(word, 0.0) + 1.0
-    for word in context:
-        counts[word] = counts.get(word, 0.0) + CONTEXT_WEIGHT
-    return _Words(counts, len(own) + CONTEXT_WEIGHT * len(context))
+    return _Words(*weighted_words(doc.text, doc.context, CONTEXT_WEIGHT))
 
 
 class WordPostings:

@@ -1,5 +1,6 @@
 """Request bodies of OpenSearchIndex: the index mapping, the filters every search runs under, the
-lexical and k-NN queries, the stored form of a document, and k-NN scores turned back into cosines.
+k-NN query, the stored form of a document (with its words as BM25 counts them), a hit read back,
+and k-NN scores turned back into cosines. The lexical search's bodies are in bm25.py.
 
 Pure functions of their arguments, so they are checked without an engine.
 """
@@ -10,10 +11,11 @@ import hashlib
 import json
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
-from ...domain.search.index import CONTEXT_WEIGHT, IndexDoc, IndexFilter
-from ...domain.search.lexical import tokenize
+from ...domain.search import lexical
+from ...domain.search.index import CONTEXT_WEIGHT, Hit, IndexDoc, IndexFilter
 
 HIT_SOURCE = ["doc_id", "created_at", "session_id"]  # what a search hit needs back
 
@@ -23,6 +25,9 @@ TEXT_FIELD = {
     "analyzer": "standard",
     "fields": {"english": {"type": "text", "analyzer": "english"}},
 }
+# A document's words as BM25 counts them (`weighted_words`), for the average length of an agent's
+# documents; a float, as context words count a fraction of a word.
+LENGTH_FIELD = {"type": "float"}
 
 
 def doc_key(tenant: str, agent_id: str, kind: str, doc_id: str) -> str:
@@ -58,6 +63,7 @@ def index_body(dimensions: int) -> dict[str, Any]:
             "text": dict(TEXT_FIELD),
             # History: the words said just before an event, searched at CONTEXT_WEIGHT.
             "context": dict(TEXT_FIELD),
+            "length": dict(LENGTH_FIELD),
             # Vectors are unit length, so the inner product is the cosine. AOSS vector
             # collections take faiss or nmslib (not lucene); faiss HNSW filters inside the search.
             "vector": {
@@ -87,6 +93,16 @@ def cosine_from_score(score: float) -> float:
     return max(-1.0, min(1.0, dot))
 
 
+def partition_clauses(tenant: str, agent_id: str, kind: str) -> list[dict[str, Any]]:
+    """The documents of one agent and kind: every search runs inside them, and they are the
+    documents whose statistics a lexical search scores by."""
+    return [
+        {"term": {"tenant": tenant}},
+        {"term": {"agent_id": agent_id}},
+        {"term": {"kind": kind}},
+    ]
+
+
 def filter_clauses(tenant: str, agent_id: str, where: IndexFilter) -> list[dict[str, Any]] | None:
     """The `bool.filter` clauses a search runs under, or None when nothing can match."""
     scopes: list[dict[str, Any]] = []
@@ -107,12 +123,8 @@ def filter_clauses(tenant: str, agent_id: str, where: IndexFilter) -> list[dict[
         )
     if not scopes:
         return None
-    clauses: list[dict[str, Any]] = [
-        {"term": {"tenant": tenant}},
-        {"term": {"agent_id": agent_id}},
-        {"term": {"kind": where.kind}},
-        {"bool": {"should": scopes, "minimum_should_match": 1}},
-    ]
+    clauses = partition_clauses(tenant, agent_id, where.kind)
+    clauses.append({"bool": {"should": scopes, "minimum_should_match": 1}})
     for field, values in (
         ("status", where.statuses),
         ("record_kind", where.record_kinds),
@@ -125,52 +137,6 @@ def filter_clauses(tenant: str, agent_id: str, where: IndexFilter) -> list[dict[
     if where.preview != "any":
         clauses.append({"term": {"preview": where.preview == "only"}})
     return clauses
-
-
-def query_words(query: str) -> str:
-    """What a lexical search looks for: the words EmbeddedIndex finds a query by (tokenize: no
-    stopwords, split at `.`, `:` or `-`, diacritics folded), each beside the piece of the query it
-    came from. The engine's standard analyzer keeps stopwords and keeps `api.example.com` or
-    `text:deployed` whole, so the words alone would miss a document holding such a piece whole,
-    and the pieces alone would find what the embedded index does not (`the`), or miss what it
-    finds (`deployed` in `text:deployed`). Empty: the query has no word to find."""
-    words: list[str] = []
-    for piece in query.split():
-        tokens = tokenize(piece)
-        if tokens:
-            words.append(piece)
-            if tokens != [piece.lower()]:
-                words += tokens
-    return " ".join(words)
-
-
-def lexical_body(query: str, clauses: list[dict[str, Any]], limit: int) -> dict[str, Any]:
-    # `multi_match` analyses the text like the documents and parses no query syntax, so quotes,
-    # `AND`, `what's` or `eu-west-1` are just words.
-    return {
-        "size": limit,
-        "track_total_hits": False,
-        "_source": HIT_SOURCE,
-        "query": {
-            "bool": {
-                "must": [
-                    {
-                        "multi_match": {
-                            "query": query_words(query),
-                            "fields": [
-                                "text",
-                                "text.english",
-                                f"context^{CONTEXT_WEIGHT}",
-                                f"context.english^{CONTEXT_WEIGHT}",
-                            ],
-                            "type": "most_fields",
-                        }
-                    }
-                ],
-                "filter": clauses,
-            }
-        },
-    }
 
 
 def knn_body(vector: Sequence[float], clauses: list[dict[str, Any]], limit: int) -> dict[str, Any]:
@@ -191,11 +157,23 @@ def knn_body(vector: Sequence[float], clauses: list[dict[str, Any]], limit: int)
     }
 
 
+def weighted_words(text: str, context: str) -> tuple[dict[str, float], float]:
+    """A document's words as BM25 counts them, as S3 Vectors' postings do (the domain's
+    `weighted_words`, context words at CONTEXT_WEIGHT)."""
+    return lexical.weighted_words(text, context, CONTEXT_WEIGHT)
+
+
 def document_source(
-    key: str, doc: IndexDoc, vector: Sequence[float] | None, model_id: str | None
+    key: str,
+    doc: IndexDoc,
+    vector: Sequence[float] | None,
+    model_id: str | None,
+    *,
+    with_length: bool = True,
 ) -> dict[str, Any]:
     """What is stored for one copy of a document. `digest` fingerprints everything but the copy
-    id, so writing the same version with the same content again is recognised and skipped."""
+    id, so writing the same version with the same content again is recognised and skipped.
+    `with_length` False: the index has no `length` field (an older index that refused it)."""
     source: dict[str, Any] = {
         "key": key,
         "tenant": doc.tenant,
@@ -215,9 +193,22 @@ def document_source(
     }
     if doc.context:
         source["context"] = doc.context
+    if with_length:
+        source["length"] = weighted_words(doc.text, doc.context)[1]
     if vector is not None:
         source["vector"] = [float(x) for x in vector]
     canonical = json.dumps(source, sort_keys=True, separators=(",", ":"))
     source["digest"] = hashlib.sha256(canonical.encode()).hexdigest()
     source["copy"] = uuid.uuid4().hex
     return source
+
+
+def hit_from_source(source: dict[str, Any], score: float) -> Hit:
+    """A search hit from what HIT_SOURCE asks back."""
+    created = source.get("created_at")
+    return Hit(
+        source["doc_id"],
+        score,
+        datetime.fromisoformat(created) if created else None,
+        source.get("session_id"),
+    )

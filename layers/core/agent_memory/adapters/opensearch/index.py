@@ -36,7 +36,6 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, NoReturn
 
 from ...domain.errors import StorageUnavailable
@@ -49,16 +48,17 @@ from ...domain.search.index import (
     check_dimensions,
     newest_versions,
 )
+from .bm25 import candidates_body, query_words, read_statistics, rescore, statistics_body
 from .bodies import (
+    LENGTH_FIELD,
     TEXT_FIELD,
     cosine_from_score,
     doc_key,
     document_source,
     filter_clauses,
+    hit_from_source,
     index_body,
     knn_body,
-    lexical_body,
-    query_words,
 )
 
 logger = logging.getLogger(__name__)
@@ -119,6 +119,9 @@ class OpenSearchIndex(SearchIndex):
         # False when an existing index could not gain the `context` field: documents are then
         # written without it (found by their own words only) rather than refused.
         self._with_context = True
+        # False when it could not gain `length`: written without it, the statistics average
+        # the lengths of the documents that have one (bm25.rescore).
+        self._with_length = True
 
     @property
     def index_name(self) -> str:
@@ -145,22 +148,31 @@ class OpenSearchIndex(SearchIndex):
 
     def _add_fields(self) -> None:
         """An index made by an earlier version gets the fields added since (a mapping only
-        ever gains fields; adding one that is there already changes nothing)."""
+        ever gains fields; adding one that is there already changes nothing). One request a
+        field, so a field refused does not keep the other out."""
+        self._with_context = self._add_field(
+            "context", TEXT_FIELD, "history events are indexed without the words said before them"
+        )
+        self._with_length = self._add_field(
+            "length", LENGTH_FIELD, "lexical scores average the lengths of documents that have one"
+        )
+
+    def _add_field(self, name: str, mapping: dict[str, Any], without: str) -> bool:
+        """False when refused (no aoss:UpdateIndex, or the field mapped otherwise): indexing
+        goes on without the field rather than stopping; `without` says what that costs."""
         from opensearchpy.exceptions import OpenSearchException
 
         try:
             self._client.indices.put_mapping(
-                index=self._index, body={"properties": {"context": dict(TEXT_FIELD)}}
+                index=self._index, body={"properties": {name: dict(mapping)}}
             )
         except OpenSearchException as exc:
-            # Refused (no aoss:UpdateIndex, or a `context` field mapped otherwise): indexing
-            # goes on without the context words rather than stopping.
             logger.warning(
-                "the search index did not take the context field; history events are indexed"
-                " without the words said before them",
-                extra={"index": self._index, "error": str(exc)},
+                "the search index did not take a new field",
+                extra={"index": self._index, "field": name, "without": without, "error": str(exc)},
             )
-            self._with_context = False
+            return False
+        return True
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -191,7 +203,7 @@ class OpenSearchIndex(SearchIndex):
                 vector, model_id = newest.vector, newest.model_id
             if not self._with_context and doc.context:
                 doc = dataclasses.replace(doc, context="")
-            source = document_source(key, doc, vector, model_id)
+            source = document_source(key, doc, vector, model_id, with_length=self._with_length)
             same = next(
                 (c for c in copies if c.version == doc.version and c.digest == source["digest"]),
                 None,
@@ -224,10 +236,21 @@ class OpenSearchIndex(SearchIndex):
     def lexical(
         self, tenant: str, agent_id: str, query: str, where: IndexFilter, limit: int
     ) -> list[Hit]:
+        """BM25 with the statistics of the agent's own documents of the kind, never the shared
+        index's (bm25.py): one search of counts, then one search for the candidates."""
         clauses = filter_clauses(tenant, agent_id, where)
-        if clauses is None or limit < 1 or not query_words(query):
+        words = query_words(query)
+        if clauses is None or limit < 1 or not words:
             return []  # as EmbeddedIndex: a query of stopwords or punctuation finds nothing
-        return self._hits(lexical_body(query, clauses, limit), "lexical", float)
+        counted = self._search(statistics_body(tenant, agent_id, where.kind, words), "statistics")
+        if counted is None:
+            return []  # the index does not exist: nothing is indexed yet
+        statistics = read_statistics(counted, words)
+        body = candidates_body(words, statistics, clauses, limit)
+        if body is None:
+            return []  # no document of the agent holds a word of the query
+        response = self._search(body, "lexical")
+        return rescore(response["hits"]["hits"] if response else [], words, statistics, limit)
 
     def vector(
         self, tenant: str, agent_id: str, vector: Sequence[float], where: IndexFilter, limit: int
@@ -253,19 +276,10 @@ class OpenSearchIndex(SearchIndex):
         seen: set[str] = set()
         for hit in response["hits"]["hits"] if response else ():
             source = hit["_source"]
-            doc_id = source["doc_id"]
-            if doc_id in seen:
+            if source["doc_id"] in seen:
                 continue  # a second copy of a document, not yet swept (see the module doc)
-            seen.add(doc_id)
-            created = source.get("created_at")
-            hits.append(
-                Hit(
-                    doc_id,
-                    score(float(hit["_score"])),
-                    datetime.fromisoformat(created) if created else None,
-                    source.get("session_id"),
-                )
-            )
+            seen.add(source["doc_id"])
+            hits.append(hit_from_source(source, score(float(hit["_score"]))))
         return hits
 
     def _copies(self, keys: Sequence[str], *, with_vectors: bool) -> dict[str, list[_Copy]]:

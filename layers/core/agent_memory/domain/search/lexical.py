@@ -69,6 +69,22 @@ def stems(text: str) -> list[str]:
     return [stem(word) for word in tokenize(text)]
 
 
+def weighted_words(
+    text: str, context: str, context_weight: float
+) -> tuple[dict[str, float], float]:
+    """A document's words as BM25 counts them where this code scores it (S3 Vectors' postings,
+    OpenSearch's re-score): each stem of its text once and each of its context (the words said
+    before a history event) `context_weight`, in the word's count and in the length."""
+    own = stems(text)
+    said = stems(context) if context else []
+    counts: dict[str, float] = {}
+    for word in own:
+        counts[word] = counts.get(word, 0.0) + 1.0
+    for word in said:
+        counts[word] = counts.get(word, 0.0) + context_weight
+    return counts, len(own) + context_weight * len(said)
+
+
 @dataclass(frozen=True)
 class Scored:
     index: int
