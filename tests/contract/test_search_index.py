@@ -305,6 +305,26 @@ def test_another_tenants_documents_never_move_a_tenants_scores(search_index: Sea
     assert scores() == pytest.approx(before)
 
 
+def test_an_agents_documents_of_another_kind_never_move_its_scores(
+    search_index: SearchIndex,
+) -> None:
+    """Each kind's statistics are its own: a long history does not set those its records are
+    ranked by, nor a review's records those of its history."""
+
+    def scores() -> dict[str, float]:
+        hits = search_index.lexical("t1", AGENT, "falcon standup", IndexFilter(), 10)
+        return {hit.id: hit.score for hit in hits}
+
+    search_index.upsert([doc("plan", "falcon migration plan"), doc("notes", "weekly standup")])
+    before = scores()
+    search_index.upsert(
+        [doc(f"said-{n}", f"falcon said {n} times in a message", kind="event") for n in range(20)]
+    )
+
+    assert set(before) == {"plan", "notes"}
+    assert scores() == pytest.approx(before)
+
+
 def test_the_same_id_under_two_tenants_is_two_documents(search_index: SearchIndex) -> None:
     search_index.upsert([doc("r1", "alpha"), doc("r1", "beta", tenant="t2", version=5)])
 
