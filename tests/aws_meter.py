@@ -80,7 +80,8 @@ class Tally:
     read_units: float = 0.0
     write_units: float = 0.0
     stored_bytes: int = 0  # what the table holds more (or less) afterwards, by item sizes
-    opensearch: Counter[str] = field(default_factory=Counter)  # "search" | "knn" | "bulk" | ...
+    # "search" | "statistics" | "knn" | "bulk" | ...
+    opensearch: Counter[str] = field(default_factory=Counter)
     bulk_items: int = 0
     event_entries: int = 0
     transact_items: list[int] = field(default_factory=list)  # items of each TransactWriteItems
@@ -369,5 +370,7 @@ def _request_kind(method: str, url: str, body: Any) -> str:
         text = json.dumps(body) if body is not None else ""
         if '"knn"' in text:
             return "knn"
+        if '"holding"' in text:
+            return "statistics"  # the lexical half's count of the agent's words (bm25.py)
         return "copies" if '"search_after"' in text or '"sort"' in text else "search"
     return f"{method.lower()} {url.rsplit('/', 1)[-1] or '/'}"

@@ -100,6 +100,8 @@ def test_appending_events_is_one_write_whatever_their_number(cloud, n):
 # a search that finds nothing reads nothing back.
 @pytest.mark.parametrize(("mode", "knn", "embeds"), [("hybrid", 1, 1), ("lexical", 0, 0)])
 def test_a_search_is_one_query_a_half_and_one_batch_read(cloud, mode, knn, embeds):
+    """The lexical half is two requests: the agent's word statistics, then the candidates
+    (adapters/opensearch/bm25.py: BM25 with the agent's own statistics, never the index's)."""
     cloud.api.ok("PUT", A, manifest(mode))
     turn = begin(cloud)
     tool(cloud, turn, "add_memory", summary="The canary deploy runs on Tuesday", scope="agent")
@@ -112,7 +114,7 @@ def test_a_search_is_one_query_a_half_and_one_batch_read(cloud, mode, knn, embed
     )
 
     assert tally.opensearch["knn"] == knn
-    assert tally.opensearch["search"] == 1
+    assert (tally.opensearch["statistics"], tally.opensearch["search"]) == (1, 1)
     assert tally.count("bedrock-runtime.InvokeModel") == embeds
     # The hits are re-checked against the store in one read, not one read a hit.
     assert tally.count("dynamodb.BatchGetItem") == 1
@@ -128,6 +130,7 @@ def test_search_history_is_one_query_a_half_and_reads_in_batches(cloud):
 
     tally = measure(cloud, lambda: tool(cloud, turn, "search_history", query="rollback step"))
 
+    assert tally.opensearch["statistics"] == 1  # the lexical half's own BM25 statistics
     assert (tally.opensearch["search"], tally.opensearch["knn"]) == (1, 1)
     assert tally.count("bedrock-runtime.InvokeModel") == 1
     assert tally.count("dynamodb.GetItem") + tally.count("dynamodb.Query") <= 10
