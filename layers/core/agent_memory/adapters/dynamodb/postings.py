@@ -35,7 +35,7 @@ from pynamodb.exceptions import DoesNotExist
 
 from ...domain.errors import StorageUnavailable
 from ...domain.retry import optimistic
-from ...domain.search.index import CONTEXT_WEIGHT, DocKind, Hit, IndexDoc, IndexFilter
+from ...domain.search.index import DocKind, Hit, IndexDoc, IndexFilter
 from ...domain.search.lexical import bm25_term, stems, weighted_words
 from ..s3vectors.filters import doc_fields, matches
 from . import keys
@@ -80,7 +80,7 @@ class _Words:
 
 
 def _words(doc: IndexDoc) -> _Words:
-    return _Words(*weighted_words(doc.text, doc.context, CONTEXT_WEIGHT))
+    return _Words(*weighted_words(doc.text, doc.context))
 
 
 class WordPostings:

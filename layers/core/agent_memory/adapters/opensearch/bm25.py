@@ -7,7 +7,8 @@ its own score fall to learn whether other tenants' memories hold it. So no stati
 engine ranks anything here. The statistics are those of the agent's documents of the searched
 kind (the partition `tenant + agent_id + kind`, as S3 Vectors' postings keep them), and the
 score is the domain's `bm25_term` over words counted by the domain's `stems`, context words at
-CONTEXT_WEIGHT (bodies.weighted_words), so the shapes rank by one formula:
+CONTEXT_WEIGHT (the domain's `weighted_words`, as S3 Vectors' postings count them), so the
+shapes rank by one formula:
 
 1. one search of counts, `size: 0`: the partition's documents (its total), those holding each
    query word (a `filters` aggregation, a bucket a word) and the average of the `length` field
@@ -28,8 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...domain.search.index import Hit
-from ...domain.search.lexical import bm25_term, stem, tokenize
-from .bodies import HIT_SOURCE, hit_from_source, partition_clauses, weighted_words
+from ...domain.search.lexical import bm25_term, stem, tokenize, weighted_words
+from .bodies import HIT_SOURCE, hit_from_source, partition_clauses
 
 MIN_CANDIDATES = 100
 # Every field a word is found in: its text and the words said before it, each as the standard

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from ...domain.search import lexical
-from ...domain.search.index import CONTEXT_WEIGHT, Hit, IndexDoc, IndexFilter
+from ...domain.search.index import Hit, IndexDoc, IndexFilter
 
 HIT_SOURCE = ["doc_id", "created_at", "session_id"]  # what a search hit needs back
 
@@ -157,12 +157,6 @@ def knn_body(vector: Sequence[float], clauses: list[dict[str, Any]], limit: int)
     }
 
 
-def weighted_words(text: str, context: str) -> tuple[dict[str, float], float]:
-    """A document's words as BM25 counts them, as S3 Vectors' postings do (the domain's
-    `weighted_words`, context words at CONTEXT_WEIGHT)."""
-    return lexical.weighted_words(text, context, CONTEXT_WEIGHT)
-
-
 def document_source(
     key: str,
     doc: IndexDoc,
@@ -194,7 +188,7 @@ def document_source(
     if doc.context:
         source["context"] = doc.context
     if with_length:
-        source["length"] = weighted_words(doc.text, doc.context)[1]
+        source["length"] = lexical.weighted_words(doc.text, doc.context)[1]
     if vector is not None:
         source["vector"] = [float(x) for x in vector]
     canonical = json.dumps(source, sort_keys=True, separators=(",", ":"))

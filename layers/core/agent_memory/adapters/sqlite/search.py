@@ -282,13 +282,14 @@ class EmbeddedIndex(SearchIndex):
                     vector, model_id = found["vector"], found["model_id"]
                 conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (found["seq"],))
                 conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
-            self._insert(conn, doc, model_id, vector, doc.text, doc.context)
+            self._insert(conn, table, doc, model_id, vector, doc.text, doc.context)
             if doc.embed is not None and vector is None and self._model_id is not None:
                 self._queue(conn, doc)
 
     def _insert(
         self,
         conn: sqlite3.Connection,
+        table: str,
         doc: IndexDoc | sqlite3.Row,
         model_id: str | None,
         vector: bytes | None,
@@ -296,11 +297,10 @@ class EmbeddedIndex(SearchIndex):
         context: str,
     ) -> None:
         """The document's row at the next sequence number (where the vector matrices pick it
-        up), with its words in its tenant's and kind's table (made already: `ensure_words_table`)."""
+        up), with its words in `table`, its tenant's and kind's (`ensure_words_table`)."""
         if isinstance(doc, sqlite3.Row):
             values = tuple(doc[c] for c in _DOC_COLUMNS)
-            tenant, kind = doc["tenant"], doc["kind"]
-            owner = owner_key(tenant, doc["agent_id"], kind)
+            owner = owner_key(doc["tenant"], doc["agent_id"], doc["kind"])
         else:
             values = (
                 doc.tenant,
@@ -316,7 +316,6 @@ class EmbeddedIndex(SearchIndex):
                 json.dumps(doc.labels),
                 doc.created_at.isoformat(),
             )
-            tenant, kind = doc.tenant, doc.kind
             owner = owner_key(doc.tenant, doc.agent_id, doc.kind)
         seq = conn.execute(
             f"INSERT INTO search_docs ({', '.join(_DOC_COLUMNS)}, model_id, vector)"
@@ -324,7 +323,7 @@ class EmbeddedIndex(SearchIndex):
             (*values, model_id, vector),
         ).lastrowid
         conn.execute(
-            f"INSERT INTO {words_table(tenant, kind)} (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
+            f"INSERT INTO {table} (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
             (seq, text, owner, context),
         )
 
@@ -404,7 +403,7 @@ class EmbeddedIndex(SearchIndex):
                 conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (row["seq"],))
                 conn.execute("DELETE FROM search_docs WHERE seq = ?", (row["seq"],))
                 blob = np.asarray(vector, dtype=np.float32).tobytes()
-                self._insert(conn, row, model_id, blob, words["text"], words["context"])
+                self._insert(conn, table, row, model_id, blob, words["text"], words["context"])
                 added.append(item)
         return added
 

@@ -9,6 +9,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .index import CONTEXT_WEIGHT
+
 # Letters and digits of any script (not `_`), as SQLite's unicode61 tokenizer splits them.
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 STOPWORDS = frozenset(
@@ -69,20 +71,18 @@ def stems(text: str) -> list[str]:
     return [stem(word) for word in tokenize(text)]
 
 
-def weighted_words(
-    text: str, context: str, context_weight: float
-) -> tuple[dict[str, float], float]:
+def weighted_words(text: str, context: str) -> tuple[dict[str, float], float]:
     """A document's words as BM25 counts them where this code scores it (S3 Vectors' postings,
     OpenSearch's re-score): each stem of its text once and each of its context (the words said
-    before a history event) `context_weight`, in the word's count and in the length."""
+    before a history event) CONTEXT_WEIGHT, in the word's count and in the length."""
     own = stems(text)
     said = stems(context) if context else []
     counts: dict[str, float] = {}
     for word in own:
         counts[word] = counts.get(word, 0.0) + 1.0
     for word in said:
-        counts[word] = counts.get(word, 0.0) + context_weight
-    return counts, len(own) + context_weight * len(said)
+        counts[word] = counts.get(word, 0.0) + CONTEXT_WEIGHT
+    return counts, len(own) + CONTEXT_WEIGHT * len(said)
 
 
 @dataclass(frozen=True)
