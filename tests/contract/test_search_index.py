@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from agent_memory.domain.search.index import Hit, IndexFilter, SearchIndex
+from agent_memory.domain.search.index import Hit, IndexDoc, IndexFilter, SearchIndex
 from index_docs import T0, doc
 
 pytestmark = pytest.mark.contract
@@ -287,9 +287,8 @@ def test_tenants_and_agents_are_isolated(search_index: SearchIndex) -> None:
     assert found(search_index, "deploy", tenant="t2", agent="teams/web/releases") == set()
 
 
-def test_another_tenants_documents_never_move_a_tenants_scores(search_index: SearchIndex) -> None:
-    """BM25's statistics (how many documents hold a word, their length) are the tenant's own:
-    were they shared, a tenant could store a word and watch its score fall as others stored it."""
+def scores_unmoved_by(search_index: SearchIndex, others: list[IndexDoc]) -> None:
+    """t1's scores for a query, before and after `others` are written: the same."""
 
     def scores() -> dict[str, float]:
         hits = search_index.lexical("t1", AGENT, "falcon standup", IndexFilter(), 10)
@@ -297,12 +296,19 @@ def test_another_tenants_documents_never_move_a_tenants_scores(search_index: Sea
 
     search_index.upsert([doc("plan", "falcon migration plan"), doc("notes", "weekly standup")])
     before = scores()
-    search_index.upsert(
-        [doc(f"theirs-{n}", f"falcon item {n} of a longer note", tenant="t2") for n in range(20)]
-    )
+    search_index.upsert(others)
 
     assert set(before) == {"plan", "notes"}
     assert scores() == pytest.approx(before)
+
+
+def test_another_tenants_documents_never_move_a_tenants_scores(search_index: SearchIndex) -> None:
+    """BM25's statistics (how many documents hold a word, their length) are the tenant's own:
+    were they shared, a tenant could store a word and watch its score fall as others stored it."""
+    scores_unmoved_by(
+        search_index,
+        [doc(f"theirs-{n}", f"falcon item {n} of a longer note", tenant="t2") for n in range(20)],
+    )
 
 
 def test_an_agents_documents_of_another_kind_never_move_its_scores(
@@ -310,19 +316,10 @@ def test_an_agents_documents_of_another_kind_never_move_its_scores(
 ) -> None:
     """Each kind's statistics are its own: a long history does not set those its records are
     ranked by, nor a review's records those of its history."""
-
-    def scores() -> dict[str, float]:
-        hits = search_index.lexical("t1", AGENT, "falcon standup", IndexFilter(), 10)
-        return {hit.id: hit.score for hit in hits}
-
-    search_index.upsert([doc("plan", "falcon migration plan"), doc("notes", "weekly standup")])
-    before = scores()
-    search_index.upsert(
-        [doc(f"said-{n}", f"falcon said {n} times in a message", kind="event") for n in range(20)]
+    scores_unmoved_by(
+        search_index,
+        [doc(f"said-{n}", f"falcon said {n} times in a message", kind="event") for n in range(20)],
     )
-
-    assert set(before) == {"plan", "notes"}
-    assert scores() == pytest.approx(before)
 
 
 def test_the_same_id_under_two_tenants_is_two_documents(search_index: SearchIndex) -> None:

@@ -4,12 +4,9 @@ citing the window and a skip for each; a request it cannot answer is a 400."""
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
@@ -17,15 +14,11 @@ from agent_memory.adapters.models.openai_compatible import OpenAICompatibleModel
 from agent_memory.bootstrap import build_model
 from agent_memory.domain.extraction.model import Message
 from agent_memory.settings import Settings
+from benchmark_modules import load_benchmark
 
 pytestmark = pytest.mark.e2e
 
-_saved = list(sys.path)
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-try:
-    stub = importlib.import_module("observations_stub")
-finally:
-    sys.path[:] = _saved  # its extraction_corpus.py must not shadow the tests' own
+stub = load_benchmark("observations_stub")
 
 OBSERVATIONS = [
     {"text": "Caroline went to a support group.", "dia_ids": ["D1:3"]},

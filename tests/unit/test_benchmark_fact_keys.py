@@ -4,11 +4,7 @@ as the product's OpenAICompatibleModel reads it. No benchmark is run."""
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -16,26 +12,13 @@ import pytest
 from agent_memory.adapters.models.openai_compatible import OpenAICompatibleModel
 from agent_memory.domain.extraction.model import Existing, Message
 from agent_memory.domain.manifest import Manifest
+from benchmark_modules import load_benchmark
 
 pytestmark = pytest.mark.unit
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def _benchmark(name: str) -> ModuleType:
-    # benchmarks/ only while importing: first on sys.path for good, its extraction_corpus.py
-    # would shadow the tests' own for every test collected after this one.
-    saved = list(sys.path)
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path[:] = saved
-
-
-locomo = _benchmark("locomo")
-longmemeval = _benchmark("longmemeval")
-stub = _benchmark("observations_stub")
+locomo = load_benchmark("locomo")
+longmemeval = load_benchmark("longmemeval")
+stub = load_benchmark("observations_stub")
 
 OBSERVATIONS = [
     {"text": "Caroline went to a support group.", "dia_ids": ["D1:3"]},

@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from benchmark_modules import load_benchmark
+
 pytestmark = pytest.mark.unit
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def _benchmark(name: str) -> ModuleType:
-    saved = list(sys.path)  # benchmarks/ only while importing, as in test_benchmark_fact_keys
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path[:] = saved
-
-
-longmemeval = _benchmark("longmemeval")
+longmemeval = load_benchmark("longmemeval")
 
 QUESTIONS = [{"question_id": "q1"}, {"question_id": "q2"}]
 ROWS = [
