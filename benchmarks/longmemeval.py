@@ -259,6 +259,8 @@ def answered(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     """
     if args.resume is None:
         return {}
+    if not args.resume.is_file():
+        raise SystemExit(f"--resume {args.resume}: no such results file")
     earlier = json.loads(args.resume.read_text())
     meta = earlier.get("meta", {})
     for name in ("mode", "layout", "fact_keys"):

@@ -64,3 +64,9 @@ def test_resume_refuses_another_systems_results(tmp_path, meta, says):
     earlier.write_text(json.dumps({"results": ROWS, "meta": meta}))
     with pytest.raises(SystemExit, match=says):
         longmemeval.answered(_args(tmp_path, "--mode", "hybrid", "--resume", str(earlier)))
+
+
+def test_resume_refuses_a_file_that_is_not_there(tmp_path):
+    missing = tmp_path / "never-written.json"
+    with pytest.raises(SystemExit, match="no such results file"):
+        longmemeval.answered(_args(tmp_path, "--resume", str(missing)))
