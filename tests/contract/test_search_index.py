@@ -134,6 +134,35 @@ def test_words_said_before_an_event_find_it_below_its_own_words(
     assert hits[0].score > hits[1].score > 0
 
 
+def test_a_history_hit_tells_what_its_own_words_scored(search_index: SearchIndex) -> None:
+    """Hit.own: the score of the event's own words, its context words not counted; the history
+    search moves part of the difference to the message a reply answers (ranking.py)."""
+    search_index.upsert(
+        [
+            doc("said", "user: We ship the api on Tuesdays", kind="event"),
+            doc(
+                "reply",
+                "assistant: Noted, the api ships Tuesdays",
+                kind="event",
+                context="We ship the api on Tuesdays",
+            ),
+            doc("other", "user: Lunch at noon", kind="event", context="ship it"),
+            doc("record", "we ship the api on tuesdays"),
+        ]
+    )
+    where = IndexFilter(kind="event", include_all_sessions=True)
+
+    hits = {h.id: h for h in search_index.lexical("t1", AGENT, "ship api tuesdays", where, 10)}
+
+    assert hits["said"].own == pytest.approx(hits["said"].score)  # no context: all its own
+    reply = hits["reply"]
+    assert reply.own is not None and 0 < reply.own < reply.score  # its context added the rest
+    assert hits["other"].own == 0  # found by what was said before it alone
+    # Records have no context: their hits tell nothing of it.
+    (record,) = search_index.lexical("t1", AGENT, "ship api tuesdays", IndexFilter(), 10)
+    assert record.own is None
+
+
 # -- limits: the port's paging ------------------------------------------------------------------
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -56,6 +55,9 @@ class PostingItem(Item):
     length = NumberAttribute()  # the document's weighted length
     created_at = IsoDateTimeAttribute()
     fields = JSONAttribute()  # filters.doc_fields
+    # The word's count in the document's own text, where it has context words (history); absent:
+    # the same as `weight` (no context, or written before it was kept).
+    own = NumberAttribute(null=True)
 
 
 class WordDocItem(Item):
@@ -66,21 +68,12 @@ class WordDocItem(Item):
     counts = JSONAttribute()  # word -> weighted count
     created_at = IsoDateTimeAttribute()
     fields = JSONAttribute()
+    own = JSONAttribute(null=True)  # word -> count in its own text, where it has context words
 
 
 class WordTotalsItem(Item):
     docs = NumberAttribute(default=0)
     length = NumberAttribute(default=0)
-
-
-@dataclass(frozen=True)
-class _Words:
-    counts: dict[str, float]
-    length: float
-
-
-def _words(doc: IndexDoc) -> _Words:
-    return _Words(*weighted_words(doc.text, doc.context))
 
 
 class WordPostings:
@@ -114,7 +107,7 @@ class WordPostings:
         old = self._head(pk, doc.id)
         if old is not None and old.version > doc.version:
             return False  # an older version never overwrites a newer one
-        words = _words(doc)
+        words = weighted_words(doc.text, doc.context)
         head = self._doc(
             pk,
             keys.word_document_sk(doc.id),
@@ -123,6 +116,7 @@ class WordPostings:
             token=uuid.uuid4().hex,
             length=words.length,
             counts=words.counts,
+            own=words.own if doc.context else None,
             created_at=doc.created_at,
             fields=doc_fields(doc),
         )
@@ -204,6 +198,7 @@ class WordPostings:
         self, pk: str, head: WordDocItem | None, replaced: WordDocItem | None
     ) -> None:
         counts: dict[str, float] = head.counts if head is not None else {}
+        own: dict[str, float] | None = head.own if head is not None else None
         gone = [w for w in (replaced.counts if replaced is not None else {}) if w not in counts]
         doc_id = (head or replaced).doc_id  # type: ignore[union-attr]
         with storage_errors(), self._posting.batch_write() as batch:
@@ -218,6 +213,7 @@ class WordPostings:
                         keys.word_posting_sk(word, doc_id),
                         doc_id=doc_id,
                         weight=count,
+                        own=None if own is None else own.get(word, 0.0),
                         length=head.length,
                         created_at=head.created_at,
                         fields=head.fields,
@@ -242,6 +238,7 @@ class WordPostings:
                 return []
             postings = {word: list(self._postings(pk, word)) for word in words}
         scores: dict[str, float] = {}
+        own: dict[str, float] = {}  # what each document's own words scored (Hit.own)
         found: dict[str, PostingItem] = {}
         avg = total / n if n > 0 else 1.0
         for items in postings.values():
@@ -251,17 +248,23 @@ class WordPostings:
                     continue
                 found[item.doc_id] = item
                 # df counts every document with the word, as a full-text engine's does.
+                length = float(item.length)
                 scores[item.doc_id] = scores.get(item.doc_id, 0.0) + bm25_term(
-                    float(item.weight), df, max(n, df), float(item.length), avg
+                    float(item.weight), df, max(n, df), length, avg
+                )
+                tf = float(item.weight if item.own is None else item.own)
+                own[item.doc_id] = own.get(item.doc_id, 0.0) + (
+                    bm25_term(tf, df, max(n, df), length, avg) if tf else 0.0
                 )
         ranked = sorted(scores, key=lambda i: (-scores[i], -found[i].created_at.timestamp()))
-        return [_hit(found[i], scores[i]) for i in ranked[:limit]]
+        told = where.kind == "event"
+        return [_hit(found[i], scores[i], own[i] if told else None) for i in ranked[:limit]]
 
     def _postings(self, pk: str, word: str) -> Iterable[PostingItem]:
         return self._posting.query(pk, self._posting.sk.startswith(keys.word_prefix(word)))
 
 
-def _hit(item: PostingItem, score: float) -> Hit:
+def _hit(item: PostingItem, score: float, own: float | None) -> Hit:
     created: datetime = item.created_at
     fields: dict[str, Any] = item.fields
-    return Hit(item.doc_id, score, created, fields.get("session_id"))
+    return Hit(item.doc_id, score, created, fields.get("session_id"), own)

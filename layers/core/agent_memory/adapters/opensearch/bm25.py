@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...domain.search.index import Hit
@@ -173,12 +173,14 @@ def rescore(
     words: Sequence[QueryWord],
     statistics: Statistics,
     limit: int,
+    own: bool = False,
 ) -> list[Hit]:
     """The candidates scored by BM25 with the agent's statistics, each word counted in the
     candidate's own text and context as S3 Vectors' postings count it; the best `limit`, one
     hit per document (a second copy, not yet swept, is the same document: index.py), newer
     first among equal scores. A candidate the engine's stemmer found but holding none of the
-    query's words as the domain counts them scores nothing and is left out, as in S3 Vectors."""
+    query's words as the domain counts them scores nothing and is left out, as in S3 Vectors.
+    `own` (history): each hit also tells what its own words scored (Hit.own)."""
     weighed = [
         weighted_words(hit["_source"].get("text", ""), hit["_source"].get("context", ""))
         for hit in hits
@@ -186,22 +188,28 @@ def rescore(
     average = statistics.average_length
     if average is None:
         # Every document was written before `length` was: the candidates' own lengths.
-        average = sum(length for _, length in weighed) / len(weighed) if weighed else 1.0
-    best: dict[str, tuple[float, dict[str, Any]]] = {}
-    for hit, (counts, length) in zip(hits, weighed, strict=True):
-        score = 0.0
+        average = sum(w.length for w in weighed) / len(weighed) if weighed else 1.0
+    best: dict[str, tuple[float, float, dict[str, Any]]] = {}
+    for hit, counted in zip(hits, weighed, strict=True):
+        score = by_own = 0.0
         for word in words:
-            tf = counts.get(word.word, 0.0)
+            tf = counted.counts.get(word.word, 0.0)
             if tf:
                 # The candidate holds the word: at least one document does, whatever the
                 # engine's analyser counted.
                 df = max(statistics.frequencies.get(word.word, 0), 1)
-                score += bm25_term(tf, df, max(statistics.documents, df), length, average)
+                n = max(statistics.documents, df)
+                score += bm25_term(tf, df, n, counted.length, average)
+                if counted.own.get(word.word):
+                    by_own += bm25_term(counted.own[word.word], df, n, counted.length, average)
         source = hit["_source"]
         held = best.get(source["doc_id"])
         if score > 0 and (held is None or score > held[0]):
-            best[source["doc_id"]] = (score, source)
-    found = [hit_from_source(source, score) for score, source in best.values()]
+            best[source["doc_id"]] = (score, by_own, source)
+    found = [
+        replace(hit_from_source(source, score), own=by_own if own else None)
+        for score, by_own, source in best.values()
+    ]
     return sorted(found, key=_best_then_newest)[:limit]
 
 

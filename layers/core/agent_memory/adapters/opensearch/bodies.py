@@ -188,7 +188,7 @@ def document_source(
     if doc.context:
         source["context"] = doc.context
     if with_length:
-        source["length"] = lexical.weighted_words(doc.text, doc.context)[1]
+        source["length"] = lexical.weighted_words(doc.text, doc.context).length
     if vector is not None:
         source["vector"] = [float(x) for x in vector]
     canonical = json.dumps(source, sort_keys=True, separators=(",", ":"))

@@ -250,7 +250,8 @@ class OpenSearchIndex(SearchIndex):
         if body is None:
             return []  # no document of the agent holds a word of the query
         response = self._search(body, "lexical")
-        return rescore(response["hits"]["hits"] if response else [], words, statistics, limit)
+        hits = response["hits"]["hits"] if response else []
+        return rescore(hits, words, statistics, limit, own=where.kind == "event")
 
     def vector(
         self, tenant: str, agent_id: str, vector: Sequence[float], where: IndexFilter, limit: int

@@ -14,7 +14,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -495,6 +495,7 @@ class EmbeddedIndex(SearchIndex):
                 return []  # the tenant never wrote a document
             raise
         hits: list[Hit] = []
+        rows: list[int] = []
         batch_size = limit
         try:
             # Both statements read in one snapshot: the first is still open.
@@ -513,13 +514,40 @@ class EmbeddedIndex(SearchIndex):
                 for seq, rank in batch:
                     row = passing.get(seq)
                     if row is not None:
+                        rows.append(seq)
                         hits.append(
                             Hit(row[1], -float(rank), datetime.fromisoformat(row[2]), row[3])
                         )
                 batch_size = min(4 * batch_size, _MAX_BATCH)
+            hits, rows = hits[:limit], rows[:limit]
+            if where.kind == "event" and hits:
+                hits = self._with_own_scores(conn, table, owner, expression, hits, rows)
         finally:
             ranked.close()
-        return hits[:limit]
+        return hits
+
+    @staticmethod
+    def _with_own_scores(
+        conn: sqlite3.Connection,
+        table: str,
+        owner: str,
+        expression: str,
+        hits: list[Hit],
+        rows: list[int],
+    ) -> list[Hit]:
+        """History hits with what their own words scored (context weighed 0), read in the
+        snapshot the ranking was read in (its statement is still open)."""
+        own = dict(
+            conn.execute(
+                f"SELECT rowid, bm25({table}, 1.0, 0.0, 0.0) FROM {table}"
+                f" WHERE {table} MATCH ? AND rowid IN ({','.join('?' * len(rows))})",
+                (f'owner:"{owner}" AND {{text context}}:({expression})', *rows),
+            ).fetchall()
+        )
+        return [
+            replace(hit, own=-float(own[row])) if row in own else hit
+            for hit, row in zip(hits, rows, strict=True)
+        ]
 
     def vector(
         self, tenant: str, agent_id: str, vector: Sequence[float], where: IndexFilter, limit: int

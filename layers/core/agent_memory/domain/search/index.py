@@ -81,6 +81,9 @@ class Hit:
     score: float  # lexical: BM25 (higher is better); vector: cosine in [-1, 1]
     created_at: datetime | None = None
     session_id: str | None = None  # a session-scoped document's session (history: its event's)
+    # Lexical hits of history events: what the event's own words scored, its context words not
+    # counted (so `score - own` is what the words said before it added). None: not told.
+    own: float | None = None
 
 
 def newest_versions(docs: Sequence[IndexDoc]) -> list[IndexDoc]:

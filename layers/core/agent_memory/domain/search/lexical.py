@@ -71,18 +71,28 @@ def stems(text: str) -> list[str]:
     return [stem(word) for word in tokenize(text)]
 
 
-def weighted_words(text: str, context: str) -> tuple[dict[str, float], float]:
+@dataclass(frozen=True)
+class WeightedWords:
     """A document's words as BM25 counts them where this code scores it (S3 Vectors' postings,
-    OpenSearch's re-score): each stem of its text once and each of its context (the words said
+    OpenSearch's re-score)."""
+
+    counts: dict[str, float]  # each stem of its text once, of its context CONTEXT_WEIGHT
+    length: float  # its text's stems, and CONTEXT_WEIGHT of each of its context's
+    own: dict[str, float]  # its text's stems alone: what its own words score (Hit.own)
+
+
+def weighted_words(text: str, context: str) -> WeightedWords:
+    """A document's words: each stem of its text once and each of its context (the words said
     before a history event) CONTEXT_WEIGHT, in the word's count and in the length."""
-    own = stems(text)
+    own_stems = stems(text)
     said = stems(context) if context else []
-    counts: dict[str, float] = {}
-    for word in own:
-        counts[word] = counts.get(word, 0.0) + 1.0
+    own: dict[str, float] = {}
+    for word in own_stems:
+        own[word] = own.get(word, 0.0) + 1.0
+    counts = dict(own)
     for word in said:
         counts[word] = counts.get(word, 0.0) + CONTEXT_WEIGHT
-    return counts, len(own) + CONTEXT_WEIGHT * len(said)
+    return WeightedWords(counts, len(own_stems) + CONTEXT_WEIGHT * len(said), own)
 
 
 @dataclass(frozen=True)

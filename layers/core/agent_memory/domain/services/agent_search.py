@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..answers import EventHit, Hit, MemoryHit, RecordHit, SearchHits
+from ..answers import EventHit, HistoryHit, Hit, MemoryHit, RecordHit, SearchHits
 from ..errors import InvalidRequest, NotFound
 from ..manifest import Manifest
 from ..ports import Store
@@ -88,8 +88,14 @@ class AgentSearch:
         hits: list[Hit] = [
             *self._records(tenant, agent_id, by_kind.get("record", []), limit, every_session),
             *self._memories(tenant, agent_id, by_kind.get("file", []), limit),
-            *self._events(tenant, agent_id, query, by_kind.get("event", []), limit),
         ]
+        if "event" in by_kind:
+            # Scaled by the best words score of all kinds, as they were fused.
+            best_words = max((r.lexical or 0.0 for _, r in ranked), default=0.0)
+            found = self._history.app_hits(
+                tenant, agent_id, query, by_kind["event"], limit, search.mode, best_words
+            )
+            hits += [_event_hit(candidate, event) for candidate, event in found]
         hits.sort(key=lambda h: h.score, reverse=True)
         return SearchHits(hits=hits[:limit])
 
@@ -137,24 +143,22 @@ class AgentSearch:
             if found >= limit:
                 return
 
-    def _events(
-        self, tenant: str, agent_id: str, query: str, ranked: list[Ranked], limit: int
-    ) -> Iterable[EventHit]:
-        for candidate, event in self._history.app_hits(tenant, agent_id, query, ranked, limit):
-            yield EventHit(
-                type="history",
-                score=candidate.score,
-                session_id=event.session,
-                turn=event.turn,
-                turn_id=event.turn_id,
-                event_id=event.id,
-                sequence=event.sequence,
-                part=event.part,
-                parts=event.parts,
-                role=event.role,
-                time=event.time,
-                text=event.text,
-            )
+
+def _event_hit(candidate: Ranked, event: HistoryHit) -> EventHit:
+    return EventHit(
+        type="history",
+        score=candidate.score,
+        session_id=event.session,
+        turn=event.turn,
+        turn_id=event.turn_id,
+        event_id=event.id,
+        sequence=event.sequence,
+        part=event.part,
+        parts=event.parts,
+        role=event.role,
+        time=event.time,
+        text=event.text,
+    )
 
 
 def _where(kind: str, every_session: bool) -> IndexFilter:

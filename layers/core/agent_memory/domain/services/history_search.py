@@ -19,14 +19,14 @@ from pydantic import ValidationError
 
 from ..answers import HistoryHit, HistorySearchPage
 from ..errors import DomainError, InvalidRequest, NotFound
-from ..history import HistoryEvent
+from ..history import HistoryEvent, event_id, part_id
 from ..history_keys import KEY_PART
 from ..manifest import Manifest
 from ..models import utcnow
 from ..ports import Store
 from ..search.index import IndexFilter
 from ..search.lexical import tokenize
-from ..search.ranking import Ranked, favour_windows
+from ..search.ranking import Ranked, credit_answered, favour_windows
 from ..search.service import CANDIDATES, SearchService, UsageEntry
 from ..search.when import Window, windows
 from ..tool_io import HISTORY_MAX_LIMIT, HistoryOut, SearchHistoryIn
@@ -204,12 +204,23 @@ class HistorySearch:
         return HistorySearchPage(events=results, next=position.next(len(results)) if more else None)
 
     def app_hits(
-        self, tenant: str, agent_id: str, query: str, ranked: list[Ranked], limit: int
+        self,
+        tenant: str,
+        agent_id: str,
+        query: str,
+        ranked: list[Ranked],
+        limit: int,
+        mode: str,
+        best_words: float,
     ) -> list[tuple[Ranked, HistoryHit]]:
         """The best `limit` of ranked event parts an app may see (committed live turns), one
-        an event, each with the candidate that found it."""
+        an event, each with the candidate that found it. A reply's context credit goes to the
+        message it answers as in every history search, scaled by the best words score of the
+        search they were ranked in (`best_words`)."""
         visible = visible_to_apps()
-        return self._best_visible(tenant, agent_id, query, ranked, visible, limit, None)[0]
+        events = CandidateEvents(self._store, tenant, agent_id, None)
+        ranked = credit_answered(ranked, answered(ranked, events), mode, best_words=best_words)
+        return self._best_visible(tenant, agent_id, query, ranked, visible, limit, events)[0]
 
     # -- ranking ------------------------------------------------------------------------------------
 
@@ -246,9 +257,11 @@ class HistorySearch:
                 depth=depth,
                 query_vector=query_vector,
             )
+            events = CandidateEvents(self._store, tenant, agent_id, where.session_id)
+            ranked = credit_answered(ranked, answered(ranked, events), mode)
             ranked = favour_windows(ranked, named)
             hits, left = self._best_visible(
-                tenant, agent_id, query, ranked, visible, wanted, where.session_id
+                tenant, agent_id, query, ranked, visible, wanted, events
             )
             deeper = len(ranked) >= depth and depth < MAX_DEPTH
             if len(hits) >= wanted or not deeper:
@@ -267,40 +280,24 @@ class HistorySearch:
         ranked: list[Ranked],
         visible: Visible,
         wanted: int,
-        session_id: str | None,
+        events: CandidateEvents,
     ) -> tuple[list[tuple[Ranked, HistoryHit]], bool]:
         """The best `wanted` visible results, one an event, each with the candidate that found
         it; and whether candidates were left unexamined."""
         cache = TurnCache(self._store, tenant, agent_id)
         words = set(tokenize(query))
-        events: dict[tuple[str, str], HistoryEvent | None] = {}
-
-        def key(candidate: Ranked) -> tuple[str, str]:
-            # A hit names its session; one searched within a session is of that session.
-            return (candidate.session_id or session_id or "", candidate.id.rpartition(".")[0])
-
-        def read(candidates: list[Ranked]) -> None:
-            by_session: dict[str, list[str]] = {}
-            for k in dict.fromkeys(map(key, candidates)):
-                if k not in events:
-                    events[k] = None
-                    by_session.setdefault(k[0], []).append(k[1])
-            for session_id, ids in by_session.items():
-                for event in self._store.get_events(tenant, agent_id, session_id, ids):
-                    events[(session_id, event.id)] = event
-
         # Events are read a batch at a time as the candidates are walked, the first batch a
         # little more than the page wants (most candidates are visible).
         batch = min(READ_AHEAD, 2 * wanted + 5)
         results: list[tuple[Ranked, HistoryHit]] = []
         returned: set[tuple[str, str]] = set()
         for at, candidate in enumerate(ranked):
-            k = key(candidate)
-            if k not in events:
+            k = events.key(candidate)
+            if not events.known(candidate):
                 # The next candidates' events in one read, not one by one.
-                read([c for c in ranked[at:] if key(c) not in events][:batch])
+                events.read([c for c in ranked[at:] if not events.known(c)][:batch])
                 batch = READ_AHEAD
-            event = events[k]
+            event = events.get(candidate)
             if event is None or k in returned or not visible(event, cache):
                 continue
             suffix = candidate.id.rpartition(".")[2]
@@ -322,3 +319,62 @@ class HistorySearch:
             if len(results) >= wanted:
                 return results, at + 1 < len(ranked)
         return results, False
+
+
+class CandidateEvents:
+    """The events of a search's candidates, read a batch at a time and kept for the search."""
+
+    def __init__(self, store: Store, tenant: str, agent_id: str, session_id: str | None) -> None:
+        self._store = store
+        self._tenant = tenant
+        self._agent_id = agent_id
+        self._session_id = session_id
+        self._found: dict[tuple[str, str], HistoryEvent | None] = {}
+
+    def key(self, candidate: Ranked) -> tuple[str, str]:
+        # A hit names its session; one searched within a session is of that session.
+        return (candidate.session_id or self._session_id or "", candidate.id.rpartition(".")[0])
+
+    def known(self, candidate: Ranked) -> bool:
+        return self.key(candidate) in self._found
+
+    def get(self, candidate: Ranked) -> HistoryEvent | None:
+        return self._found.get(self.key(candidate))
+
+    def read(self, candidates: list[Ranked]) -> None:
+        """Read the events of `candidates` not read yet, one store call a session."""
+        by_session: dict[str, list[str]] = {}
+        for k in dict.fromkeys(map(self.key, candidates)):
+            if k not in self._found:
+                self._found[k] = None
+                by_session.setdefault(k[0], []).append(k[1])
+        for session_id, ids in by_session.items():
+            for event in self._store.get_events(self._tenant, self._agent_id, session_id, ids):
+                self._found[(session_id, event.id)] = event
+
+
+def answered(ranked: list[Ranked], events: CandidateEvents) -> dict[str, str]:
+    """The replies among the best READ_AHEAD candidates that the words said before them helped
+    find, each -> the user message of its own turn it answers (the event just before it), where
+    that is among them too: ranking.credit_answered gives that message part of the reply's
+    context score. Their events are read in one go, and the page's walk reads them from there."""
+    window = ranked[:READ_AHEAD]
+    replies = [
+        r
+        for r in window
+        if r.own is not None and r.lexical is not None and r.lexical > r.own and r.id.endswith(".1")
+    ]
+    if not replies:
+        return {}
+    events.read(window)
+    found = {r.id: r for r in window}
+    out = {}
+    for reply in replies:
+        event = events.get(reply)
+        if event is None or event.role != "assistant" or event.sequence < 2:
+            continue
+        message = found.get(part_id(event_id(event.turn_id, event.sequence - 1), 1))
+        said = events.get(message) if message is not None else None
+        if message is not None and said is not None and said.role == "user":
+            out[reply.id] = message.id
+    return out
