@@ -14,7 +14,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -484,10 +484,13 @@ class EmbeddedIndex(SearchIndex):
         conn = self._db.read()
         owner = owner_key(tenant, agent_id, where.kind)
         table = words_table(tenant, where.kind)
+        # History: what the event's own words scored too (Hit.own), its context weighed 0; a
+        # second bm25 over the rows FTS5 ranks anyway costs next to nothing.
+        own = f"bm25({table}, 1.0, 0.0, 0.0)" if where.kind == "event" else "NULL"
         try:
             ranked = conn.execute(
-                f"SELECT rowid, bm25({table}, 1.0, 0.0, {CONTEXT_WEIGHT}) AS rank FROM {table}"
-                f" WHERE {table} MATCH ? ORDER BY rank",
+                f"SELECT rowid, bm25({table}, 1.0, 0.0, {CONTEXT_WEIGHT}) AS rank, {own}"
+                f" FROM {table} WHERE {table} MATCH ? ORDER BY rank",
                 (f'owner:"{owner}" AND {{text context}}:({expression})',),
             )
         except sqlite3.OperationalError as exc:
@@ -495,7 +498,6 @@ class EmbeddedIndex(SearchIndex):
                 return []  # the tenant never wrote a document
             raise
         hits: list[Hit] = []
-        rows: list[int] = []
         batch_size = limit
         try:
             # Both statements read in one snapshot: the first is still open.
@@ -508,46 +510,25 @@ class EmbeddedIndex(SearchIndex):
                     for row in conn.execute(
                         "SELECT d.seq, d.doc_id, d.created_at, d.session_id FROM search_docs d"
                         f" WHERE d.seq IN ({','.join('?' * len(batch))}) {filters}",
-                        [seq for seq, _ in batch] + filter_args,
+                        [seq for seq, _, _ in batch] + filter_args,
                     )
                 }
-                for seq, rank in batch:
+                for seq, rank, by_own in batch:
                     row = passing.get(seq)
                     if row is not None:
-                        rows.append(seq)
                         hits.append(
-                            Hit(row[1], -float(rank), datetime.fromisoformat(row[2]), row[3])
+                            Hit(
+                                row[1],
+                                -float(rank),
+                                datetime.fromisoformat(row[2]),
+                                row[3],
+                                None if by_own is None else -float(by_own),
+                            )
                         )
                 batch_size = min(4 * batch_size, _MAX_BATCH)
-            hits, rows = hits[:limit], rows[:limit]
-            if where.kind == "event" and hits:
-                hits = self._with_own_scores(conn, table, owner, expression, hits, rows)
         finally:
             ranked.close()
-        return hits
-
-    @staticmethod
-    def _with_own_scores(
-        conn: sqlite3.Connection,
-        table: str,
-        owner: str,
-        expression: str,
-        hits: list[Hit],
-        rows: list[int],
-    ) -> list[Hit]:
-        """History hits with what their own words scored (context weighed 0), read in the
-        snapshot the ranking was read in (its statement is still open)."""
-        own = dict(
-            conn.execute(
-                f"SELECT rowid, bm25({table}, 1.0, 0.0, 0.0) FROM {table}"
-                f" WHERE {table} MATCH ? AND rowid IN ({','.join('?' * len(rows))})",
-                (f'owner:"{owner}" AND {{text context}}:({expression})', *rows),
-            ).fetchall()
-        )
-        return [
-            replace(hit, own=-float(own[row])) if row in own else hit
-            for hit, row in zip(hits, rows, strict=True)
-        ]
+        return hits[:limit]
 
     def vector(
         self, tenant: str, agent_id: str, vector: Sequence[float], where: IndexFilter, limit: int
