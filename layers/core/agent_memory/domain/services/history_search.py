@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from ..answers import HistoryHit, HistorySearchPage
 from ..errors import DomainError, InvalidRequest, NotFound
-from ..history import HistoryEvent, event_id, part_id
+from ..history import HistoryEvent
 from ..history_keys import KEY_PART
 from ..manifest import Manifest
 from ..models import utcnow
@@ -33,17 +33,18 @@ from ..tool_io import HISTORY_MAX_LIMIT, HistoryOut, SearchHistoryIn
 from ..usage import usage_rows
 from .history_hits import (
     MAX_DEPTH,
+    READ_AHEAD,
+    CandidateEvents,
     Position,
     TurnCache,
     Visible,
+    answered,
     found_part,
     visible_to_apps,
     whole_event,
 )
 from .turn_context import ManifestCache, ToolRefused, TurnContext
 
-# Candidates past the best ones whose events are read at once.
-READ_AHEAD = 50
 MAX_LIMIT = HISTORY_MAX_LIMIT
 
 
@@ -319,62 +320,3 @@ class HistorySearch:
             if len(results) >= wanted:
                 return results, at + 1 < len(ranked)
         return results, False
-
-
-class CandidateEvents:
-    """The events of a search's candidates, read a batch at a time and kept for the search."""
-
-    def __init__(self, store: Store, tenant: str, agent_id: str, session_id: str | None) -> None:
-        self._store = store
-        self._tenant = tenant
-        self._agent_id = agent_id
-        self._session_id = session_id
-        self._found: dict[tuple[str, str], HistoryEvent | None] = {}
-
-    def key(self, candidate: Ranked) -> tuple[str, str]:
-        # A hit names its session; one searched within a session is of that session.
-        return (candidate.session_id or self._session_id or "", candidate.id.rpartition(".")[0])
-
-    def known(self, candidate: Ranked) -> bool:
-        return self.key(candidate) in self._found
-
-    def get(self, candidate: Ranked) -> HistoryEvent | None:
-        return self._found.get(self.key(candidate))
-
-    def read(self, candidates: list[Ranked]) -> None:
-        """Read the events of `candidates` not read yet, one store call a session."""
-        by_session: dict[str, list[str]] = {}
-        for k in dict.fromkeys(map(self.key, candidates)):
-            if k not in self._found:
-                self._found[k] = None
-                by_session.setdefault(k[0], []).append(k[1])
-        for session_id, ids in by_session.items():
-            for event in self._store.get_events(self._tenant, self._agent_id, session_id, ids):
-                self._found[(session_id, event.id)] = event
-
-
-def answered(ranked: list[Ranked], events: CandidateEvents) -> dict[str, str]:
-    """The replies among the best READ_AHEAD candidates that the words said before them helped
-    find, each -> the user message of its own turn it answers (the event just before it), where
-    that is among them too: ranking.credit_answered gives that message part of the reply's
-    context score. Their events are read in one go, and the page's walk reads them from there."""
-    window = ranked[:READ_AHEAD]
-    replies = [
-        r
-        for r in window
-        if r.own is not None and r.lexical is not None and r.lexical > r.own and r.id.endswith(".1")
-    ]
-    if not replies:
-        return {}
-    events.read(window)
-    found = {r.id: r for r in window}
-    out = {}
-    for reply in replies:
-        event = events.get(reply)
-        if event is None or event.role != "assistant" or event.sequence < 2:
-            continue
-        message = found.get(part_id(event_id(event.turn_id, event.sequence - 1), 1))
-        said = events.get(message) if message is not None else None
-        if message is not None and said is not None and said.role == "user":
-            out[reply.id] = message.id
-    return out
