@@ -45,6 +45,7 @@ class SqliteStore(
     # -- agents -------------------------------------------------------------------------------
 
     def create_agent(self, agent: Agent, version: ManifestVersion) -> None:
+        self.db.forget_memo()
         try:
             with self.db.write() as conn:
                 conn.execute(
@@ -65,6 +66,7 @@ class SqliteStore(
             raise PreconditionFailed(f"agent {agent.id!r} already exists") from exc
 
     def save_manifest(self, agent: Agent, version: ManifestVersion, expected_version: int) -> None:
+        self.db.forget_memo()
         with _lost_race(f"agent {agent.id!r} changed concurrently"), self.db.write() as conn:
             changed = conn.execute(
                 "UPDATE agents SET manifest_version = ?, manifest = ?, updated_at = ?"
@@ -97,12 +99,20 @@ class SqliteStore(
         )
 
     def get_agent(self, tenant: str, agent_id: str) -> Agent | None:
+        # A batch reads its agent for each message (four times a turn): once is enough.
+        memo = self.db.batch_memo()
+        key = ("agent", tenant, agent_id)
+        if memo is not None and key in memo:
+            return memo[key]  # type: ignore[return-value]
         row = (
             self.db.read()
             .execute("SELECT * FROM agents WHERE tenant = ? AND agent_id = ?", (tenant, agent_id))
             .fetchone()
         )
-        return _agent(row) if row else None
+        agent = _agent(row) if row else None
+        if memo is not None:
+            memo[key] = agent
+        return agent
 
     def list_agents(self, tenant: str, limit: int, after: str | None) -> list[Agent]:
         rows = (
@@ -154,6 +164,7 @@ class SqliteStore(
         return [row[0] for row in rows]
 
     def delete_agent(self, tenant: str, agent_id: str) -> bool:
+        self.db.forget_memo()
         # One transaction: the foreign keys cascade to everything the agent owns.
         with self.db.write() as conn:
             deleted = conn.execute(
