@@ -218,7 +218,8 @@ class HistoryService:
             return []
         texts = [words for e in events for words in e.word_texts()]
         # Each part is found with the messages said before its event (with_context, above).
-        before = said_before(self._store, events[0])
+        # events[0] is the turn's first searchable event: nothing of the turn is said before it.
+        before = said_before(self._store, events[0], first_of_turn=True)
         said: list[list[str]] = []
         for event in events:
             said += [before] * len(event.parts)
