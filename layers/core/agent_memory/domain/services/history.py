@@ -130,10 +130,12 @@ class HistoryService:
     def _write(self, turn: Turn, events: list[HistoryEvent]) -> dict[str, HistoryEvent]:
         """Write the events, then read back what their ids hold: a sequence counted at the
         same moment by another append holds its event, not this one's (Appending.settled sends
-        what was lost again, at the sequences after it)."""
+        what was lost again, at the sequences after it). When the store wrote every one as
+        given, that is what they hold, and nothing is read."""
         tenant, agent_id, session_id = turn.tenant, turn.agent_id, turn.session_id
         try:
-            self._store.append_events(tenant, agent_id, session_id, events)
+            if self._store.append_events(tenant, agent_id, session_id, events):
+                return {e.id: e for e in events}
         except PreconditionFailed as exc:
             self._open_turn(tenant, agent_id, session_id, turn.id)  # 404 or 409 if so
             raise Conflict(
