@@ -233,3 +233,19 @@ def test_words_held_by_a_batch_that_fails_are_never_written(tmp_path):
     assert words_rows(path) == ["marathon training"]
     assert found(index, "violin") == [] and found(index, "marathon") == ["r2"]
     store.close()
+
+
+def test_a_words_table_made_by_a_write_that_failed_is_made_again_in_the_same_batch(tmp_path):
+    # The first write fails and takes the tables it made (its words table, the table holding
+    # the batch's words) away with it: the next write makes them again.
+    path = tmp_path / "db.sqlite3"
+    store = SqliteStore(path)
+    index = store.attach_index(None, None)
+    with store.batched():
+        with pytest.raises(RuntimeError), store.db.write() as conn:
+            index.upsert_in(conn, [doc("r1", "violin lessons")])
+            raise RuntimeError("the message failed")
+        index.upsert([doc("r2", "marathon training")])
+    assert words_rows(path) == ["marathon training"]
+    assert found(index, "marathon") == ["r2"] and found(index, "violin") == []
+    store.close()
