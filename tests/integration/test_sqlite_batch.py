@@ -249,3 +249,47 @@ def test_a_words_table_made_by_a_write_that_failed_is_made_again_in_the_same_bat
     assert words_rows(path) == ["marathon training"]
     assert found(index, "marathon") == ["r2"] and found(index, "violin") == []
     store.close()
+
+
+def row_turn(store: SqliteStore, turn_id: str):
+    """The turn as its row holds it, read past the batch's memo."""
+    from agent_memory.adapters.sqlite.store import _turn
+
+    row = store.db.read().execute("SELECT * FROM turns WHERE turn_id = ?", (turn_id,)).fetchone()
+    return _turn(row)
+
+
+def test_a_turn_a_batch_keeps_is_the_turn_its_row_holds(tmp_path):
+    # Given an agent whose commits queue a review (the ended turn carries it) and keep history
+    store = SqliteStore(tmp_path / "db.sqlite3")
+    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None)
+    manifest = {
+        "harness": {
+            "memory": {"enabled": True, "scope": {"read": ["agent"], "write": ["agent"]}},
+            "history": {"index": "messages"},
+        }
+    }
+    services.agents.put("acme", A, parse_manifest(manifest))
+    base = {"agent": A, "session": "s"}
+    messages = [
+        {"op": "begin", **base, "turn": "t-1"},
+        {
+            "op": "events",
+            **base,
+            "turn": "t-1",
+            "events": [{"role": "user", "text": "hi", "sequence": 1}],
+        },
+        {"op": "commit", **base, "turn": "t-1"},
+        {"op": "begin", **base, "turn": "t-2"},
+        {"op": "rollback", **base, "turn": "t-2"},
+    ]
+    with store.batched():
+        for n, message in enumerate(messages):
+            services.ingest.apply("acme", message)
+            # When the batch reads a turn it began or ended, then it reads what the row holds
+            turn_id = message["turn"]
+            kept = store.get_turn("acme", A, "s", turn_id)
+            assert kept == row_turn(store, turn_id), message["op"]
+            if n == 2:
+                assert kept.extraction is not None  # the commit's review is in it
+    services.close()

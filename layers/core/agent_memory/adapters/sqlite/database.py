@@ -117,7 +117,8 @@ class Database:
     def batch_memo(self) -> dict[object, object] | None:
         """Rows read in this thread's batch, kept until it ends (None outside one). The batch
         holds the file's write lock, so a row only its own writes can change is read once; the
-        writes that change one clear it (`forget_memo`), as a savepoint rolled back does."""
+        writes that change one clear it (`forget_memo`) or put what they wrote in its place, and
+        a savepoint rolled back clears it all."""
         memo: dict[object, object] | None = getattr(self._local, "memo", None)
         return memo
 

@@ -260,8 +260,15 @@ class SqliteStore(
                     None,
                 ),
             )
+        self._remember_turn(turn)
 
     def get_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn | None:
+        # A batch reads each turn four times (begin, append, commit, the next turn's context):
+        # it keeps the turns it read or wrote (Database.batch_memo).
+        memo = self.db.batch_memo()
+        key = ("turn", tenant, agent_id, session_id, turn_id)
+        if memo is not None and key in memo:
+            return memo[key]  # type: ignore[return-value]
         row = (
             self.db.read()
             .execute(
@@ -271,7 +278,16 @@ class SqliteStore(
             )
             .fetchone()
         )
-        return _turn(row) if row else None
+        turn = _turn(row) if row else None
+        if memo is not None:
+            memo[key] = turn
+        return turn
+
+    def _remember_turn(self, turn: Turn) -> None:
+        """In a batch, the turn as this store just wrote it: what reading its row would give."""
+        memo = self.db.batch_memo()
+        if memo is not None:
+            memo["turn", turn.tenant, turn.agent_id, turn.session_id, turn.id] = turn
 
     def list_turns(self, tenant: str, agent_id: str, session_id: str) -> list[Turn]:
         rows = (
@@ -323,7 +339,9 @@ class SqliteStore(
             if self.index is not None and writes.index_docs:
                 self.index.upsert_in(conn, writes.index_docs)
             self._apply_files(conn, turn.tenant, turn.agent_id, writes.files, writes.max_files)
-        return turn.model_copy(update={"status": status, "ended_at": ended_at})
+        ended = turn.model_copy(update={"status": status, "ended_at": ended_at})
+        self._remember_turn(ended)
+        return ended
 
 
 def _agent(row: sqlite3.Row) -> Agent:
