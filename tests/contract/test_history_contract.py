@@ -86,16 +86,21 @@ def test_appending_an_event_again_keeps_the_first(
     session = agent_with_session()
     (turn,) = _turns(store, build, session, 1)
     first = build.event(turn, 1, text="the first text")
-    store.append_events("acme", "teams/web", session.id, [first])
+    # Every event written as given: the store says so (the caller reads nothing back).
+    assert store.append_events("acme", "teams/web", session.id, [first]) is True
 
     # A replayed append with another text, next to a new event and a repeat within the batch
     again = build.event(turn, 1, text="another text")
     new = build.event(turn, 2, text="new")
-    store.append_events(
+    written = store.append_events(
         "acme", "teams/web", session.id, [again, new, build.event(turn, 2, text="repeat")]
     )
 
     assert store.turn_events("acme", "teams/web", session.id, turn.id) == [first, new]
+    # Not every event is what its id holds: the store does not say they were all written.
+    assert written is False
+    # Sent once more, alone: its id holds the event already, so it was not written by this call.
+    assert store.append_events("acme", "teams/web", session.id, [new]) is False
 
 
 def test_appending_to_a_missing_turn_fails_and_keeps_nothing(

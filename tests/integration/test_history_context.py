@@ -85,6 +85,9 @@ def test_the_message_before_is_read_the_same_way_from_either_store(setup, store)
     assert said_before(store, last_turn[1], count=1) == ["What is it?"]
     first = [e for e in events if e.turn_sequence == 1][0]
     assert said_before(store, first) == []
+    # A turn's first event, read without its own turn (as the commit reads it): the same.
+    for event in (first, last_turn[0]):
+        assert said_before(store, event, first_of_turn=True) == said_before(store, event)
 
 
 def test_the_words_said_before_an_event_find_it_below_the_event_that_said_them(setup, store):

@@ -61,6 +61,21 @@ def test_a_malformed_message_is_refused(services, message):
     assert caught.value.code == "invalid_message"
 
 
+def test_a_begin_naming_a_bad_turn_id_opens_no_session(agent, services):
+    # Given a begin whose session is not there yet and whose turn id is no id
+    message = {"op": "begin", "agent": A, "session": "fresh", "turn": "bad id/with slash"}
+    # When it is applied, then it is refused
+    with pytest.raises(InvalidRequest):
+        services.ingest.apply("acme", message)
+    # and the session it named was not opened for it
+    agent.ok("GET", f"/v1/agents/{A}/-/sessions/fresh", expect=404)
+    # while a good begin opens its session and begins its turn, once
+    good = {**message, "turn": "t-1"}
+    assert services.ingest.apply("acme", good) == "applied"
+    assert services.ingest.apply("acme", good) == "already applied"
+    assert agent.ok("GET", f"/v1/agents/{A}/-/sessions/fresh")["turns"] == 1
+
+
 def sqs_event(*messages: tuple[str, str]) -> dict:
     """A FIFO queue's batch: (message group, body) each."""
     return {

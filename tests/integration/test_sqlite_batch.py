@@ -10,8 +10,10 @@ from agent_memory.adapters.events.local_bus import InProcessBus
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.adapters.sqlite.database import Database
 from agent_memory.bootstrap import build_services
+from agent_memory.domain.search.index import IndexFilter
 from agent_memory.domain.services.agents import parse_manifest
 from agent_memory.settings import Settings
+from index_docs import doc
 
 pytestmark = pytest.mark.integration
 
@@ -136,4 +138,158 @@ def test_an_ingested_batch_answers_each_message_in_its_place(tmp_path):
     assert results[2].error["code"] == "invalid_message"
     turn = services.sessions.get_turn("acme", A, "s", "t-1")
     assert turn.status.value == "committed"
+    services.close()
+
+
+# -- what a batch reads once, and the words it holds until it ends ------------------------------
+
+
+def agent_reads(store: SqliteStore) -> list[str]:
+    """The agent SELECTs the store's connection runs from now on (this thread's)."""
+    seen: list[str] = []
+    store.db.connection().set_trace_callback(
+        lambda sql: seen.append(sql) if sql.startswith("SELECT * FROM agents") else None
+    )
+    return seen
+
+
+def test_a_batch_reads_its_agent_once_and_again_after_a_write_changes_it(tmp_path):
+    store = SqliteStore(tmp_path / "db.sqlite3")
+    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None, model=None)
+    services.agents.put("acme", A, parse_manifest({"harness": {"history": {"index": "messages"}}}))
+    seen = agent_reads(store)
+    with store.batched():
+        first = store.get_agent("acme", A)
+        assert store.get_agent("acme", A) == first and len(seen) == 1
+        # A write that changes the agent in the batch: the next read is of the new row.
+        services.agents.put("acme", A, parse_manifest({"harness": {"history": {"index": None}}}))
+        assert store.get_agent("acme", A).manifest_version == first.manifest_version + 1
+        # One rolled back: the read after it is of the row the batch holds again.
+        with pytest.raises(RuntimeError), store.db.write():
+            services.agents.put("acme", A, parse_manifest({"harness": {}}))
+            assert store.get_agent("acme", A).manifest_version == first.manifest_version + 2
+            raise RuntimeError("the message failed")
+        assert store.get_agent("acme", A).manifest_version == first.manifest_version + 1
+    # Outside a batch every read goes to the file.
+    before = len(seen)
+    store.get_agent("acme", A)
+    store.get_agent("acme", A)
+    assert len(seen) == before + 2
+    services.close()
+
+
+def words_rows(path) -> list[str]:
+    """The text of every row of the words tables, as another connection sees them."""
+    other = sqlite3.connect(path)
+    try:
+        tables = [
+            row[0]
+            for row in other.execute(
+                "SELECT name FROM sqlite_master WHERE name LIKE 'search_words_%'"
+                " AND sql LIKE 'CREATE VIRTUAL TABLE%'"
+            )
+        ]
+        return sorted(t for table in tables for (t,) in other.execute(f"SELECT text FROM {table}"))
+    finally:
+        other.close()
+
+
+def found(index, words: str) -> list[str]:
+    return [h.id for h in index.lexical("t1", "teams/web", words, IndexFilter(), 10)]
+
+
+def test_words_written_in_a_batch_are_in_the_index_when_it_commits_and_not_before(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    store = SqliteStore(path)
+    index = store.attach_index(None, None)
+    with store.batched():
+        index.upsert([doc("r1", "violin lessons on tuesday")])
+        with pytest.raises(RuntimeError), store.db.write() as conn:
+            index.upsert_in(conn, [doc("r2", "marathon training plan")])
+            raise RuntimeError("the message failed")  # its words go with it
+        index.upsert([doc("r3", "first draft about pasta")])
+        index.upsert([doc("r3", "second draft about risotto", version=2)])
+        assert words_rows(path) == []  # nothing is seen outside before the batch commits
+        # A search in the batch finds what the batch wrote so far.
+        assert found(index, "violin") == ["r1"]
+        index.upsert([doc("r4", "violin concert")])
+    assert words_rows(path) == sorted(
+        ["violin lessons on tuesday", "second draft about risotto", "violin concert"]
+    )
+    assert sorted(found(index, "violin")) == ["r1", "r4"]
+    assert found(index, "marathon") == [] and found(index, "pasta") == []
+    assert found(index, "risotto") == ["r3"]
+    store.close()
+
+
+def test_words_held_by_a_batch_that_fails_are_never_written(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    store = SqliteStore(path)
+    index = store.attach_index(None, None)
+    with pytest.raises(RuntimeError), store.batched():
+        index.upsert([doc("r1", "violin lessons")])
+        raise RuntimeError("the batch failed")
+    index.upsert([doc("r2", "marathon training")])  # outside a batch: written at once
+    assert words_rows(path) == ["marathon training"]
+    assert found(index, "violin") == [] and found(index, "marathon") == ["r2"]
+    store.close()
+
+
+def test_a_words_table_made_by_a_write_that_failed_is_made_again_in_the_same_batch(tmp_path):
+    # The first write fails and takes the tables it made (its words table, the table holding
+    # the batch's words) away with it: the next write makes them again.
+    path = tmp_path / "db.sqlite3"
+    store = SqliteStore(path)
+    index = store.attach_index(None, None)
+    with store.batched():
+        with pytest.raises(RuntimeError), store.db.write() as conn:
+            index.upsert_in(conn, [doc("r1", "violin lessons")])
+            raise RuntimeError("the message failed")
+        index.upsert([doc("r2", "marathon training")])
+    assert words_rows(path) == ["marathon training"]
+    assert found(index, "marathon") == ["r2"] and found(index, "violin") == []
+    store.close()
+
+
+def row_turn(store: SqliteStore, turn_id: str):
+    """The turn as its row holds it, read past the batch's memo."""
+    from agent_memory.adapters.sqlite.store import _turn
+
+    row = store.db.read().execute("SELECT * FROM turns WHERE turn_id = ?", (turn_id,)).fetchone()
+    return _turn(row)
+
+
+def test_a_turn_a_batch_keeps_is_the_turn_its_row_holds(tmp_path):
+    # Given an agent whose commits queue a review (the ended turn carries it) and keep history
+    store = SqliteStore(tmp_path / "db.sqlite3")
+    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None)
+    manifest = {
+        "harness": {
+            "memory": {"enabled": True, "scope": {"read": ["agent"], "write": ["agent"]}},
+            "history": {"index": "messages"},
+        }
+    }
+    services.agents.put("acme", A, parse_manifest(manifest))
+    base = {"agent": A, "session": "s"}
+    messages = [
+        {"op": "begin", **base, "turn": "t-1"},
+        {
+            "op": "events",
+            **base,
+            "turn": "t-1",
+            "events": [{"role": "user", "text": "hi", "sequence": 1}],
+        },
+        {"op": "commit", **base, "turn": "t-1"},
+        {"op": "begin", **base, "turn": "t-2"},
+        {"op": "rollback", **base, "turn": "t-2"},
+    ]
+    with store.batched():
+        for n, message in enumerate(messages):
+            services.ingest.apply("acme", message)
+            # When the batch reads a turn it began or ended, then it reads what the row holds
+            turn_id = message["turn"]
+            kept = store.get_turn("acme", A, "s", turn_id)
+            assert kept == row_turn(store, turn_id), message["op"]
+            if n == 2:
+                assert kept.extraction is not None  # the commit's review is in it
     services.close()

@@ -183,9 +183,11 @@ class HistoryStore(ABC):
     @abstractmethod
     def append_events(
         self, tenant: str, agent_id: str, session_id: str, events: Sequence[HistoryEvent]
-    ) -> None:
+    ) -> bool:
         """Keep events of an open turn. An event whose id is kept already is left as it is
-        (appends are idempotent); PreconditionFailed if the turn does not exist."""
+        (appends are idempotent); PreconditionFailed if the turn does not exist. True when this
+        call wrote every event as given (no id of them was kept before, none given twice), so
+        what their ids hold is known without reading it back; False when it may not have."""
 
     @abstractmethod
     def turn_events(

@@ -72,20 +72,23 @@ class DynamoHistory:
 
     def append_events(
         self, tenant: str, agent_id: str, session_id: str, events: Sequence[HistoryEvent]
-    ) -> None:
+    ) -> bool:
         unique: dict[str, HistoryEvent] = {}
         for event in events:
             # As SqliteHistory's INSERT ... DO NOTHING: the first of a repeated id is the one kept.
             unique.setdefault(event.id, event)
         if not unique:
-            return
+            return True
         pk = keys.session_pk(tenant, agent_id, session_id)
         self._check_turns(pk, unique.values())
         pending = list(unique.values())
+        # Whether every event was written by this call (an id found kept may hold another's).
+        all_written = len(unique) == len(events)
 
         def append_once() -> None:
-            nonlocal pending
+            nonlocal pending, all_written
             kept = self._kept_ids(pk, [event.id for event in pending])
+            all_written = all_written and not kept
             pending = [event for event in pending if event.id not in kept]
             if not pending:
                 return
@@ -109,6 +112,7 @@ class DynamoHistory:
             exhausted=lambda: PreconditionFailed("history events changed concurrently; try again"),
             retry_on=(),
         )
+        return all_written
 
     def _check_turns(self, pk: str, events: Iterable[HistoryEvent]) -> None:
         """Every turn the events name exists at the sequence they give it; refused before any

@@ -7,7 +7,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -35,6 +35,7 @@ class Database:
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        self._batch_end: list[Callable[[sqlite3.Connection], None]] = []
         self.migrate()
 
     def connection(self) -> sqlite3.Connection:
@@ -92,12 +93,39 @@ class Database:
         if getattr(self._local, "batch", False):
             yield  # already in one
             return
-        with self.write():
+        with self.write() as conn:
             self._local.batch = True
+            self._local.memo = {}
             try:
                 yield
             finally:
                 self._local.batch = False
+                self._local.memo = None
+            for finish in self._batch_end:
+                finish(conn)  # in the batch's transaction, outside any savepoint
+
+    def in_batch(self) -> bool:
+        """Whether this thread's writes are savepoints of a batch's transaction."""
+        return bool(getattr(self._local, "batch", False))
+
+    def at_batch_end(self, finish: Callable[[sqlite3.Connection], None]) -> None:
+        """Have `finish` run at the end of every batch that did not fail, in its transaction
+        before it commits: writes a batch holds back (the words index's) are made there."""
+        if finish not in self._batch_end:  # one index or two on the file: run it once
+            self._batch_end.append(finish)
+
+    def batch_memo(self) -> dict[object, object] | None:
+        """Rows read in this thread's batch, kept until it ends (None outside one). The batch
+        holds the file's write lock, so a row only its own writes can change is read once; the
+        writes that change one clear it (`forget_memo`) or put what they wrote in its place, and
+        a savepoint rolled back clears it all."""
+        memo: dict[object, object] | None = getattr(self._local, "memo", None)
+        return memo
+
+    def forget_memo(self) -> None:
+        memo = self.batch_memo()
+        if memo is not None:
+            memo.clear()
 
     @contextmanager
     def _savepoint(self, conn: sqlite3.Connection) -> Iterator[None]:
@@ -108,19 +136,22 @@ class Database:
         try:
             yield
         except sqlite3.OperationalError as exc:
-            conn.execute(f"ROLLBACK TO {name}")
-            conn.execute(f"RELEASE {name}")
+            self._roll_back_to(conn, name)
             raise StorageUnavailable(
                 "the database could not complete the write; try again"
             ) from exc
         except BaseException:
-            conn.execute(f"ROLLBACK TO {name}")
-            conn.execute(f"RELEASE {name}")
+            self._roll_back_to(conn, name)
             raise
         else:
             conn.execute(f"RELEASE {name}")
         finally:
             self._local.savepoints = depth - 1
+
+    def _roll_back_to(self, conn: sqlite3.Connection, name: str) -> None:
+        conn.execute(f"ROLLBACK TO {name}")
+        conn.execute(f"RELEASE {name}")
+        self.forget_memo()  # it may hold a row the savepoint wrote
 
     def read(self) -> sqlite3.Connection:
         return self.connection()

@@ -51,6 +51,7 @@ class SqliteExtraction:
     def update_extraction(
         self, turn: Turn, extraction: Extraction, expect: Collection[ExtractionStatus]
     ) -> None:
+        self.db.forget_memo()  # a batch may hold the turn (SqliteStore.get_turn)
         with self.db.write() as conn:
             set_extraction(conn, turn, extraction, expect)
 
@@ -66,6 +67,7 @@ class SqliteExtraction:
         # Keys are kept only on the turns the review read, flagged in this transaction (as
         # DynamoExtraction sets them beside each flag).
         by_turn = keys_by_turn(keys, read)
+        self.db.forget_memo()  # a batch may hold the turns it flags (SqliteStore.get_turn)
         with self.db.write() as conn:
             set_extraction(conn, turn, extraction, UNFINISHED_EXTRACTION)
             for turn_id in read:

@@ -195,14 +195,23 @@ class SqliteFiles:
         return [PreviewFile.model_validate_json(row[0]) for row in rows]
 
     def tenant_limits(self, tenant: str) -> TenantLimits | None:
+        # Read by every commit: a batch's commits read it once (Database.batch_memo).
+        memo = self.db.batch_memo()
+        key = ("tenant_limits", tenant)
+        if memo is not None and key in memo:
+            return memo[key]  # type: ignore[return-value]
         row = (
             self.db.read()
             .execute("SELECT doc FROM tenant_limits WHERE tenant = ?", (tenant,))
             .fetchone()
         )
-        return TenantLimits.model_validate_json(row[0]) if row else None
+        limits = TenantLimits.model_validate_json(row[0]) if row else None
+        if memo is not None:
+            memo[key] = limits
+        return limits
 
     def save_tenant_limits(self, tenant: str, limits: TenantLimits) -> None:
+        self.db.forget_memo()
         with self.db.write() as conn:
             conn.execute(
                 "INSERT INTO tenant_limits (tenant, doc) VALUES (?, ?)"

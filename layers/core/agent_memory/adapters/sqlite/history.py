@@ -18,11 +18,12 @@ class SqliteHistory:
 
     def append_events(
         self, tenant: str, agent_id: str, session_id: str, events: Sequence[HistoryEvent]
-    ) -> None:
+    ) -> bool:
         with lost_race("no such turn"), self.db.write() as conn:
             for turn_id in sorted({e.turn_id for e in events}):
                 require_open_turn(conn, tenant, agent_id, session_id, turn_id)
-            conn.executemany(
+            # DO NOTHING leaves a row out of the count: every event written is every row counted.
+            written = conn.executemany(
                 "INSERT INTO history_events (tenant, agent_id, session_id, event_id, turn_id,"
                 " turn_sequence, sequence, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (tenant, agent_id, session_id, event_id) DO NOTHING",
@@ -39,7 +40,8 @@ class SqliteHistory:
                     )
                     for e in events
                 ],
-            )
+            ).rowcount
+        return written == len(events)
 
     def turn_events(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str

@@ -31,7 +31,14 @@ from ...domain.search.index import (
 from ...domain.search.lexical import tokenize
 from .database import Database, owner_key
 from .filters import DOC_COLUMNS, filter_sql
-from .words import ensure_words_table, missing_table, words_table
+from .words import (
+    ensure_words_table,
+    flush_words,
+    hold_words,
+    insert_words,
+    missing_table,
+    words_table,
+)
 
 
 def match_expression(query: str) -> str | None:
@@ -247,6 +254,7 @@ class EmbeddedIndex(SearchIndex):
         self._dimensions = dimensions
         self._matrices: dict[tuple[str, str, str], _Matrix] = {}
         self._lock = threading.Lock()
+        db.at_batch_end(flush_words)
 
     # -- writes -----------------------------------------------------------------------------
 
@@ -257,6 +265,11 @@ class EmbeddedIndex(SearchIndex):
     def upsert_in(self, conn: sqlite3.Connection, docs: Sequence[IndexDoc]) -> None:
         """Write documents inside the caller's transaction (the store's commit)."""
         tables: dict[tuple[str, str], str] = {}
+        flushed = False
+        # In a batch the words wait for its end (words.py): one FTS5 segment a batch.
+        hold = self._db.in_batch()
+        if hold and docs:
+            hold_words(conn)
         for doc in docs:
             table = tables.get((doc.tenant, doc.kind))
             if table is None:
@@ -280,9 +293,12 @@ class EmbeddedIndex(SearchIndex):
                 if vector is None and doc.embed is None:
                     # A status change keeps the text, so it keeps the vector too.
                     vector, model_id = found["vector"], found["model_id"]
+                if not flushed:
+                    self._words_current(conn)  # its words may still be held
+                    flushed = True
                 conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (found["seq"],))
                 conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
-            self._insert(conn, table, doc, model_id, vector, doc.text, doc.context)
+            self._insert(conn, table, doc, model_id, vector, doc.text, doc.context, hold=hold)
             if doc.embed is not None and vector is None and self._model_id is not None:
                 self._queue(conn, doc)
 
@@ -295,9 +311,12 @@ class EmbeddedIndex(SearchIndex):
         vector: bytes | None,
         text: str,
         context: str,
+        *,
+        hold: bool = False,
     ) -> None:
         """The document's row at the next sequence number (where the vector matrices pick it
-        up), with its words in `table`, its tenant's and kind's (`ensure_words_table`)."""
+        up), with its words in `table`, its tenant's and kind's (`ensure_words_table`), or
+        held until the batch ends (`hold`)."""
         if isinstance(doc, sqlite3.Row):
             values = tuple(doc[c] for c in _DOC_COLUMNS)
             owner = owner_key(doc["tenant"], doc["agent_id"], doc["kind"])
@@ -322,10 +341,12 @@ class EmbeddedIndex(SearchIndex):
             f" VALUES ({', '.join('?' * (len(_DOC_COLUMNS) + 2))})",
             (*values, model_id, vector),
         ).lastrowid
-        conn.execute(
-            f"INSERT INTO {table} (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
-            (seq, text, owner, context),
-        )
+        insert_words(conn, table, seq, text, owner, context, hold=hold)
+
+    def _words_current(self, conn: sqlite3.Connection) -> None:
+        """Before words are read or deleted in a batch: the words it holds are in their tables."""
+        if self._db.in_batch():
+            flush_words(conn)
 
     @staticmethod
     def _queue(conn: sqlite3.Connection, doc: IndexDoc) -> None:
@@ -384,6 +405,7 @@ class EmbeddedIndex(SearchIndex):
         deleted) are skipped. The ones given a vector are returned."""
         added: list[Queued] = []
         with self._db.write() as conn:
+            self._words_current(conn)
             for item, vector in zip(done, vectors, strict=True):
                 if not conn.execute(
                     "DELETE FROM embed_queue WHERE qseq = ?", (item.qseq,)
@@ -409,6 +431,7 @@ class EmbeddedIndex(SearchIndex):
 
     def delete(self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]) -> None:
         with self._db.write() as conn:
+            self._words_current(conn)
             for doc_id in ids:
                 found = conn.execute(
                     "SELECT seq FROM search_docs WHERE tenant = ? AND agent_id = ? AND kind = ?"
@@ -432,6 +455,7 @@ class EmbeddedIndex(SearchIndex):
         self.forget(tenant, agent_id)
 
     def delete_agent_in(self, conn: sqlite3.Connection, tenant: str, agent_id: str) -> None:
+        self._words_current(conn)
         self.clear_agent_rows(conn, tenant, agent_id)
         self.forget(tenant, agent_id)
 
@@ -482,6 +506,7 @@ class EmbeddedIndex(SearchIndex):
             return []
         filters, filter_args = _filter_sql(where)
         conn = self._db.read()
+        self._words_current(conn)  # a search in a batch finds what the batch wrote
         owner = owner_key(tenant, agent_id, where.kind)
         table = words_table(tenant, where.kind)
         # History: what the event's own words scored too (Hit.own), its context weighed 0; a

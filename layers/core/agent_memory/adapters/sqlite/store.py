@@ -45,6 +45,7 @@ class SqliteStore(
     # -- agents -------------------------------------------------------------------------------
 
     def create_agent(self, agent: Agent, version: ManifestVersion) -> None:
+        self.db.forget_memo()
         try:
             with self.db.write() as conn:
                 conn.execute(
@@ -65,6 +66,7 @@ class SqliteStore(
             raise PreconditionFailed(f"agent {agent.id!r} already exists") from exc
 
     def save_manifest(self, agent: Agent, version: ManifestVersion, expected_version: int) -> None:
+        self.db.forget_memo()
         with _lost_race(f"agent {agent.id!r} changed concurrently"), self.db.write() as conn:
             changed = conn.execute(
                 "UPDATE agents SET manifest_version = ?, manifest = ?, updated_at = ?"
@@ -97,12 +99,20 @@ class SqliteStore(
         )
 
     def get_agent(self, tenant: str, agent_id: str) -> Agent | None:
+        # A batch reads its agent for each message (four times a turn): once is enough.
+        memo = self.db.batch_memo()
+        key = ("agent", tenant, agent_id)
+        if memo is not None and key in memo:
+            return memo[key]  # type: ignore[return-value]
         row = (
             self.db.read()
             .execute("SELECT * FROM agents WHERE tenant = ? AND agent_id = ?", (tenant, agent_id))
             .fetchone()
         )
-        return _agent(row) if row else None
+        agent = _agent(row) if row else None
+        if memo is not None:
+            memo[key] = agent
+        return agent
 
     def list_agents(self, tenant: str, limit: int, after: str | None) -> list[Agent]:
         rows = (
@@ -154,6 +164,7 @@ class SqliteStore(
         return [row[0] for row in rows]
 
     def delete_agent(self, tenant: str, agent_id: str) -> bool:
+        self.db.forget_memo()
         # One transaction: the foreign keys cascade to everything the agent owns.
         with self.db.write() as conn:
             deleted = conn.execute(
@@ -249,8 +260,15 @@ class SqliteStore(
                     None,
                 ),
             )
+        self._remember_turn(turn)
 
     def get_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn | None:
+        # A batch reads each turn four times (begin, append, commit, the next turn's context):
+        # it keeps the turns it read or wrote (Database.batch_memo).
+        memo = self.db.batch_memo()
+        key = ("turn", tenant, agent_id, session_id, turn_id)
+        if memo is not None and key in memo:
+            return memo[key]  # type: ignore[return-value]
         row = (
             self.db.read()
             .execute(
@@ -260,7 +278,16 @@ class SqliteStore(
             )
             .fetchone()
         )
-        return _turn(row) if row else None
+        turn = _turn(row) if row else None
+        if memo is not None:
+            memo[key] = turn
+        return turn
+
+    def _remember_turn(self, turn: Turn) -> None:
+        """In a batch, the turn as this store just wrote it: what reading its row would give."""
+        memo = self.db.batch_memo()
+        if memo is not None:
+            memo["turn", turn.tenant, turn.agent_id, turn.session_id, turn.id] = turn
 
     def list_turns(self, tenant: str, agent_id: str, session_id: str) -> list[Turn]:
         rows = (
@@ -312,7 +339,9 @@ class SqliteStore(
             if self.index is not None and writes.index_docs:
                 self.index.upsert_in(conn, writes.index_docs)
             self._apply_files(conn, turn.tenant, turn.agent_id, writes.files, writes.max_files)
-        return turn.model_copy(update={"status": status, "ended_at": ended_at})
+        ended = turn.model_copy(update={"status": status, "ended_at": ended_at})
+        self._remember_turn(ended)
+        return ended
 
 
 def _agent(row: sqlite3.Row) -> Agent:

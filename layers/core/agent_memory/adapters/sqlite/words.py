@@ -10,6 +10,14 @@ records those of its history (S3 Vectors keeps them per agent and kind; a table 
 make one FTS5 table, five shadow tables, per agent and kind in the file's schema). Within a
 tenant and kind, agents share them; the `owner` column selects an agent's documents.
 
+In a batch (Database.batch: many messages' writes, each a savepoint of one transaction), the
+words of the documents written are held in a temporary table of the connection and put into
+their tables once, when the batch ends (`flush_words`, before its commit). FTS5 writes what it
+holds to a new segment of its index at every savepoint, so words written straight in would
+make a segment a message (and merges of them that grow with the table); held, they make one
+a batch. The temporary table rolls back with the savepoint that wrote to it, as the words
+table would; whatever reads or deletes words in the batch flushes it first.
+
 A table is named by a digest of its tenant and kind (tenant ids are arbitrary text) and made by
 the first write that needs it, inside that write's transaction; a rolled-back write takes it away
 again, so every write makes sure of it (`CREATE ... IF NOT EXISTS`, ~5 µs) rather than trusting
@@ -22,6 +30,8 @@ import hashlib
 import sqlite3
 
 WORDS_PREFIX = "search_words_"
+# Per connection (a temporary table), so each thread's batch holds its own words.
+_HELD = "temp.words_held"
 
 
 def words_table(tenant: str, kind: str) -> str:
@@ -41,6 +51,55 @@ def ensure_words_table(conn: sqlite3.Connection, tenant: str, kind: str) -> str:
         " tokenize = 'porter unicode61')"
     )
     return table
+
+
+def hold_words(conn: sqlite3.Connection) -> None:
+    """Make sure of the table a batch holds its words in, before a write holds any (made by
+    the first, again after a savepoint rolled it away)."""
+    conn.execute(
+        f"CREATE TABLE IF NOT EXISTS {_HELD} (seq INTEGER PRIMARY KEY, words TEXT NOT NULL,"
+        " text TEXT NOT NULL, owner TEXT NOT NULL, context TEXT NOT NULL)"
+    )
+
+
+def insert_words(
+    conn: sqlite3.Connection,
+    table: str,
+    seq: int,
+    text: str,
+    owner: str,
+    context: str,
+    *,
+    hold: bool,
+) -> None:
+    """A document's words, in `table` at once, or (`hold`, in a batch, after `hold_words`)
+    held until the batch ends."""
+    if hold:
+        conn.execute(
+            f"INSERT INTO {_HELD} VALUES (?, ?, ?, ?, ?)", (seq, table, text, owner, context)
+        )
+    else:
+        conn.execute(
+            f"INSERT INTO {table} (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
+            (seq, text, owner, context),
+        )
+
+
+def flush_words(conn: sqlite3.Connection) -> None:
+    """Put the words held in this connection's batch into their tables (one FTS5 segment a
+    table), in the caller's transaction."""
+    held = conn.execute(
+        "SELECT 1 FROM temp.sqlite_master WHERE name = ?", (_HELD.partition(".")[2],)
+    ).fetchone()
+    if held is None:
+        return
+    for (table,) in conn.execute(f"SELECT DISTINCT words FROM {_HELD}").fetchall():
+        conn.execute(
+            f"INSERT INTO {table} (rowid, text, owner, context)"
+            f" SELECT seq, text, owner, context FROM {_HELD} WHERE words = ? ORDER BY seq",
+            (table,),
+        )
+    conn.execute(f"DELETE FROM {_HELD}")
 
 
 def missing_table(exc: sqlite3.OperationalError) -> bool:

@@ -130,10 +130,12 @@ class HistoryService:
     def _write(self, turn: Turn, events: list[HistoryEvent]) -> dict[str, HistoryEvent]:
         """Write the events, then read back what their ids hold: a sequence counted at the
         same moment by another append holds its event, not this one's (Appending.settled sends
-        what was lost again, at the sequences after it)."""
+        what was lost again, at the sequences after it). When the store wrote every one as
+        given, that is what they hold, and nothing is read."""
         tenant, agent_id, session_id = turn.tenant, turn.agent_id, turn.session_id
         try:
-            self._store.append_events(tenant, agent_id, session_id, events)
+            if self._store.append_events(tenant, agent_id, session_id, events):
+                return {e.id: e for e in events}
         except PreconditionFailed as exc:
             self._open_turn(tenant, agent_id, session_id, turn.id)  # 404 or 409 if so
             raise Conflict(
@@ -218,7 +220,8 @@ class HistoryService:
             return []
         texts = [words for e in events for words in e.word_texts()]
         # Each part is found with the messages said before its event (with_context, above).
-        before = said_before(self._store, events[0])
+        # events[0] is the turn's first searchable event: nothing of the turn is said before it.
+        before = said_before(self._store, events[0], first_of_turn=True)
         said: list[list[str]] = []
         for event in events:
             said += [before] * len(event.parts)

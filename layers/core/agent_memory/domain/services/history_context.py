@@ -61,13 +61,21 @@ def event_doc(
     )
 
 
-def said_before(store: Store, event: HistoryEvent, count: int = CONTEXT_MESSAGES) -> list[str]:
+def said_before(
+    store: Store,
+    event: HistoryEvent,
+    count: int = CONTEXT_MESSAGES,
+    *,
+    first_of_turn: bool = False,
+) -> list[str]:
     """The texts of the `count` messages just before `event` in its session, oldest first:
     earlier events of its own turn, then the last ones of the nearest earlier committed turns (at
-    most CONTEXT_TURNS back). A live event never takes a preview turn's words."""
+    most CONTEXT_TURNS back). A live event never takes a preview turn's words. `first_of_turn`:
+    the caller knows no searchable event of its turn comes before it (its own turn is not read)."""
     committed: dict[str, bool] = {event.turn_id: True}
     said: list[str] = []
-    for sequence in range(event.turn_sequence, max(event.turn_sequence - CONTEXT_TURNS, 0) - 1, -1):
+    start = event.turn_sequence - 1 if first_of_turn else event.turn_sequence
+    for sequence in range(start, max(event.turn_sequence - CONTEXT_TURNS, 0) - 1, -1):
         found = store.session_events(
             event.tenant,
             event.agent_id,

@@ -130,16 +130,22 @@ class IngestService:
         return results
 
     def _begin(self, tenant: str, message: Begin) -> None:
+        # Most turns begin in a session that is there: try that first (it reads the session),
+        # and open the session only when the begin says it is missing.
         try:
-            self._sessions.get(tenant, message.agent, message.session)
+            self._begin_turn(tenant, message)
+            return
         except NotFound as exc:
             if exc.code != "session_not_found":
                 raise
-            try:  # a turn's first message may open its session
-                self._sessions.create(tenant, message.agent, message.session, {})
-            except Conflict as race:
-                if race.code != "session_exists":
-                    raise
+        try:  # a turn's first message may open its session
+            self._sessions.create(tenant, message.agent, message.session, {})
+        except Conflict as race:
+            if race.code != "session_exists":
+                raise
+        self._begin_turn(tenant, message)
+
+    def _begin_turn(self, tenant: str, message: Begin) -> None:
         self._sessions.begin_turn(
             tenant,
             message.agent,
