@@ -238,7 +238,8 @@ class WordPostings:
                 return []
             postings = {word: list(self._postings(pk, word)) for word in words}
         scores: dict[str, float] = {}
-        own: dict[str, float] = {}  # what each document's own words scored (Hit.own)
+        told = where.kind == "event"  # history hits tell what their own words scored (Hit.own)
+        own: dict[str, float] = {}
         found: dict[str, PostingItem] = {}
         avg = total / n if n > 0 else 1.0
         for items in postings.values():
@@ -249,15 +250,14 @@ class WordPostings:
                 found[item.doc_id] = item
                 # df counts every document with the word, as a full-text engine's does.
                 length = float(item.length)
-                scores[item.doc_id] = scores.get(item.doc_id, 0.0) + bm25_term(
-                    float(item.weight), df, max(n, df), length, avg
-                )
-                tf = float(item.weight if item.own is None else item.own)
-                own[item.doc_id] = own.get(item.doc_id, 0.0) + (
-                    bm25_term(tf, df, max(n, df), length, avg) if tf else 0.0
-                )
+                term = bm25_term(float(item.weight), df, max(n, df), length, avg)
+                scores[item.doc_id] = scores.get(item.doc_id, 0.0) + term
+                if told:
+                    if item.own is not None:  # the document has context: its own count apart
+                        own_tf = float(item.own)
+                        term = bm25_term(own_tf, df, max(n, df), length, avg) if own_tf else 0.0
+                    own[item.doc_id] = own.get(item.doc_id, 0.0) + term
         ranked = sorted(scores, key=lambda i: (-scores[i], -found[i].created_at.timestamp()))
-        told = where.kind == "event"
         return [_hit(found[i], scores[i], own[i] if told else None) for i in ranked[:limit]]
 
     def _postings(self, pk: str, word: str) -> Iterable[PostingItem]:

@@ -200,7 +200,7 @@ def rescore(
                 df = max(statistics.frequencies.get(word.word, 0), 1)
                 n = max(statistics.documents, df)
                 score += bm25_term(tf, df, n, counted.length, average)
-                if counted.own.get(word.word):
+                if own and counted.own.get(word.word):
                     by_own += bm25_term(counted.own[word.word], df, n, counted.length, average)
         source = hit["_source"]
         held = best.get(source["doc_id"])

@@ -10,11 +10,13 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar, cast
 
 from ...domain.errors import StorageUnavailable
 from .migrations import MIGRATIONS
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -121,6 +123,21 @@ class Database:
         a savepoint rolled back clears it all."""
         memo: dict[object, object] | None = getattr(self._local, "memo", None)
         return memo
+
+    def memoized(self, key: tuple[object, ...], read: Callable[[], T]) -> T:
+        """`read()`, once a batch for `key` (batch_memo); every time outside a batch."""
+        memo = self.batch_memo()
+        if memo is None:
+            return read()
+        if key not in memo:
+            memo[key] = read()
+        return cast(T, memo[key])
+
+    def remember(self, key: tuple[object, ...], value: object) -> None:
+        """In a batch, what a write just made the row `key` names (what reading it would give)."""
+        memo = self.batch_memo()
+        if memo is not None:
+            memo[key] = value
 
     def forget_memo(self) -> None:
         memo = self.batch_memo()

@@ -196,19 +196,15 @@ class SqliteFiles:
 
     def tenant_limits(self, tenant: str) -> TenantLimits | None:
         # Read by every commit: a batch's commits read it once (Database.batch_memo).
-        memo = self.db.batch_memo()
-        key = ("tenant_limits", tenant)
-        if memo is not None and key in memo:
-            return memo[key]  # type: ignore[return-value]
+        return self.db.memoized(("tenant_limits", tenant), lambda: self._read_tenant_limits(tenant))
+
+    def _read_tenant_limits(self, tenant: str) -> TenantLimits | None:
         row = (
             self.db.read()
             .execute("SELECT doc FROM tenant_limits WHERE tenant = ?", (tenant,))
             .fetchone()
         )
-        limits = TenantLimits.model_validate_json(row[0]) if row else None
-        if memo is not None:
-            memo[key] = limits
-        return limits
+        return TenantLimits.model_validate_json(row[0]) if row else None
 
     def save_tenant_limits(self, tenant: str, limits: TenantLimits) -> None:
         self.db.forget_memo()

@@ -100,19 +100,17 @@ class SqliteStore(
 
     def get_agent(self, tenant: str, agent_id: str) -> Agent | None:
         # A batch reads its agent for each message (four times a turn): once is enough.
-        memo = self.db.batch_memo()
-        key = ("agent", tenant, agent_id)
-        if memo is not None and key in memo:
-            return memo[key]  # type: ignore[return-value]
+        return self.db.memoized(
+            ("agent", tenant, agent_id), lambda: self._read_agent(tenant, agent_id)
+        )
+
+    def _read_agent(self, tenant: str, agent_id: str) -> Agent | None:
         row = (
             self.db.read()
             .execute("SELECT * FROM agents WHERE tenant = ? AND agent_id = ?", (tenant, agent_id))
             .fetchone()
         )
-        agent = _agent(row) if row else None
-        if memo is not None:
-            memo[key] = agent
-        return agent
+        return _agent(row) if row else None
 
     def list_agents(self, tenant: str, limit: int, after: str | None) -> list[Agent]:
         rows = (
@@ -265,10 +263,12 @@ class SqliteStore(
     def get_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn | None:
         # A batch reads each turn four times (begin, append, commit, the next turn's context):
         # it keeps the turns it read or wrote (Database.batch_memo).
-        memo = self.db.batch_memo()
-        key = ("turn", tenant, agent_id, session_id, turn_id)
-        if memo is not None and key in memo:
-            return memo[key]  # type: ignore[return-value]
+        return self.db.memoized(
+            _turn_key(tenant, agent_id, session_id, turn_id),
+            lambda: self._read_turn(tenant, agent_id, session_id, turn_id),
+        )
+
+    def _read_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn | None:
         row = (
             self.db.read()
             .execute(
@@ -278,16 +278,11 @@ class SqliteStore(
             )
             .fetchone()
         )
-        turn = _turn(row) if row else None
-        if memo is not None:
-            memo[key] = turn
-        return turn
+        return _turn(row) if row else None
 
     def _remember_turn(self, turn: Turn) -> None:
         """In a batch, the turn as this store just wrote it: what reading its row would give."""
-        memo = self.db.batch_memo()
-        if memo is not None:
-            memo["turn", turn.tenant, turn.agent_id, turn.session_id, turn.id] = turn
+        self.db.remember(_turn_key(turn.tenant, turn.agent_id, turn.session_id, turn.id), turn)
 
     def list_turns(self, tenant: str, agent_id: str, session_id: str) -> list[Turn]:
         rows = (
@@ -342,6 +337,10 @@ class SqliteStore(
         ended = turn.model_copy(update={"status": status, "ended_at": ended_at})
         self._remember_turn(ended)
         return ended
+
+
+def _turn_key(tenant: str, agent_id: str, session_id: str, turn_id: str) -> tuple[str, ...]:
+    return ("turn", tenant, agent_id, session_id, turn_id)
 
 
 def _agent(row: sqlite3.Row) -> Agent:
