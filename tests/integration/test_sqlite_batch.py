@@ -293,3 +293,95 @@ def test_a_turn_a_batch_keeps_is_the_turn_its_row_holds(tmp_path):
             if n == 2:
                 assert kept.extraction is not None  # the commit's review is in it
     services.close()
+
+
+def row_events(store: SqliteStore, turn_id: str):
+    """The turn's events as their rows hold them, read past the batch's memo."""
+    from agent_memory.adapters.sqlite.history import _event
+
+    rows = store.db.read().execute(
+        "SELECT doc FROM history_events WHERE turn_id = ? ORDER BY sequence", (turn_id,)
+    )
+    return [_event(row[0]) for row in rows]
+
+
+def row_session(store: SqliteStore, session_id: str):
+    """The session as its row holds it, read past the batch's memo."""
+    from agent_memory.adapters.sqlite.store import _session
+
+    row = (
+        store.db.read()
+        .execute("SELECT * FROM sessions WHERE session_id = ?", (session_id,))
+        .fetchone()
+    )
+    return _session(row) if row else None
+
+
+def test_a_session_a_batch_keeps_is_the_session_its_row_holds(tmp_path):
+    # Given a batch that reads a session before it exists, opens it and begins turns in it
+    store = SqliteStore(tmp_path / "db.sqlite3")
+    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None)
+    services.agents.put("acme", A, parse_manifest({"harness": {"history": {"index": "messages"}}}))
+    base = {"agent": A, "session": "s"}
+    with store.batched():
+        assert store.get_session("acme", A, "s") is None
+        for message in [
+            {"op": "begin", **base, "turn": "t-1"},  # opens the session, then begins
+            {"op": "commit", **base, "turn": "t-1"},
+            {"op": "begin", **base, "turn": "t-2"},
+            {"op": "rollback", **base, "turn": "t-2"},
+            {"op": "begin", **base, "turn": "t-3"},
+        ]:
+            services.ingest.apply("acme", message)
+            # When the batch reads the session, it is what the row holds (its last sequence)
+            assert store.get_session("acme", A, "s") == row_session(store, "s"), message
+    assert row_session(store, "s").last_sequence == 3
+    services.close()
+
+
+def test_the_events_a_batch_keeps_for_a_turn_are_the_events_its_rows_hold(tmp_path):
+    # Given an agent keeping history, and a turn whose events come in two appends, the second
+    # sent twice and the third holding a sequence already kept with another event
+    store = SqliteStore(tmp_path / "db.sqlite3")
+    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None)
+    services.agents.put("acme", A, parse_manifest({"harness": {"history": {"index": "messages"}}}))
+    base = {"agent": A, "session": "s", "turn": "t-1"}
+
+    def events(*pairs):
+        return {
+            "op": "events",
+            **base,
+            "events": [{"role": r, "text": t, "sequence": n} for n, r, t in pairs],
+        }
+
+    second = events((3, "user", "and the bikes?"), (2, "assistant", "the race is in June"))
+    messages = [
+        {"op": "begin", **base},
+        events((1, "user", "when is the marathon?")),
+        second,
+        second,
+        events((2, "assistant", "another answer at a kept sequence")),
+        {"op": "commit", **base},
+    ]
+    with store.batched():
+        outcomes = []
+        for message in messages:
+            try:
+                outcomes.append(services.ingest.apply("acme", message))
+            except Exception as exc:  # noqa: BLE001 - the conflicting append's 409, below
+                outcomes.append(type(exc).__name__)
+            # When the batch reads the turn's events, they are what the rows hold, in order
+            assert store.turn_events("acme", A, "s", "t-1") == row_events(store, "t-1")
+    # Then the repeat kept nothing new and the other event at a kept sequence was refused
+    assert outcomes == ["applied", "applied", "applied", "applied", "Conflict", "applied"]
+    assert [e.text for e in row_events(store, "t-1")] == [
+        "when is the marathon?",
+        "the race is in June",
+        "and the bikes?",
+    ]
+    # And the commit indexed all three (one document each), found by their own words
+    hits = store.index.lexical(
+        "acme", A, "marathon bikes june", IndexFilter(kind="event", include_all_sessions=True), 10
+    )
+    assert sorted(h.id for h in hits) == sorted(f"{e.id}.1" for e in row_events(store, "t-1"))
+    services.close()

@@ -139,6 +139,11 @@ class Database:
         if memo is not None:
             memo[key] = value
 
+    def forget(self, key: tuple[object, ...]) -> object | None:
+        """In a batch, drop what it holds for `key` (a write changed that row); what it held."""
+        memo = self.batch_memo()
+        return memo.pop(key, None) if memo is not None else None
+
     def forget_memo(self) -> None:
         memo = self.batch_memo()
         if memo is not None:

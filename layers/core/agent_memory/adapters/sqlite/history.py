@@ -13,6 +13,10 @@ def _event(doc: str) -> HistoryEvent:
     return HistoryEvent.model_validate(json.loads(doc))
 
 
+def _turn_events_key(tenant: str, agent_id: str, session_id: str, turn_id: str) -> tuple[str, ...]:
+    return ("turn_events", tenant, agent_id, session_id, turn_id)
+
+
 class SqliteHistory:
     db: Database
 
@@ -41,9 +45,40 @@ class SqliteHistory:
                     for e in events
                 ],
             ).rowcount
+        self._remember_appended(tenant, agent_id, session_id, events, written == len(events))
         return written == len(events)
 
+    def _remember_appended(
+        self,
+        tenant: str,
+        agent_id: str,
+        session_id: str,
+        events: Sequence[HistoryEvent],
+        as_given: bool,
+    ) -> None:
+        """In a batch, a turn's events it read (turn_events) with what was just appended: a
+        commit then reads nothing back. When another event held a sequence, it is read again."""
+        if not self.db.in_batch():
+            return
+        for turn_id in {e.turn_id for e in events}:
+            key = _turn_events_key(tenant, agent_id, session_id, turn_id)
+            held = self.db.forget(key)
+            if as_given and isinstance(held, list):
+                added = [e for e in events if e.turn_id == turn_id]
+                self.db.remember(key, sorted([*held, *added], key=lambda e: e.sequence))
+
     def turn_events(
+        self, tenant: str, agent_id: str, session_id: str, turn_id: str
+    ) -> list[HistoryEvent]:
+        # A batch reads a turn's events at its append and again at its commit: once is enough.
+        return list(
+            self.db.memoized(
+                _turn_events_key(tenant, agent_id, session_id, turn_id),
+                lambda: self._read_turn_events(tenant, agent_id, session_id, turn_id),
+            )
+        )
+
+    def _read_turn_events(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str
     ) -> list[HistoryEvent]:
         rows = (

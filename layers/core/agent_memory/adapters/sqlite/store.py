@@ -203,8 +203,16 @@ class SqliteStore(
                 )
             except sqlite3.IntegrityError as exc:
                 raise PreconditionFailed(f"session {session.id!r} already exists") from exc
+        self.db.forget(_session_key(session.tenant, session.agent_id, session.id))
 
     def get_session(self, tenant: str, agent_id: str, session_id: str) -> Session | None:
+        # A batch reads each session at every begin: once is enough (Database.batch_memo).
+        return self.db.memoized(
+            _session_key(tenant, agent_id, session_id),
+            lambda: self._read_session(tenant, agent_id, session_id),
+        )
+
+    def _read_session(self, tenant: str, agent_id: str, session_id: str) -> Session | None:
         row = (
             self.db.read()
             .execute(
@@ -259,6 +267,11 @@ class SqliteStore(
                 ),
             )
         self._remember_turn(turn)
+        # The session as its row now holds it, if the batch held it.
+        key = _session_key(turn.tenant, turn.agent_id, turn.session_id)
+        held = self.db.forget(key)
+        if isinstance(held, Session):
+            self.db.remember(key, held.model_copy(update={"last_sequence": turn.sequence}))
 
     def get_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn | None:
         # A batch reads each turn four times (begin, append, commit, the next turn's context):
@@ -337,6 +350,10 @@ class SqliteStore(
         ended = turn.model_copy(update={"status": status, "ended_at": ended_at})
         self._remember_turn(ended)
         return ended
+
+
+def _session_key(tenant: str, agent_id: str, session_id: str) -> tuple[str, ...]:
+    return ("session", tenant, agent_id, session_id)
 
 
 def _turn_key(tenant: str, agent_id: str, session_id: str, turn_id: str) -> tuple[str, ...]:

@@ -136,5 +136,7 @@ def same_event(kept_event: HistoryEvent | None, event: HistoryEvent) -> bool:
     """The same event, sent again: everything but the time it was given when it had none."""
     if kept_event is None:
         return False
+    if kept_event is event:  # what the store wrote as given (HistoryService._write)
+        return True
     ignore = {"time"}
     return kept_event.model_dump(exclude=ignore) == event.model_dump(exclude=ignore)
