@@ -40,7 +40,7 @@ class SqliteHistory:
                         e.turn_id,
                         e.turn_sequence,
                         e.sequence,
-                        json.dumps(e.to_doc()),
+                        e.to_doc_json(),
                     )
                     for e in events
                 ],
