@@ -9,6 +9,7 @@ import pytest
 from agent_memory.adapters.events.local_bus import InProcessBus
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.adapters.sqlite.database import Database
+from agent_memory.adapters.sqlite.words import words_table
 from agent_memory.bootstrap import build_services
 from agent_memory.domain.search.index import IndexFilter
 from agent_memory.domain.services.agents import parse_manifest
@@ -372,6 +373,9 @@ def test_the_events_a_batch_keeps_for_a_turn_are_the_events_its_rows_hold(tmp_pa
                 outcomes.append(type(exc).__name__)
             # When the batch reads the turn's events, they are what the rows hold, in order
             assert store.turn_events("acme", A, "s", "t-1") == row_events(store, "t-1")
+            by_sequence = store.session_events("acme", A, "s", 1_000, None, 1, 1)
+            assert by_sequence == row_events(store, "t-1")
+            assert store.session_events("acme", A, "s", 2, None, 1, 1) == by_sequence[:2]
     # Then the repeat kept nothing new and the other event at a kept sequence was refused
     assert outcomes == ["applied", "applied", "applied", "applied", "Conflict", "applied"]
     assert [e.text for e in row_events(store, "t-1")] == [
@@ -384,4 +388,18 @@ def test_the_events_a_batch_keeps_for_a_turn_are_the_events_its_rows_hold(tmp_pa
         "acme", A, "marathon bikes june", IndexFilter(kind="event", include_all_sessions=True), 10
     )
     assert sorted(h.id for h in hits) == sorted(f"{e.id}.1" for e in row_events(store, "t-1"))
+    # And a next turn's commit in another batch is indexed with the last two messages before it
+    with store.batched():
+        for message in [
+            {"op": "begin", **base, "turn": "t-2"},
+            events((1, "user", "thanks")),
+            {"op": "commit", **base, "turn": "t-2"},
+        ]:
+            services.ingest.apply("acme", {**message, "turn": "t-2"})
+    context = (
+        store.db.read()
+        .execute(f"SELECT context FROM {words_table('acme', 'event')} WHERE text = 'thanks'")
+        .fetchone()[0]
+    )
+    assert context == "the race is in June\nand the bikes?"
     services.close()

@@ -17,6 +17,15 @@ def _turn_events_key(tenant: str, agent_id: str, session_id: str, turn_id: str) 
     return ("turn_events", tenant, agent_id, session_id, turn_id)
 
 
+def _turn_sequence_key(
+    tenant: str, agent_id: str, session_id: str, turn_sequence: int
+) -> tuple[object, ...]:
+    return ("turn_sequence_events", tenant, agent_id, session_id, turn_sequence)
+
+
+_ALL = 2**31  # events of one turn: all of them
+
+
 class SqliteHistory:
     db: Database
 
@@ -61,11 +70,16 @@ class SqliteHistory:
         if not self.db.in_batch():
             return
         for turn_id in {e.turn_id for e in events}:
+            added = [e for e in events if e.turn_id == turn_id]
             key = _turn_events_key(tenant, agent_id, session_id, turn_id)
+            by_sequence = _turn_sequence_key(tenant, agent_id, session_id, added[0].turn_sequence)
             held = self.db.forget(key)
+            self.db.forget(by_sequence)
             if as_given and isinstance(held, list):
-                added = [e for e in events if e.turn_id == turn_id]
-                self.db.remember(key, sorted([*held, *added], key=lambda e: e.sequence))
+                # All the turn's events: what session_events gives for its sequence, too.
+                now = sorted([*held, *added], key=lambda e: e.sequence)
+                self.db.remember(key, now)
+                self.db.remember(by_sequence, now)
 
     def turn_events(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str
@@ -121,6 +135,27 @@ class SqliteHistory:
         after: tuple[int, int] | None,
         from_turn: int | None = None,
         to_turn: int | None = None,
+    ) -> list[HistoryEvent]:
+        if after is None and from_turn is not None and from_turn == to_turn and self.db.in_batch():
+            # One turn's events (the context a commit indexes with, history_context.said_before):
+            # a batch knows those of the turns it appended to.
+            return self.db.memoized(
+                _turn_sequence_key(tenant, agent_id, session_id, from_turn),
+                lambda: self._session_events(
+                    tenant, agent_id, session_id, _ALL, None, from_turn, to_turn
+                ),
+            )[:limit]
+        return self._session_events(tenant, agent_id, session_id, limit, after, from_turn, to_turn)
+
+    def _session_events(
+        self,
+        tenant: str,
+        agent_id: str,
+        session_id: str,
+        limit: int,
+        after: tuple[int, int] | None,
+        from_turn: int | None,
+        to_turn: int | None,
     ) -> list[HistoryEvent]:
         turn, seq = after if after is not None else (-1, -1)
         rows = (
