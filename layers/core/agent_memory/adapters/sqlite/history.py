@@ -136,45 +136,35 @@ class SqliteHistory:
         from_turn: int | None = None,
         to_turn: int | None = None,
     ) -> list[HistoryEvent]:
+        turn, seq = after if after is not None else (-1, -1)
+
+        def read(limit: int) -> list[HistoryEvent]:
+            rows = (
+                self.db.read()
+                .execute(
+                    "SELECT doc FROM history_events WHERE tenant = ? AND agent_id = ?"
+                    " AND session_id = ? AND (turn_sequence, sequence) > (?, ?)"
+                    " AND turn_sequence >= ? AND turn_sequence <= ?"
+                    " ORDER BY turn_sequence, sequence LIMIT ?",
+                    (
+                        tenant,
+                        agent_id,
+                        session_id,
+                        turn,
+                        seq,
+                        from_turn if from_turn is not None else 0,
+                        to_turn if to_turn is not None else 2**62,
+                        limit,
+                    ),
+                )
+                .fetchall()
+            )
+            return [_event(row[0]) for row in rows]
+
         if after is None and from_turn is not None and from_turn == to_turn and self.db.in_batch():
             # One turn's events (the context a commit indexes with, history_context.said_before):
             # a batch knows those of the turns it appended to.
             return self.db.memoized(
-                _turn_sequence_key(tenant, agent_id, session_id, from_turn),
-                lambda: self._session_events(
-                    tenant, agent_id, session_id, _ALL, None, from_turn, to_turn
-                ),
+                _turn_sequence_key(tenant, agent_id, session_id, from_turn), lambda: read(_ALL)
             )[:limit]
-        return self._session_events(tenant, agent_id, session_id, limit, after, from_turn, to_turn)
-
-    def _session_events(
-        self,
-        tenant: str,
-        agent_id: str,
-        session_id: str,
-        limit: int,
-        after: tuple[int, int] | None,
-        from_turn: int | None,
-        to_turn: int | None,
-    ) -> list[HistoryEvent]:
-        turn, seq = after if after is not None else (-1, -1)
-        rows = (
-            self.db.read()
-            .execute(
-                "SELECT doc FROM history_events WHERE tenant = ? AND agent_id = ? AND session_id = ?"
-                " AND (turn_sequence, sequence) > (?, ?) AND turn_sequence >= ? AND turn_sequence <= ?"
-                " ORDER BY turn_sequence, sequence LIMIT ?",
-                (
-                    tenant,
-                    agent_id,
-                    session_id,
-                    turn,
-                    seq,
-                    from_turn if from_turn is not None else 0,
-                    to_turn if to_turn is not None else 2**62,
-                    limit,
-                ),
-            )
-            .fetchall()
-        )
-        return [_event(row[0]) for row in rows]
+        return read(limit)
