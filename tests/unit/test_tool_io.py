@@ -81,6 +81,21 @@ def test_a_bad_memory_call_is_refused_by_the_model_as_the_command_refuses_it(raw
     assert refused == command_outcome(raw)
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        # Left out or null, new_str replaces with nothing (Hypothesis found null refused once).
+        {"command": "str_replace", "path": "/memories/a.md", "old_str": "x", "new_str": None},
+        {"command": "str_replace", "path": "/memories/a.md", "old_str": "x"},
+        {"command": "view", "path": "/memories/a.md", "view_range": None},
+    ],
+)
+def test_an_optional_parameter_left_out_or_null_is_taken_by_the_model_and_the_command(raw):
+    assert model_outcome(raw) is None
+    # The command reads the file next: a missing one is the only refusal left.
+    assert command_outcome(raw)[0] == "memory.not_found"
+
+
 values = st.one_of(
     st.none(),
     st.booleans(),

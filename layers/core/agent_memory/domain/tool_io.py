@@ -170,7 +170,8 @@ class CreateIn(_FileCommandIn):
 class StrReplaceIn(_FileCommandIn):
     command: Literal["str_replace"]
     old_str: StrictStr
-    new_str: StrictStr = ""
+    # Left out or null, the command replaces with nothing: the model takes both as it does.
+    new_str: StrictStr | None = ""
 
 
 class InsertIn(_FileCommandIn):
