@@ -403,3 +403,42 @@ def test_the_events_a_batch_keeps_for_a_turn_are_the_events_its_rows_hold(tmp_pa
     )
     assert context == "the race is in June\nand the bikes?"
     services.close()
+
+
+def test_in_a_batch_the_store_itself_refuses_events_for_a_turn_the_batch_ended(tmp_path):
+    # Given a batch that began a turn and committed it (its memo holds the ended turn)
+    from datetime import UTC, datetime
+
+    from agent_memory.domain.history import HistoryEvent
+    from agent_memory.domain.ports import PreconditionFailed
+
+    store = SqliteStore(tmp_path / "db.sqlite3")
+    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None)
+    services.agents.put("acme", A, parse_manifest({"harness": {"history": {"index": "messages"}}}))
+    base = {"agent": A, "session": "s", "turn": "t-1"}
+    late = HistoryEvent(
+        tenant="acme",
+        agent_id=A,
+        session_id="s",
+        turn_id="t-1",
+        turn_sequence=1,
+        id="t-1.1",
+        sequence=1,
+        role="user",
+        text="too late",
+        time=datetime(2026, 1, 1, tzinfo=UTC),
+    )
+    with store.batched():
+        for op in ("begin", "commit"):
+            services.ingest.apply("acme", {"op": op, **base})
+        # When an event for it reaches the store past the service's own check
+        with pytest.raises(PreconditionFailed):
+            store.append_events("acme", A, "s", [late])
+        # And when the turn is open, the same store keeps it
+        services.ingest.apply("acme", {"op": "begin", **base, "turn": "t-2"})
+        fresh = late.model_copy(update={"turn_id": "t-2", "turn_sequence": 2, "id": "t-2.1"})
+        assert store.append_events("acme", A, "s", [fresh]) is True
+    # Then the ended turn kept nothing, and the open one its event
+    assert row_events(store, "t-1") == []
+    assert [e.text for e in row_events(store, "t-2")] == ["too late"]
+    services.close()

@@ -236,18 +236,37 @@ def _wal(conn: sqlite3.Connection, within: float = 30.0) -> None:
             time.sleep(0.05)
 
 
+def turn_key(tenant: str, agent_id: str, session_id: str, turn_id: str) -> tuple[str, ...]:
+    """A turn's key in a batch's memo (Database.batch_memo), where SqliteStore keeps the turns
+    a batch read or wrote."""
+    return ("turn", tenant, agent_id, session_id, turn_id)
+
+
 def require_open_turn(
-    conn: sqlite3.Connection, tenant: str, agent_id: str, session_id: str, turn_id: str
+    db: Database,
+    conn: sqlite3.Connection,
+    tenant: str,
+    agent_id: str,
+    session_id: str,
+    turn_id: str,
 ) -> None:
     """In the caller's write transaction: the turn exists and is still open, or nothing is
-    written (a turn that ended meanwhile keeps nothing more)."""
-    from ...domain.models import TurnStatus
+    written (a turn that ended meanwhile keeps nothing more). In a batch, a turn its memo holds
+    is read from there: every write of a turn in the batch puts the turn as it wrote it there
+    (SqliteStore.begin_turn, end_turn), and no other connection writes while the batch runs."""
+    from ...domain.models import Turn, TurnStatus
     from ...domain.ports import PreconditionFailed
 
-    row = conn.execute(
-        "SELECT status FROM turns WHERE tenant = ? AND agent_id = ? AND session_id = ?"
-        " AND turn_id = ?",
-        (tenant, agent_id, session_id, turn_id),
-    ).fetchone()
-    if row is None or row[0] != TurnStatus.OPEN.value:
+    memo = db.batch_memo()
+    held = memo.get(turn_key(tenant, agent_id, session_id, turn_id)) if memo else None
+    if isinstance(held, Turn):
+        status: str | None = held.status.value
+    else:
+        row = conn.execute(
+            "SELECT status FROM turns WHERE tenant = ? AND agent_id = ? AND session_id = ?"
+            " AND turn_id = ?",
+            (tenant, agent_id, session_id, turn_id),
+        ).fetchone()
+        status = row[0] if row else None
+    if status != TurnStatus.OPEN.value:
         raise PreconditionFailed(f"turn {turn_id!r} is gone or not open")

@@ -34,7 +34,7 @@ class SqliteHistory:
     ) -> bool:
         with lost_race("no such turn"), self.db.write() as conn:
             for turn_id in sorted({e.turn_id for e in events}):
-                require_open_turn(conn, tenant, agent_id, session_id, turn_id)
+                require_open_turn(self.db, conn, tenant, agent_id, session_id, turn_id)
             # DO NOTHING leaves a row out of the count: every event written is every row counted.
             written = conn.executemany(
                 "INSERT INTO history_events (tenant, agent_id, session_id, event_id, turn_id,"

@@ -68,7 +68,7 @@ class SqliteRecords:
     def stage_effect(self, tenant: str, agent_id: str, session_id: str, effect: Effect) -> None:
         try:
             with self.db.write() as conn:
-                require_open_turn(conn, tenant, agent_id, session_id, effect.turn_id)
+                require_open_turn(self.db, conn, tenant, agent_id, session_id, effect.turn_id)
                 conn.execute(
                     "INSERT INTO effects (tenant, agent_id, session_id, turn_id, sequence,"
                     " effect_id, doc) VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -264,17 +265,20 @@ class EmbeddedIndex(SearchIndex):
 
     def upsert_in(self, conn: sqlite3.Connection, docs: Sequence[IndexDoc]) -> None:
         """Write documents inside the caller's transaction (the store's commit)."""
-        tables: dict[tuple[str, str], str] = {}
         flushed = False
-        # In a batch the words wait for its end (words.py): one FTS5 segment a batch.
+        # In a batch the words wait for its end (words.py): one FTS5 segment a batch. The
+        # tables are made once a batch (its memo; a savepoint rolled back clears it, and with it
+        # a table the savepoint made), once a call outside one.
         hold = self._db.in_batch()
         if hold and docs:
-            hold_words(conn)
+            self._db.memoized(("words_held",), lambda: hold_words(conn))
+        tables: dict[tuple[str, str], str] = {}
         for doc in docs:
             table = tables.get((doc.tenant, doc.kind))
             if table is None:
-                table = tables[doc.tenant, doc.kind] = ensure_words_table(
-                    conn, doc.tenant, doc.kind
+                table = tables[doc.tenant, doc.kind] = self._db.memoized(
+                    ("words_table", doc.tenant, doc.kind),
+                    partial(ensure_words_table, conn, doc.tenant, doc.kind),
                 )
             found = conn.execute(
                 "SELECT seq, version, model_id, vector FROM search_docs WHERE tenant = ?"

@@ -14,7 +14,7 @@ from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, 
 from ...domain.ports import NO_WRITES, PreconditionFailed, Store, TurnWrites
 from ...domain.search.index import IndexDoc
 from .audit import SqliteAudit
-from .database import Database
+from .database import Database, turn_key
 from .database import lost_race as _lost_race
 from .extraction import SqliteExtraction
 from .files import SqliteFiles
@@ -277,7 +277,7 @@ class SqliteStore(
         # A batch reads each turn four times (begin, append, commit, the next turn's context):
         # it keeps the turns it read or wrote (Database.batch_memo).
         return self.db.memoized(
-            _turn_key(tenant, agent_id, session_id, turn_id),
+            turn_key(tenant, agent_id, session_id, turn_id),
             lambda: self._read_turn(tenant, agent_id, session_id, turn_id),
         )
 
@@ -295,7 +295,7 @@ class SqliteStore(
 
     def _remember_turn(self, turn: Turn) -> None:
         """In a batch, the turn as this store just wrote it: what reading its row would give."""
-        self.db.remember(_turn_key(turn.tenant, turn.agent_id, turn.session_id, turn.id), turn)
+        self.db.remember(turn_key(turn.tenant, turn.agent_id, turn.session_id, turn.id), turn)
 
     def list_turns(self, tenant: str, agent_id: str, session_id: str) -> list[Turn]:
         rows = (
@@ -332,8 +332,12 @@ class SqliteStore(
         ended_at: datetime,
         writes: TurnWrites = NO_WRITES,
     ) -> Turn:
+        # The two checks below catch a write that came between the reads this commit was
+        # planned from and its own write. A batch has held the file's write lock since before
+        # those reads, so none can have come: in one they are skipped.
+        may_race = not self.db.in_batch()
         with self.db.write() as conn:
-            if writes.effects is not None:
+            if may_race and writes.effects is not None:
                 (held,) = conn.execute(
                     "SELECT COUNT(*) FROM effects WHERE tenant = ? AND agent_id = ?"
                     " AND session_id = ? AND turn_id = ?",
@@ -341,7 +345,7 @@ class SqliteStore(
                 ).fetchone()
                 if held != writes.effects:
                     raise PreconditionFailed(f"turn {turn.id!r} staged another write meanwhile")
-            if self.index is not None and status is TurnStatus.COMMITTED:
+            if may_race and self.index is not None and status is TurnStatus.COMMITTED:
                 self._check_events_indexed(conn, turn, writes.index_docs)
             self._end_turn_with(conn, turn, status, ended_at.isoformat(), writes.records)
             if self.index is not None and writes.index_docs:
@@ -354,10 +358,6 @@ class SqliteStore(
 
 def _session_key(tenant: str, agent_id: str, session_id: str) -> tuple[str, ...]:
     return ("session", tenant, agent_id, session_id)
-
-
-def _turn_key(tenant: str, agent_id: str, session_id: str, turn_id: str) -> tuple[str, ...]:
-    return ("turn", tenant, agent_id, session_id, turn_id)
 
 
 def _agent(row: sqlite3.Row) -> Agent:
