@@ -22,7 +22,7 @@ bulk ingestion, against an embedded server (`agent-memory serve`, local embeddin
   committed), then one client alone for the same mix; throughput and p50 / p99 per operation.
 - `ingest`: a synthetic history of `--events` events (sessions of 20 turns of 2 events) written
   to a JSON Lines file and loaded with `agent-memory ingest` (the CLI, as a user runs it);
-  events a second to searchable by words.
+  events a second to searchable by words, and the CPU seconds the server and the CLI used.
 
 Each prints one JSON object (`--out FILE` writes it too); RESULTS.md keeps the figures.
 """
@@ -34,6 +34,7 @@ import gzip
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -84,6 +85,21 @@ def ms(values: list[float]) -> dict[str, float]:
 
 def load_uptime() -> str:
     return Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
+
+
+def process_cpu_s(pid: int) -> float | None:
+    """CPU seconds (user and system) a process has used so far, from /proc (None elsewhere)."""
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.exists():
+        return None
+    fields = stat.read_text().rsplit(")", 1)[1].split()  # after the command's name
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_s() -> float:
+    """CPU seconds the finished children of this process have used."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def pending(client: Client, agent: str) -> int:
@@ -426,6 +442,8 @@ def run_ingest(args: argparse.Namespace) -> dict[str, Any]:
     with EmbeddedServer() as server:
         server.client().put_agent(agent, HISTORY)
         env = {**os.environ, "AGENT_MEMORY_URL": server.url, "AGENT_MEMORY_TOKEN": server.token}
+        assert server.process is not None
+        server_cpu, cli_cpu = process_cpu_s(server.process.pid), children_cpu_s()
         started = time.perf_counter()
         result = subprocess.run(
             [sys.executable, "-m", "agent_memory.cli", "ingest", str(feed), *args.ingest_args],
@@ -435,6 +453,16 @@ def run_ingest(args: argparse.Namespace) -> dict[str, Any]:
             check=False,
         )
         elapsed = time.perf_counter() - started
+        # Where the load's CPU went: the server (requests, and the embedder's model on the
+        # other core) and the CLI. On a shared machine a rate moves with the hour; these say
+        # whether the work moved too.
+        server_after = process_cpu_s(server.process.pid)
+        cpu = {
+            "server_s": round(server_after - server_cpu, 1)
+            if server_after is not None and server_cpu is not None
+            else None,
+            "cli_s": round(children_cpu_s() - cli_cpu, 1),
+        }
         if result.returncode != 0:
             raise RuntimeError(result.stderr[-2000:])
         summary = json.loads(result.stdout)
@@ -445,6 +473,7 @@ def run_ingest(args: argparse.Namespace) -> dict[str, Any]:
         "lines": sum(1 for _ in feed.open()),
         "wall_s": round(elapsed, 1),
         "events_per_s_to_searchable_by_words": round(events / elapsed),
+        "cpu_s": cpu,
         "cli_summary": summary,
         "vectors_still_queued_at_end": backlog,
         "load_average": load_uptime(),
