@@ -38,6 +38,14 @@ def values(path) -> list[int]:
         other.close()
 
 
+def keeping_history(tmp_path, **build):
+    """A store and its services, with agent A keeping its history indexed by message."""
+    store = SqliteStore(tmp_path / "db.sqlite3")
+    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None, **build)
+    services.agents.put("acme", A, parse_manifest({"harness": {"history": {"index": "messages"}}}))
+    return store, services
+
+
 def test_a_failing_write_in_a_batch_takes_back_only_itself(db):
     with db.batch():
         with db.write() as conn:
@@ -115,9 +123,7 @@ def test_a_batch_announces_its_commits_only_once_they_are_committed(tmp_path):
 
 
 def test_an_ingested_batch_answers_each_message_in_its_place(tmp_path):
-    store = SqliteStore(tmp_path / "db.sqlite3")
-    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None, model=None)
-    services.agents.put("acme", A, parse_manifest({"harness": {"history": {"index": "messages"}}}))
+    store, services = keeping_history(tmp_path, model=None)
     base = {"agent": A, "session": "s", "turn": "t-1"}
     results = services.ingest.apply_batch(
         "acme",
@@ -155,9 +161,7 @@ def agent_reads(store: SqliteStore) -> list[str]:
 
 
 def test_a_batch_reads_its_agent_once_and_again_after_a_write_changes_it(tmp_path):
-    store = SqliteStore(tmp_path / "db.sqlite3")
-    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None, model=None)
-    services.agents.put("acme", A, parse_manifest({"harness": {"history": {"index": "messages"}}}))
+    store, services = keeping_history(tmp_path, model=None)
     seen = agent_reads(store)
     with store.batched():
         first = store.get_agent("acme", A)
@@ -320,9 +324,7 @@ def row_session(store: SqliteStore, session_id: str):
 
 def test_a_session_a_batch_keeps_is_the_session_its_row_holds(tmp_path):
     # Given a batch that reads a session before it exists, opens it and begins turns in it
-    store = SqliteStore(tmp_path / "db.sqlite3")
-    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None)
-    services.agents.put("acme", A, parse_manifest({"harness": {"history": {"index": "messages"}}}))
+    store, services = keeping_history(tmp_path)
     base = {"agent": A, "session": "s"}
     with store.batched():
         assert store.get_session("acme", A, "s") is None
@@ -343,9 +345,7 @@ def test_a_session_a_batch_keeps_is_the_session_its_row_holds(tmp_path):
 def test_the_events_a_batch_keeps_for_a_turn_are_the_events_its_rows_hold(tmp_path):
     # Given an agent keeping history, and a turn whose events come in two appends, the second
     # sent twice and the third holding a sequence already kept with another event
-    store = SqliteStore(tmp_path / "db.sqlite3")
-    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None)
-    services.agents.put("acme", A, parse_manifest({"harness": {"history": {"index": "messages"}}}))
+    store, services = keeping_history(tmp_path)
     base = {"agent": A, "session": "s", "turn": "t-1"}
 
     def events(*pairs):
@@ -407,37 +407,27 @@ def test_the_events_a_batch_keeps_for_a_turn_are_the_events_its_rows_hold(tmp_pa
 
 def test_in_a_batch_the_store_itself_refuses_events_for_a_turn_the_batch_ended(tmp_path):
     # Given a batch that began a turn and committed it (its memo holds the ended turn)
-    from datetime import UTC, datetime
-
-    from agent_memory.domain.history import HistoryEvent
+    from agent_memory.domain.history import EventIn
     from agent_memory.domain.ports import PreconditionFailed
+    from agent_memory.domain.services.history_append import history_event
 
-    store = SqliteStore(tmp_path / "db.sqlite3")
-    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None)
-    services.agents.put("acme", A, parse_manifest({"harness": {"history": {"index": "messages"}}}))
+    store, services = keeping_history(tmp_path)
     base = {"agent": A, "session": "s", "turn": "t-1"}
-    late = HistoryEvent(
-        tenant="acme",
-        agent_id=A,
-        session_id="s",
-        turn_id="t-1",
-        turn_sequence=1,
-        id="t-1.1",
-        sequence=1,
-        role="user",
-        text="too late",
-        time=datetime(2026, 1, 1, tzinfo=UTC),
-    )
+    said = EventIn(role="user", text="too late")
+
+    def event_of(turn_id: str):
+        """The event as the history service would write it in that turn."""
+        return history_event(store.get_turn("acme", A, "s", turn_id), said, 1, searchable=True)
+
     with store.batched():
         for op in ("begin", "commit"):
             services.ingest.apply("acme", {"op": op, **base})
         # When an event for it reaches the store past the service's own check
         with pytest.raises(PreconditionFailed):
-            store.append_events("acme", A, "s", [late])
+            store.append_events("acme", A, "s", [event_of("t-1")])
         # And when the turn is open, the same store keeps it
         services.ingest.apply("acme", {"op": "begin", **base, "turn": "t-2"})
-        fresh = late.model_copy(update={"turn_id": "t-2", "turn_sequence": 2, "id": "t-2.1"})
-        assert store.append_events("acme", A, "s", [fresh]) is True
+        assert store.append_events("acme", A, "s", [event_of("t-2")]) is True
     # Then the ended turn kept nothing, and the open one its event
     assert row_events(store, "t-1") == []
     assert [e.text for e in row_events(store, "t-2")] == ["too late"]
