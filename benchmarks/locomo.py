@@ -117,9 +117,13 @@ class EmbeddedServer:
         startup_timeout: float = 30.0,
         source: Path | None = None,
         env: dict[str, str] | None = None,
+        embedding_cache: Path | None = None,
     ) -> None:
         self.source = source or ROOT / "layers" / "core"
         self.env = env or {}
+        # Served through benchmarks/embedding_cache.py: texts embedded by an earlier run are not
+        # embedded again.
+        self.embedding_cache = embedding_cache
         self.data_dir = Path(tempfile.mkdtemp(prefix="agent-memory-bench-"))
         self.port = free_port()
         self.keep_data = keep_data
@@ -139,11 +143,18 @@ class EmbeddedServer:
     def start(self) -> EmbeddedServer:
         self._log = open(self.data_dir / "server.log", "wb")  # noqa: SIM115 - closed by stop()
         env = {**os.environ, **self.env, "PYTHONPATH": str(self.source)}
+        launcher = (
+            [sys.executable, "-m", "agent_memory.cli"]
+            if self.embedding_cache is None
+            else [
+                sys.executable,
+                str(Path(__file__).resolve().with_name("embedding_cache.py")),
+                str(self.embedding_cache.resolve()),
+            ]
+        )
         self.process = subprocess.Popen(
             [
-                sys.executable,
-                "-m",
-                "agent_memory.cli",
+                *launcher,
                 "serve",
                 "--port",
                 str(self.port),
@@ -1143,6 +1154,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "offline), observations (reviews proposing LoCoMo's own observations: an upper bound; "
         "the embedded server only)",
     )
+    parser.add_argument(
+        "--embedding-cache",
+        type=Path,
+        default=None,
+        help="the embedded server keeps each text's vector in this SQLite file and reuses it in "
+        "later runs (benchmarks/embedding_cache.py): a ranking change re-measured in minutes",
+    )
     args = parser.parse_args(argv)
     if args.fact_keys != "none" and args.target != "history":
         parser.error("--fact-keys is for --target history")
@@ -1169,7 +1187,12 @@ def serve_and_run(
         client = Client(args.url, args.token, timeout=120.0)
     else:
         env = args.observations.env() if args.observations is not None else None
-        server = EmbeddedServer(keep_data=args.keep_data, source=args.source, env=env).start()
+        server = EmbeddedServer(
+            keep_data=args.keep_data,
+            source=args.source,
+            env=env,
+            embedding_cache=args.embedding_cache,
+        ).start()
         client = server.client()
         print(f"embedded server {server.url} (data: {server.data_dir})", flush=True)
     args.database = server.database_path if server is not None else None

@@ -454,6 +454,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="take the questions this results file already answered from it; ask the rest",
     )
+    parser.add_argument(
+        "--embedding-cache",
+        type=Path,
+        default=None,
+        help="the embedded server keeps each text's vector in this SQLite file and reuses it in "
+        "later runs (benchmarks/embedding_cache.py): a ranking change re-measured in minutes",
+    )
     return parser.parse_args(argv)
 
 
@@ -475,7 +482,9 @@ def main() -> int:
     else:
         if args.mode == "lexical":
             os.environ["AGENT_MEMORY_EMBEDDINGS"] = "none"  # nothing to embed: words only
-        server = EmbeddedServer(keep_data=args.keep_data, source=args.source).start()
+        server = EmbeddedServer(
+            keep_data=args.keep_data, source=args.source, embedding_cache=args.embedding_cache
+        ).start()
         client = server.client(timeout=300.0)
         print(f"embedded server {server.url} (data: {server.data_dir})", flush=True)
     args.database = server.database_path if server is not None else None
