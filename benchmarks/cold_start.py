@@ -38,6 +38,16 @@ t0, c0 = time.perf_counter(), time.process_time()
 import app
 print((time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000)
 """
+# The libraries every route of the function needs, imported alone: the store's (pynamodb, and
+# botocore through it), the resolver's and logger's (Powertools), the bodies' (pydantic). What
+# `import app` takes beyond this is the project's own code and the rest of its dependencies.
+FLOOR = """
+import time
+t0, c0 = time.perf_counter(), time.process_time()
+import pynamodb.models, aws_lambda_powertools.logging, aws_lambda_powertools.event_handler.api_gateway
+import pydantic.main, pydantic.fields, pydantic.types
+print((time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000)
+"""
 REGION = "us-east-1"
 # Values for the variables template.yaml sets from a reference (!Ref, !GetAtt): what the stack
 # would resolve them to, in shape. A variable missing here fails the benchmark, so a variable
@@ -123,10 +133,10 @@ def probe_environment() -> dict[str, str]:
     }
 
 
-def run_once(env: dict[str, str]) -> tuple[float, float, float]:
+def run_once(env: dict[str, str], probe: str = PROBE) -> tuple[float, float, float]:
     started = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
     )
     wall = (time.perf_counter() - started) * 1000
     imported, cpu = (float(v) for v in out.stdout.strip().splitlines()[-1].split())
@@ -137,6 +147,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--no-bytecode", action="store_true", help="compile every module each run")
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also time, interleaved, importing only the libraries every route needs",
+    )
     args = parser.parse_args()
     env = probe_environment()
     with tempfile.TemporaryDirectory() as empty:
@@ -144,8 +159,14 @@ def main() -> None:
             env = {**env, "PYTHONPYCACHEPREFIX": empty, "PYTHONDONTWRITEBYTECODE": "1"}
         else:
             run_once(env)  # writes the bytecode cache
+            if args.floor:
+                run_once(env, FLOOR)
         load_before = os.getloadavg()
-        runs = [run_once(env) for _ in range(args.runs)]
+        runs, floors = [], []
+        for _ in range(args.runs):
+            runs.append(run_once(env))
+            if args.floor:
+                floors.append(run_once(env, FLOOR))
         load_after = os.getloadavg()
     imports, cpus, walls = zip(*runs, strict=True)
     result = {
@@ -159,6 +180,9 @@ def main() -> None:
         "load_average_1_5_15_after": [round(v, 2) for v in load_after],
         "python": sys.version.split()[0],
     }
+    if floors:
+        result["floor_import_ms_median"] = round(statistics.median(f[0] for f in floors), 1)
+        result["floor_import_cpu_ms_median"] = round(statistics.median(f[1] for f in floors), 1)
     print(json.dumps(result, indent=2))
 
 
