@@ -10,7 +10,7 @@ memory, and rank fusion throws away how much better the best match is than the n
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -148,5 +148,27 @@ def credit_answered(
     if not moved:
         return ranked
     out = [replace(r, score=r.score + moved[r.id]) if r.id in moved else r for r in ranked]
+    out.sort(key=lambda r: r.score, reverse=True)  # stable: ties keep their order
+    return out
+
+
+# A history search is mostly asked for what the person the agent serves said; the agent's replies
+# restate and elaborate it (and, long, share words and meaning with many questions). Unless the
+# query asks about the agent's own words (speaker.asks_for_replies), an assistant's event scores
+# this share of its score. Measured on LongMemEval dev (benchmarks/RESULTS.md "Replies weighed
+# lower"); LoCoMo's speakers are both users, so nothing moves there.
+REPLY_WEIGHT = 0.8
+
+
+def weigh_replies(
+    ranked: list[Ranked], replies: Collection[str], weight: float = REPLY_WEIGHT
+) -> list[Ranked]:
+    """`ranked` with each of `replies` (ids of assistant events' parts) scoring `weight` of its
+    score (a negative score as much lower), best first again; the rest keep their places among
+    themselves."""
+    if not replies:
+        return ranked
+    cut = 1 - weight
+    out = [replace(r, score=r.score - cut * abs(r.score)) if r.id in replies else r for r in ranked]
     out.sort(key=lambda r: r.score, reverse=True)  # stable: ties keep their order
     return out

@@ -174,3 +174,14 @@ def answered(ranked: list[Ranked], events: CandidateEvents) -> dict[str, str]:
         if message is not None and said is not None and said.role == "user":
             out[reply.id] = message.id
     return out
+
+
+def replies_among(ranked: list[Ranked], events: CandidateEvents) -> set[str]:
+    """The candidates among the best READ_AHEAD that are parts of an assistant's events (for
+    ranking.weigh_replies); their events are read in one go, and the page's walk reads them from
+    there. Candidates past those keep their scores: each already scores below all of them."""
+    window = ranked[:READ_AHEAD]
+    events.read(window)
+    return {
+        r.id for r in window if (event := events.get(r)) is not None and event.role == "assistant"
+    }

@@ -26,8 +26,9 @@ from ..models import utcnow
 from ..ports import Store
 from ..search.index import IndexFilter
 from ..search.lexical import tokenize
-from ..search.ranking import Ranked, credit_answered, favour_windows
+from ..search.ranking import Ranked, credit_answered, favour_windows, weigh_replies
 from ..search.service import CANDIDATES, SearchService, UsageEntry
+from ..search.speaker import asks_for_replies
 from ..search.when import Window, windows
 from ..tool_io import HISTORY_MAX_LIMIT, HistoryOut, SearchHistoryIn
 from ..usage import usage_rows
@@ -40,6 +41,7 @@ from .history_hits import (
     Visible,
     answered,
     found_part,
+    replies_among,
     visible_to_apps,
     whole_event,
 )
@@ -221,6 +223,7 @@ class HistorySearch:
         visible = visible_to_apps()
         events = CandidateEvents(self._store, tenant, agent_id, None)
         ranked = credit_answered(ranked, answered(ranked, events), mode, best_words=best_words)
+        ranked = self._replies_weighed(query, ranked, events)
         return self._best_visible(tenant, agent_id, query, ranked, visible, limit, events)[0]
 
     # -- ranking ------------------------------------------------------------------------------------
@@ -261,6 +264,7 @@ class HistorySearch:
             events = CandidateEvents(self._store, tenant, agent_id, where.session_id)
             ranked = credit_answered(ranked, answered(ranked, events), mode)
             ranked = favour_windows(ranked, named)
+            ranked = self._replies_weighed(query, ranked, events)
             hits, left = self._best_visible(
                 tenant, agent_id, query, ranked, visible, wanted, events
             )
@@ -272,6 +276,14 @@ class HistorySearch:
         # A next page when candidates are left unread past this one (it may come out empty when
         # none of them is visible: reading them all only to tell would cost every search).
         return page, len(hits) >= wanted and (left or deeper), usage
+
+    @staticmethod
+    def _replies_weighed(query: str, ranked: list[Ranked], events: CandidateEvents) -> list[Ranked]:
+        """The assistant's events weighed lower (ranking.weigh_replies), unless the query asks
+        what the assistant itself said."""
+        if asks_for_replies(query):
+            return ranked
+        return weigh_replies(ranked, replies_among(ranked, events))
 
     def _best_visible(
         self,
