@@ -105,6 +105,17 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def add_embedding_cache(parser: argparse.ArgumentParser) -> None:
+    """`--embedding-cache FILE`, for a benchmark that starts an EmbeddedServer."""
+    parser.add_argument(
+        "--embedding-cache",
+        type=Path,
+        default=None,
+        help="the embedded server keeps each text's vector in this SQLite file and reuses it in "
+        "later runs (benchmarks/embedding_cache.py): a ranking change re-measured in minutes",
+    )
+
+
 class EmbeddedServer:
     """`agent-memory serve` as a subprocess on a free port and a temporary data directory.
 
@@ -1154,13 +1165,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "offline), observations (reviews proposing LoCoMo's own observations: an upper bound; "
         "the embedded server only)",
     )
-    parser.add_argument(
-        "--embedding-cache",
-        type=Path,
-        default=None,
-        help="the embedded server keeps each text's vector in this SQLite file and reuses it in "
-        "later runs (benchmarks/embedding_cache.py): a ranking change re-measured in minutes",
-    )
+    add_embedding_cache(parser)
     args = parser.parse_args(argv)
     if args.fact_keys != "none" and args.target != "history":
         parser.error("--fact-keys is for --target history")

@@ -64,6 +64,7 @@ import fact_keys  # noqa: E402 - beside this file
 from locomo import (  # noqa: E402 - beside this file
     ROOT,
     EmbeddedServer,
+    add_embedding_cache,
     latency_summary,
     recreate_agent,
     wait_for_vectors,
@@ -454,13 +455,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="take the questions this results file already answered from it; ask the rest",
     )
-    parser.add_argument(
-        "--embedding-cache",
-        type=Path,
-        default=None,
-        help="the embedded server keeps each text's vector in this SQLite file and reuses it in "
-        "later runs (benchmarks/embedding_cache.py): a ranking change re-measured in minutes",
-    )
+    add_embedding_cache(parser)
     return parser.parse_args(argv)
 
 

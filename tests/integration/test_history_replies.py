@@ -5,10 +5,11 @@ decide alone, as they do between two people talking."""
 
 import pytest
 
+from history_turns import ask, keep_turns
+
 pytestmark = pytest.mark.integration
 
 A = "/v1/agents/trips/bot"
-AGENT = {"role": "agent"}
 # Said by the user, in a turn of its own.
 SAID = (
     "Last spring I walked the whole hiking trail in Moncayo with my cousin Ana and her two dogs, "
@@ -30,39 +31,22 @@ FILLER = [
 
 
 def load(api, replier):
-    manifest = {
-        "harness": {
-            "memory": {"enabled": True, "search": {"mode": "lexical"}},
-            "history": {"index": "messages", "search": "agent"},
-        }
-    }
-    api.ok("PUT", A, manifest, expect=201)
-    api.ok("POST", f"{A}/-/sessions", {"id": "past"}, expect=201)
     # Other days' words between them (so the query's words are rare enough to weigh, BM25's
     # idf, and neither is among the words said just before the other).
-    turns = [
-        [{"role": "user", "text": SAID}],
-        *([{"role": "user", "text": text}] for text in FILLER),
-        [{"role": "user", "text": "Where should I walk this weekend?"}],
-        [{"role": replier, "text": REPLY}],
-    ]
-    for events in turns:
-        turn = api.ok("POST", f"{A}/-/sessions/past/turns", {}, expect=201)["id"]
-        path = f"{A}/-/sessions/past/turns/{turn}"
-        api.ok("POST", f"{path}/events", {"events": events})
-        api.ok("POST", f"{path}/commit")
-
-
-def ask(api, query):
-    sid = api.ok("POST", f"{A}/-/sessions", None, expect=201)["id"]
-    turn = api.ok("POST", f"{A}/-/sessions/{sid}/turns", {}, expect=201)["id"]
-    status, body = api.call(
-        "POST",
-        f"{A}/-/sessions/{sid}/turns/{turn}/tools/search_history",
-        {"query": query, "caller": AGENT, "limit": 5},
+    keep_turns(
+        api,
+        A,
+        [
+            [{"role": "user", "text": SAID}],
+            *([{"role": "user", "text": text}] for text in FILLER),
+            [{"role": "user", "text": "Where should I walk this weekend?"}],
+            [{"role": replier, "text": REPLY}],
+        ],
     )
-    assert status == 200, body
-    return [e["text"].splitlines()[-1] for e in body["output"]["events"]][:2]
+
+
+def first_two(api, query):
+    return ask(api, A, query)[:2]
 
 
 def managed(api, query):
@@ -78,13 +62,13 @@ def managed(api, query):
 
 def test_between_two_people_the_words_decide(api, embedded):
     load(api, "user")
-    assert ask(api, QUERY) == [REPLY, SAID]
+    assert first_two(api, QUERY) == [REPLY, SAID]
 
 
 def test_what_the_user_said_ranks_above_a_reply_that_holds_the_same_words(api, embedded):
     load(api, "assistant")
 
-    assert ask(api, QUERY) == [SAID, REPLY]
+    assert first_two(api, QUERY) == [SAID, REPLY]
     assert managed(api, QUERY) == ([SAID, REPLY], [SAID, REPLY])
 
 
@@ -99,5 +83,5 @@ def test_what_the_user_said_ranks_above_a_reply_that_holds_the_same_words(api, e
 def test_a_query_about_what_the_assistant_said_lets_the_words_decide(api, embedded, query):
     load(api, "assistant")
 
-    assert ask(api, query) == [REPLY, SAID]
+    assert first_two(api, query) == [REPLY, SAID]
     assert managed(api, query) == ([REPLY, SAID], [REPLY, SAID])
