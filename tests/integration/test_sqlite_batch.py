@@ -8,13 +8,13 @@ import pytest
 
 from agent_memory.adapters.events.local_bus import InProcessBus
 from agent_memory.adapters.sqlite import SqliteStore
-from agent_memory.adapters.sqlite.database import Database
 from agent_memory.adapters.sqlite.words import words_table
 from agent_memory.bootstrap import build_services
 from agent_memory.domain.search.index import IndexFilter
 from agent_memory.domain.services.agents import parse_manifest
 from agent_memory.settings import Settings
 from index_docs import doc
+from sqlite_table import table_db, values
 
 pytestmark = pytest.mark.integration
 
@@ -23,19 +23,9 @@ A = "teams/import"
 
 @pytest.fixture
 def db(tmp_path):
-    database = Database(tmp_path / "db.sqlite3")
-    with database.write() as conn:
-        conn.execute("CREATE TABLE t (v INTEGER PRIMARY KEY)")
+    database = table_db(tmp_path / "db.sqlite3")
     yield database
     database.close()
-
-
-def values(path) -> list[int]:
-    other = sqlite3.connect(path)
-    try:
-        return [row[0] for row in other.execute("SELECT v FROM t ORDER BY v")]
-    finally:
-        other.close()
 
 
 def keeping_history(tmp_path, **build):

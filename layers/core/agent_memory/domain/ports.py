@@ -425,3 +425,9 @@ class Store(
         visible to others only once the block ends (SQLite: one transaction, each write a
         savepoint in it). Adapters whose writes cannot be grouped (DynamoDB) write as usual."""
         return nullcontext()
+
+    def exclusive(self) -> AbstractContextManager[None]:
+        """Hold off this process's other writers while a read-then-write attempt runs, where
+        the store serialises its writers (SQLite: its writer lock, re-entrant), so the attempt
+        never loses to one of them; elsewhere nothing (DynamoDB's conditional writes decide)."""
+        return nullcontext()

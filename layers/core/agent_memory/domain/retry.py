@@ -19,6 +19,7 @@ returns, raises its own error, or raises `TryAgain` to ask for the next attempt.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import TypeVar
 
 from .ports import PreconditionFailed
@@ -36,6 +37,7 @@ def optimistic(
     attempts: int,
     exhausted: Callable[[], Exception],
     retry_on: tuple[type[Exception], ...] = (PreconditionFailed,),
+    hold: Callable[[], AbstractContextManager[object]] = nullcontext,
 ) -> T:
     """`attempt()` until it returns, at most `attempts` times; then raise `exhausted()`.
 
@@ -43,6 +45,9 @@ def optimistic(
     attempt; any other error propagates at once and nothing more is tried. `retry_on=()` leaves
     only `TryAgain`, for an attempt whose own lost races are not all worth another try. The
     caller's error is raised from the last lost race (the error `TryAgain` was raised from).
+    Each attempt runs inside `hold()`: a store's `exclusive`, so that no writer of the same
+    process changes what the attempt read before it writes (an attempt must then make no slow
+    call, such as a model's).
     """
     if attempts < 1:
         raise ValueError("attempts must be at least 1")
@@ -50,7 +55,8 @@ def optimistic(
     lost: BaseException | None = None
     for _ in range(attempts):
         try:
-            return attempt()
+            with hold():
+                return attempt()
         except TryAgain as again:
             lost = again.__cause__ or again.__context__
         except retry_on as exc:

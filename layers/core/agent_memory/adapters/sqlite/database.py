@@ -27,16 +27,31 @@ class Database:
 
     Writers take the write lock up front (BEGIN IMMEDIATE), so a read-then-write transaction can
     never fail half-way on a lock upgrade; readers never block writers under WAL.
+
+    Writers of this process queue for the file's lock on a mutex first. SQLite's busy handler
+    polls a lock held by another connection, sleeping up to 100 ms between tries, so a writer
+    could sleep on long after the lock was free, holding a server thread the while: with 16
+    clients at once, writes' p99 was ~1.1 s and searches', whose threads they held, ~1.5 s
+    (benchmarks/RESULTS.md, "Sixteen clients at once"). On the mutex a writer wakes as soon as
+    the one before it is done; the busy handler is left to other processes on the same file.
+
+    A fair queue makes a read-then-write attempt lose, though: it read, then waited behind
+    writers that changed what it read. `exclusive` holds the mutex (re-entrant) over the whole
+    attempt, its reads and its writes, so within this process such an attempt never loses.
     """
 
-    def __init__(self, path: Path | str, synchronous: str = "FULL") -> None:
+    def __init__(
+        self, path: Path | str, synchronous: str = "FULL", busy_seconds: float = 30.0
+    ) -> None:
         self.path = str(path)
+        self.busy_seconds = busy_seconds  # how long a writer waits for the lock, then 503
         if synchronous not in SYNCHRONOUS:
             raise ValueError(f"synchronous is one of {', '.join(SYNCHRONOUS)}")
         self.synchronous = synchronous
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        self._writer = threading.RLock()  # this process's writers, one at a time
         self._batch_end: list[Callable[[sqlite3.Connection], None]] = []
         self.migrate()
 
@@ -44,7 +59,10 @@ class Database:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+                self.path,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=self.busy_seconds,
             )
             conn.row_factory = sqlite3.Row
             _wal(conn)
@@ -52,7 +70,7 @@ class Database:
             # mode, may lose the last commits to a power cut). The cost is in RESULTS.md.
             conn.execute(f"PRAGMA synchronous={self.synchronous}")
             conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute(f"PRAGMA busy_timeout={int(self.busy_seconds * 1000)}")
             conn.create_function("owner_key", 3, owner_key, deterministic=True)
             self._local.conn = conn
             with self._lock:
@@ -69,12 +87,28 @@ class Database:
             with self._savepoint(conn):
                 yield conn
             return
+        with self.exclusive(), self._transaction(conn):
+            yield conn
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """No other writer of this process writes until the block ends (re-entrant: the block
+        writes as usual). For a read-then-write attempt: what it read stays as read."""
+        if not self._writer.acquire(timeout=self.busy_seconds):
+            raise StorageUnavailable("the database is busy; try again")
+        try:
+            yield
+        finally:
+            self._writer.release()
+
+    @contextmanager
+    def _transaction(self, conn: sqlite3.Connection) -> Iterator[None]:
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise StorageUnavailable("the database is busy; try again") from exc
         try:
-            yield conn
+            yield
             conn.execute("COMMIT")
         except sqlite3.OperationalError as exc:
             # Locked past the busy timeout, disk full, I/O error: nothing was written.

@@ -42,6 +42,9 @@ class SqliteStore(
     def batched(self) -> AbstractContextManager[None]:
         return self.db.batch()
 
+    def exclusive(self) -> AbstractContextManager[None]:
+        return self.db.exclusive()
+
     # -- agents -------------------------------------------------------------------------------
 
     def create_agent(self, agent: Agent, version: ManifestVersion) -> None:

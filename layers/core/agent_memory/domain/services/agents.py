@@ -95,6 +95,7 @@ class AgentService:
         return optimistic(
             partial(self._save_once, tenant, agent_id, manifest),
             attempts=_SAVE_ATTEMPTS,
+            hold=self._store.exclusive,
             exhausted=lambda: Conflict(
                 "the agent was changed concurrently too many times; try again", code="agent_busy"
             ),

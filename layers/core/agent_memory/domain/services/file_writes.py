@@ -80,6 +80,7 @@ class FileWrites:
         return optimistic(
             partial(self._put_once, tenant, agent_id, path, content, content_sha256, actor, limit),
             attempts=_ATTEMPTS,
+            hold=self._store.exclusive,
             exhausted=lambda: Conflict(
                 "the memory is changing too fast; try again", code="memory_busy"
             ),
@@ -121,6 +122,7 @@ class FileWrites:
         return optimistic(
             partial(self._delete_once, tenant, agent_id, raw_path, actor, recursive),
             attempts=_ATTEMPTS,
+            hold=self._store.exclusive,
             exhausted=lambda: Conflict(
                 "the memories are changing too fast; try again", code="memory_busy"
             ),

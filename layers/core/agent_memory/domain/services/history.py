@@ -121,6 +121,7 @@ class HistoryService:
         return optimistic(
             append_once,
             attempts=_APPEND_ATTEMPTS,
+            hold=self._store.exclusive,
             exhausted=lambda: Conflict(
                 "the turn's events kept changing; send them again", code="turn_busy"
             ),

@@ -94,6 +94,7 @@ class RecordAdmin:
         return optimistic(
             delete_once,
             attempts=_DELETE_ATTEMPTS,
+            hold=self._store.exclusive,
             exhausted=lambda: Conflict(
                 "the record is changing too fast; try again", code="record_busy"
             ),

@@ -208,6 +208,7 @@ class SessionService:
         return optimistic(
             begin_once,
             attempts=_BEGIN_ATTEMPTS,
+            hold=self._store.exclusive,
             exhausted=lambda: Conflict(
                 "too many turns began at once on this session; try again", code="session_busy"
             ),
@@ -249,6 +250,7 @@ class SessionService:
         ended, changes, reviewed = optimistic(
             partial(self._commit_once, tenant, agent_id, session_id, turn_id),
             attempts=_BEGIN_ATTEMPTS,
+            hold=self._store.exclusive,
             exhausted=lambda: Conflict(
                 "the turn's writes kept conflicting with other turns; commit again",
                 code="turn_busy",
