@@ -32,8 +32,9 @@ class LocalGateway:
     """Requests are read, resolved and answered on waitress's threads, several at once: the
     resolver keeps each request's state apart (api.app.ConcurrentHttpResolver), the store gives
     each thread its own SQLite connection (reads never wait for a write under WAL; writes
-    take the file's one write lock in turn, queued on a mutex: database.Database), and embeddings are made by the background embedder,
-    not in requests. Event streams (which hold a request open) never enter the resolver."""
+    take the file's one write lock in turn, queued on a mutex: database.Database), and
+    embeddings are made by the background embedder, not in requests. Event streams (which hold
+    a request open) never enter the resolver."""
 
     def __init__(
         self,
