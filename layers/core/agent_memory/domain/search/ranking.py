@@ -100,14 +100,14 @@ def favour_windows(
     first again. A boost, never a filter: the rest keep their places among themselves."""
     if not windows:
         return ranked
-    favoured = [
-        replace(r, score=r.score * (1 + boost))
-        if r.created_at is not None and any(w.holds(r.created_at) for w in windows)
-        else r
-        for r in ranked
-    ]
-    favoured.sort(key=lambda r: r.score, reverse=True)  # stable: ties keep their order
-    return favoured
+    return _rescored(
+        ranked,
+        {
+            r.id: r.score * (1 + boost)
+            for r in ranked
+            if r.created_at is not None and any(w.holds(r.created_at) for w in windows)
+        },
+    )
 
 
 # An assistant's reply is indexed with the words of the user message it answers (its context)
@@ -147,9 +147,7 @@ def credit_answered(
         moved[message_id] = moved.get(message_id, 0.0) + credit
     if not moved:
         return ranked
-    out = [replace(r, score=r.score + moved[r.id]) if r.id in moved else r for r in ranked]
-    out.sort(key=lambda r: r.score, reverse=True)  # stable: ties keep their order
-    return out
+    return _rescored(ranked, {i: by_id[i].score + delta for i, delta in moved.items()})
 
 
 # A history search is mostly asked for what the person the agent serves said; the agent's replies
@@ -169,6 +167,14 @@ def weigh_replies(
     if not replies:
         return ranked
     cut = 1 - weight
-    out = [replace(r, score=r.score - cut * abs(r.score)) if r.id in replies else r for r in ranked]
-    out.sort(key=lambda r: r.score, reverse=True)  # stable: ties keep their order
+    return _rescored(
+        ranked, {r.id: r.score - cut * abs(r.score) for r in ranked if r.id in replies}
+    )
+
+
+def _rescored(ranked: list[Ranked], scores: Mapping[str, float]) -> list[Ranked]:
+    """`ranked` with the documents `scores` names scoring as it says, best first again; the
+    rest, and ties, keep their order (a stable sort)."""
+    out = [replace(r, score=scores[r.id]) if r.id in scores else r for r in ranked]
+    out.sort(key=lambda r: r.score, reverse=True)
     return out
