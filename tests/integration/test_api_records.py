@@ -1,5 +1,7 @@
 """Record memory through the tools endpoint and the management API, on both stores."""
 
+import threading
+
 import pytest
 
 pytestmark = pytest.mark.integration
@@ -635,6 +637,35 @@ def test_a_recall_not_recorded_leaves_no_usage_naming_a_missing_execution(agent)
     executions = {e["id"] for e in detail["executions"]}
     named = [u["executionId"] for u in detail["usage"] if u.get("executionId")]
     assert set(named) <= executions  # (no embedding, so no usage, without an index)
+
+
+def test_a_search_records_its_call_and_what_it_spent_in_one_write(agent, store, monkeypatch):
+    # SQLite: the call's record and its usage are one transaction, so a search waits for the
+    # file's write lock once for them, not twice (DynamoDB writes each item on its own). The
+    # audit trail's entry is written after the answer is made, by the API (api/app.py).
+    if type(store).__name__ != "SqliteStore":
+        pytest.skip("one transaction is SQLite's; DynamoDB writes each item on its own")
+    t = Turn(agent, session(agent))
+    t.add("Releases ship on Tuesdays", scope="agent")
+    t.commit()
+    reader = Turn(agent, session(agent))
+    begun, caller = [], threading.get_ident()
+    transaction = type(store.db)._transaction
+
+    def counted(self, conn):
+        if threading.get_ident() == caller:  # not the background embedder's writes
+            begun.append(conn)
+        return transaction(self, conn)
+
+    monkeypatch.setattr(type(store.db), "_transaction", counted)
+    assert reader.search(query="when do releases ship?")
+    monkeypatch.setattr(type(store.db), "_transaction", transaction)
+    assert len(begun) == 2  # the call's record with what it spent; the audit trail's entry
+    detail = reader.detail()
+    (execution,) = detail["executions"]
+    assert execution["tool"] == "search_memory"
+    spent = [u for u in detail["usage"] if u.get("executionId") == execution["id"]]
+    assert [u["purpose"] for u in spent] == ["embed"]  # the query's embedding, in that write
 
 
 def test_an_id_no_record_can_have_names_none_on_either_store(agent):

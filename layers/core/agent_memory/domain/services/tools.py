@@ -213,8 +213,11 @@ class ToolService:
                 "usage": [u.as_dict() for u in ctx.usage],
             }
         )
-        self._store.add_execution(tenant, agent_id, session_id, fitted(done))
-        self.record_usage(turn, execution.id, ctx)
+        # One write for the call's record and what it spent (SQLite: one transaction, so a
+        # search waits for the file's write lock once, not twice).
+        with self._store.batched():
+            self._store.add_execution(tenant, agent_id, session_id, fitted(done))
+            self.record_usage(turn, execution.id, ctx)
         self._metrics.count(TOOL_CALLS, tool=name, outcome="ok")
         return result
 
