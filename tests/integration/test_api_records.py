@@ -639,33 +639,71 @@ def test_a_recall_not_recorded_leaves_no_usage_naming_a_missing_execution(agent)
     assert set(named) <= executions  # (no embedding, so no usage, without an index)
 
 
-def test_a_search_records_its_call_and_what_it_spent_in_one_write(agent, store, monkeypatch):
-    # SQLite: the call's record and its usage are one transaction, so a search waits for the
-    # file's write lock once for them, not twice (DynamoDB writes each item on its own). The
-    # audit trail's entry is written after the answer is made, by the API (api/app.py).
+def transactions_of(store, monkeypatch, call):
+    """`call()`'s result, and how many SQLite transactions this thread began while it ran (not
+    the background embedder's)."""
+    begun, caller = [], threading.get_ident()
+    transaction = type(store.db)._transaction
+
+    def counted(self, conn):
+        if threading.get_ident() == caller:
+            begun.append(conn)
+        return transaction(self, conn)
+
+    monkeypatch.setattr(type(store.db), "_transaction", counted)
+    try:
+        return call(), len(begun)
+    finally:
+        monkeypatch.setattr(type(store.db), "_transaction", transaction)
+
+
+def a_reader_of_one_record(agent, store):
+    """A new turn of an agent whose memory holds one committed record (SQLite only: these tests
+    count its transactions)."""
     if type(store).__name__ != "SqliteStore":
         pytest.skip("one transaction is SQLite's; DynamoDB writes each item on its own")
     t = Turn(agent, session(agent))
     t.add("Releases ship on Tuesdays", scope="agent")
     t.commit()
-    reader = Turn(agent, session(agent))
-    begun, caller = [], threading.get_ident()
-    transaction = type(store.db)._transaction
+    return Turn(agent, session(agent))
 
-    def counted(self, conn):
-        if threading.get_ident() == caller:  # not the background embedder's writes
-            begun.append(conn)
-        return transaction(self, conn)
 
-    monkeypatch.setattr(type(store.db), "_transaction", counted)
-    assert reader.search(query="when do releases ship?")
-    monkeypatch.setattr(type(store.db), "_transaction", transaction)
-    assert len(begun) == 2  # the call's record with what it spent; the audit trail's entry
+def test_a_search_records_its_call_and_what_it_spent_in_one_write(agent, store, monkeypatch):
+    # SQLite: the call's record and its usage are one transaction, so a search waits for the
+    # file's write lock once for them, not twice (DynamoDB writes each item on its own). The
+    # audit trail's entry is written after the answer is made, by the API (api/app.py).
+    reader = a_reader_of_one_record(agent, store)
+    found, begun = transactions_of(
+        store, monkeypatch, lambda: reader.search(query="when do releases ship?")
+    )
+    assert found
+    assert begun == 2  # the call's record with what it spent; the audit trail's entry
     detail = reader.detail()
     (execution,) = detail["executions"]
     assert execution["tool"] == "search_memory"
     spent = [u for u in detail["usage"] if u.get("executionId") == execution["id"]]
     assert [u["purpose"] for u in spent] == ["embed"]  # the query's embedding, in that write
+
+
+def test_a_recall_records_its_call_and_what_it_spent_in_one_write(agent, store, monkeypatch):
+    # As a search: a recall before each model call waits for the write lock once for both.
+    reader = a_reader_of_one_record(agent, store)
+    recall = f"{reader.path}/recall"
+    answer, begun = transactions_of(
+        store, monkeypatch, lambda: agent.ok("POST", recall, {"context": "when do releases ship?"})
+    )
+    assert answer["records"]
+    assert begun == 2  # the recall's record with what it spent; the audit trail's entry
+    detail = reader.detail()
+    (execution,) = detail["executions"]
+    spent = [u for u in detail["usage"] if u.get("executionId") == execution["id"]]
+    assert [u["purpose"] for u in spent] == ["embed"]
+    # The same versions again: nothing recorded, the query's embedding alone is written.
+    again, begun = transactions_of(
+        store, monkeypatch, lambda: agent.ok("POST", recall, {"context": "when do releases ship?"})
+    )
+    assert again["records"] == answer["records"] and begun == 2  # its usage; the audit entry
+    assert [e["id"] for e in reader.detail()["executions"]] == [execution["id"]]
 
 
 def test_an_id_no_record_can_have_names_none_on_either_store(agent):

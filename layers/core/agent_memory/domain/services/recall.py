@@ -4,6 +4,7 @@ versions are already before the same conversation."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 from ..ids import new_id
@@ -64,27 +65,31 @@ class Recall:
         listed = sorted((r.id, r.version) for r in records)
         execution_id = new_id("exe")
         recorded = bool(records) and not self._recalled_before(ctx, listed)
-        if recorded:
-            self._turns.store.add_execution(
-                tenant,
-                agent_id,
-                session_id,
-                fitted(
-                    Execution(
-                        id=execution_id,
-                        turn_id=turn.id,
-                        tool="search_memory",
-                        input={"query": query_text, "recall": True},
-                        output={"records": dumped, "versions": [list(v) for v in listed]},
-                        caller=ctx.caller.model_dump(mode="json"),
-                        retrieved=True,
-                        usage=[u.as_dict() for u in ctx.usage],
-                        created_at=utcnow(),
-                    )
-                ),
-            )
-        # A recall not recorded has no execution for its embedding's usage to name.
-        record_usage(self._turns.store, turn, execution_id if recorded else None, ctx)
+        # The call's record and what it spent, when there are both, are one write (SQLite: one
+        # transaction), as a tool call's are (tools.ToolService.call).
+        store = self._turns.store
+        with store.batched() if recorded and ctx.usage else nullcontext():
+            if recorded:
+                store.add_execution(
+                    tenant,
+                    agent_id,
+                    session_id,
+                    fitted(
+                        Execution(
+                            id=execution_id,
+                            turn_id=turn.id,
+                            tool="search_memory",
+                            input={"query": query_text, "recall": True},
+                            output={"records": dumped, "versions": [list(v) for v in listed]},
+                            caller=ctx.caller.model_dump(mode="json"),
+                            retrieved=True,
+                            usage=[u.as_dict() for u in ctx.usage],
+                            created_at=utcnow(),
+                        )
+                    ),
+                )
+            # A recall not recorded has no execution for its embedding's usage to name.
+            record_usage(store, turn, execution_id if recorded else None, ctx)
         return RecallOut(records=records, text=memory_block(records))
 
     def _recalled_before(self, ctx: TurnContext, listed: list[tuple[str, int]]) -> bool:
