@@ -8,9 +8,10 @@ import pytest
 from anthropic.lib.tools import ToolError
 from anthropic.types.beta import BetaMemoryTool20250818ViewCommand
 
-from agent_memory.client import ApiError
-from agent_memory.integrations.anthropic_memory import AgentMemoryTool
-from conftest import Server
+from agent_memory.client import ApiError, Client
+from agent_memory.client.transport import RetryPolicy
+from agent_memory.integrations.anthropic_memory import AgentMemoryTool, AgentNotReady
+from conftest import Server, free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -123,8 +124,68 @@ def test_clear_all_memory_deletes_every_memory(server: Server, tool: AgentMemory
     assert server.client().list_memories(AGENT)["memories"] == []
 
 
-def test_the_tool_is_offered_to_claude_as_the_memory_tool(server: Server) -> None:
-    tool = AgentMemoryTool(server.client(), AGENT)
+def test_the_tool_is_offered_to_claude_as_the_memory_tool(
+    server: Server, tool: AgentMemoryTool
+) -> None:
     assert tool.to_dict() == {"type": "memory_20250818", "name": "memory"}
     with pytest.raises(ValueError, match="session_id"):
         AgentMemoryTool(server.client(), AGENT, turn_id="trn_1")
+
+
+def test_what_claude_notes_in_one_conversation_is_there_in_the_next(
+    server: Server, tool: AgentMemoryTool
+) -> None:
+    # Given a conversation that notes a preference (its own tool, its own session)
+    tool.call({"command": "create", "path": "/memories/prefs.md", "file_text": "dark mode\n"})
+    # When the next conversation opens with a tool of its own on the same agent
+    later = AgentMemoryTool(server.client(), AGENT)
+    # Then it finds the note: /memories files belong to the agent, not to a session
+    assert "dark mode" in later.call({"command": "view", "path": "/memories/prefs.md"})
+    assert later.runner.session_id != tool.runner.session_id
+
+
+def test_a_missing_agent_stops_the_tool_at_start_unless_it_may_create_it(server: Server) -> None:
+    client = server.client()
+    # Given no agent: the tool refuses to start, saying what to do, and makes nothing
+    with pytest.raises(AgentNotReady) as refused:
+        AgentMemoryTool(client, AGENT)
+    assert refused.value.code == "agent_not_found"
+    assert refused.value.message == (
+        f"agent '{AGENT}' does not exist at {server.url}: create it (agent-memory agents put "
+        f"{AGENT} manifest.json), or start the memory tool with create_agent=True to make it "
+        "with a manifest that offers what it needs"
+    )
+    assert client.list_agents()["agents"] == []
+    # When it may create it, the agent is made with memory on and the tool works at once
+    tool = AgentMemoryTool(client, AGENT, create_agent=True)
+    assert client.get_agent(AGENT)["manifest"]["harness"]["memory"]["enabled"] is True
+    assert tool.call({"command": "create", "path": "/memories/a.md", "file_text": "a"}) == (
+        "File created successfully at: /memories/a.md"
+    )
+
+
+def test_an_agent_without_memory_stops_the_tool_at_start_and_is_not_changed(
+    server: Server,
+) -> None:
+    client = server.client()
+    client.put_agent(AGENT, {"harness": {"history": {"index": "messages"}}})
+    with pytest.raises(AgentNotReady) as refused:
+        AgentMemoryTool(client, AGENT, create_agent=True)
+    assert refused.value.code == "agent_not_ready"
+    assert refused.value.message == (
+        f"the memory tool cannot start: agent '{AGENT}' declares no harness.memory, so it "
+        'offers no memory tool: add a "memory" section to its manifest\'s harness, such as '
+        '{"enabled": true}'
+    )
+    assert client.get_agent(AGENT)["manifestVersion"] == 1
+
+
+def test_a_service_that_does_not_answer_stops_the_tool_at_start(server: Server) -> None:
+    url = f"http://127.0.0.1:{free_port()}"
+    with pytest.raises(AgentNotReady) as refused:
+        AgentMemoryTool(Client(url, "token", retry=RetryPolicy(attempts=1)), AGENT)
+    assert refused.value.code == "connection_failed"
+    assert refused.value.message.startswith(f"the memory service did not answer at {url} (")
+    assert refused.value.message.endswith(
+        "start it (agent-memory serve) or pass --url / set AGENT_MEMORY_URL"
+    )

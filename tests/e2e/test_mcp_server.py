@@ -8,6 +8,7 @@ and a refused call rolled back (nothing applied, the service's text returned as 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -24,12 +25,14 @@ from mcp.shared.exceptions import MCPError
 
 from agent_memory.client import ApiError
 from agent_memory.domain.tool_io import AddMemoryIn
+from agent_memory.integrations.tool_specs import BY_NAME
 from conftest import Server, free_port
 from manifests import memory_manifest
 
 pytestmark = pytest.mark.e2e
 
 AGENT = "teams/mcp/helper"
+# The README quick start's manifest.
 MANIFEST = memory_manifest()
 
 
@@ -89,7 +92,9 @@ def http_mcp(agent: Server, tmp_path) -> Iterator[str]:
 
 def _stdio(server: Server, *extra: str) -> StdioServerParameters:
     command = _command(server, *extra)
-    return StdioServerParameters(command=command[0], args=command[1:])
+    # The whole environment: the MCP client passes only a few variables by default, and the
+    # server must import the code under test (PYTHONPATH), not whatever is installed.
+    return StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
 
 
 async def _lifecycle(target: Any) -> dict[str, Any]:
@@ -225,14 +230,137 @@ def test_a_named_session_is_made_then_joined(agent: Server) -> None:
     assert client.get_session(AGENT, "desk-1")["turns"] == 2
 
 
-def test_a_tool_the_manifest_does_not_offer_is_a_tool_error(agent: Server) -> None:
-    agent.client().put_agent(AGENT, {"harness": {"memory": {"enabled": True, "tools": []}}})
+def test_a_tool_the_manifest_does_not_offer_is_unlisted_and_a_tool_error(agent: Server) -> None:
+    # Given a read-only agent that lists no record tools
+    manifest = {"harness": {"memory": {"enabled": True, "access": "read_only", "tools": []}}}
+    agent.client().put_agent(AGENT, manifest)
 
-    async def call() -> Any:
+    async def call() -> tuple[list[str], Any]:
         async with McpClient(_stdio(agent)) as mcp:
-            return await mcp.call_tool("add_memory", {"summary": "x"})
+            listed = [tool.name for tool in (await mcp.list_tools()).tools]
+            return listed, await mcp.call_tool("add_memory", {"summary": "x"})
 
-    answer = anyio.run(call)
+    # When the host lists the tools and calls one that is not offered
+    listed, answer = anyio.run(call)
+    # Then only what the manifest offers is listed, and the call is the service's refusal
+    assert listed == ["search_memory", "memory"]
     assert answer.is_error
     assert "add_memory is not offered" in answer.content[0].text
     assert agent.client().list_records(AGENT, status="all")["records"] == []
+
+
+def test_a_fact_added_in_one_conversation_is_found_in_the_next(agent: Server) -> None:
+    # Given the README's quick-start manifest (both scopes), and two conversations: two MCP
+    # connections, each its own session
+    async def first() -> str:
+        async with McpClient(_stdio(agent)) as mcp:
+            tools = {tool.name: tool for tool in (await mcp.list_tools()).tools}
+            # add_memory tells the model how a fact reaches later conversations
+            description = tools["add_memory"].description
+            for lasting in ("The user prefers dark mode", "The user works at Acme"):
+                answer = await mcp.call_tool("add_memory", {"summary": lasting, "scope": "agent"})
+                assert not answer.is_error, answer.content
+            task = {"summary": "The user is drafting the Acme dark mode release notes"}
+            assert not (await mcp.call_tool("add_memory", task)).is_error
+            return description
+
+    async def second() -> list[str]:
+        async with McpClient(_stdio(agent)) as mcp:
+            found = await mcp.call_tool("search_memory", {"query": "Acme dark mode user"})
+            return [r["summary"] for r in found.structured_content["records"]]
+
+    description = anyio.run(first)
+    found = anyio.run(second)
+    assert 'scope "agent" for what is true beyond this conversation' in description
+    # Then the next conversation finds the agent-scope facts, not the first one's task
+    assert sorted(found) == ["The user prefers dark mode", "The user works at Acme"]
+    assert len(agent.client().list_sessions(AGENT)["sessions"]) == 2
+
+
+def _start(server: Server, *extra: str, url: str | None = None) -> subprocess.CompletedProcess:
+    command = _command(server, *extra)
+    if url is not None:
+        command[command.index("--url") + 1] = url
+    return subprocess.run(
+        command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.parametrize(
+    ("manifest", "says"),
+    [
+        (
+            None,
+            f"agent-memory: agent '{AGENT}' does not exist at http://127.0.0.1:",
+        ),
+        (
+            {"harness": {"memory": {"enabled": False}}},
+            f"agent-memory: the MCP server cannot start: agent '{AGENT}' has record memory off: "
+            "set harness.memory.enabled to true in its manifest",
+        ),
+        (
+            {"harness": {"memory": {"enabled": True, "tools": ["read_memory"]}}},
+            f"agent-memory: the MCP server cannot start: agent '{AGENT}' does not offer "
+            "add_memory (harness.memory.tools lists read_memory): add it to "
+            "harness.memory.tools, or set harness.memory.access to read_only for a server that "
+            "only searches",
+        ),
+    ],
+)
+def test_the_server_stops_at_start_for_an_agent_that_cannot_serve(
+    agent: Server, manifest: dict[str, Any] | None, says: str
+) -> None:
+    # Given an agent that does not exist, or whose manifest lacks what the server serves
+    client = agent.client()
+    if manifest is None:
+        client.delete_agent(AGENT)
+    else:
+        client.put_agent(AGENT, manifest)
+    versions = None if manifest is None else client.get_agent(AGENT)["manifestVersion"]
+    # When the server starts
+    done = _start(agent)
+    # Then it exits at once saying what to do, and changes nothing
+    assert done.returncode == 1, done.stderr
+    assert says in done.stderr
+    assert "Traceback" not in done.stderr
+    if manifest is None:
+        assert "--create-agent" in done.stderr
+        with pytest.raises(ApiError):
+            client.get_agent(AGENT)
+    else:
+        assert client.get_agent(AGENT)["manifestVersion"] == versions
+
+
+def test_the_server_stops_at_start_when_the_service_does_not_answer(agent: Server) -> None:
+    done = _start(agent, url=f"http://127.0.0.1:{free_port()}")
+    assert done.returncode == 1
+    assert "agent-memory: the memory service did not answer at http://127.0.0.1:" in done.stderr
+    assert "pass --url / set AGENT_MEMORY_URL" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_create_agent_makes_a_missing_agent_that_serves_and_leaves_one_that_exists(
+    agent: Server,
+) -> None:
+    client = agent.client()
+    client.delete_agent(AGENT)
+
+    async def remember() -> list[str]:
+        async with McpClient(_stdio(agent, "--create-agent")) as mcp:
+            listed = [tool.name for tool in (await mcp.list_tools()).tools]
+            answer = await mcp.call_tool("add_memory", {"summary": "Ship on Fridays"})
+            assert not answer.is_error, answer.content
+            return listed
+
+    # A missing agent is made with what the server needs: every tool is offered.
+    listed = anyio.run(remember)
+    assert sorted(listed) == sorted(tool.name for tool in BY_NAME.values())
+    made = client.get_agent(AGENT)
+    memory = made["manifest"]["harness"]["memory"]
+    assert memory["scope"]["write"] == ["session", "agent"]
+    assert made["manifestVersion"] == 1
+    # An agent that exists is never changed, even when it cannot serve.
+    client.put_agent(AGENT, {"harness": {"memory": {"enabled": False}}})
+    done = _start(agent, "--create-agent")
+    assert done.returncode == 1 and "has record memory off" in done.stderr
+    assert client.get_agent(AGENT)["manifestVersion"] == 2

@@ -87,9 +87,9 @@ def test_a_committed_turn_is_reviewed_into_memories(api, services):
     ]
     event_ids = api.ok("GET", f"{A}/-/sessions/{s}/history")["events"]
     for record in records:
-        # Attributed to the turn that said it, citing the message; session scope, as the
-        # agent's own writes default to when scope.write includes session.
-        assert (record["scope"], record["sessionId"]) == ("session", s)
+        # Attributed to the turn that said it, citing the message; in agent scope, since they
+        # hold beyond this conversation and the agent writes agent scope.
+        assert (record["scope"], record["sessionId"]) == ("agent", None)
         assert record["provenance"]["turnId"] == committed["id"]
         assert record["provenance"]["execution"] == f"extraction:{committed['id']}"
         assert record["provenance"]["sources"] == [event_ids[0]["id"]]
@@ -143,6 +143,69 @@ def test_a_correction_of_an_agent_scope_memory_stays_in_agent_scope(api, service
     assert porto["replaces"] == lisbon["id"]
     # Replaced in session scope, every other session would lose where the user lives.
     assert (porto["scope"], porto["sessionId"]) == ("agent", None)
+
+
+DURABLE_AND_SESSION_ONLY = (
+    "I prefer dark mode in every tool. For this session, I'm working on the 2.4 release notes."
+)
+
+
+@pytest.mark.parametrize(
+    ("write", "dark_mode", "release_notes"),
+    [
+        (["session", "agent"], "agent", "session"),  # the review chooses each fact's scope
+        (["session"], "session", "session"),  # never agent scope unless write includes it
+        (["agent"], "agent", "agent"),  # an agent writing agent scope alone
+    ],
+)
+def test_the_offline_review_keeps_lasting_facts_for_every_session(
+    api, services, write, dark_mode, release_notes
+):
+    # Given an agent writing `write`, and a turn that says a lasting fact and one tied to it
+    s = setup(api, scope={"read": ["session", "agent"], "write": write})
+    turn(api, s, DURABLE_AND_SESSION_ONLY)
+    # When the rule-based review runs
+    services.drain_extractions()
+    # Then each is written in the scope it belongs to, within what the manifest allows
+    scopes = {r["summary"]: (r["scope"], r["sessionId"]) for r in active(api)}
+    assert scopes == {
+        "User prefers dark mode in every tool": (dark_mode, s if dark_mode == "session" else None),
+        "User is working on the 2.4 release notes": (
+            release_notes,
+            s if release_notes == "session" else None,
+        ),
+    }
+
+
+def test_a_session_only_replacement_of_an_agent_scope_memory_is_added_beside_it(store, tmp_path):
+    # Given an agent-scope memory, and a model that reads a state of this conversation as its
+    # correction, in session scope
+    def replace_what_is_shown(candidates, neighbours):
+        return [Decision(candidate=0, action="replace", target=neighbours[0][0].id, reason="r")]
+
+    model = Scripted(
+        candidates=[
+            Candidate(summary="User lives in Madrid this week", kind="fact", scope="session")
+        ],
+        decisions=replace_what_is_shown,
+    )
+    api, services = scripted_api(store, tmp_path, model)
+    api.ok("PUT", A, manifest(tools=["add_memory"]), expect=201)
+    s = api.ok("POST", f"{A}/-/sessions", expect=201)["id"]
+    first = turn(api, s, commit=False)
+    path = f"{A}/-/sessions/{s}/turns/{first['id']}"
+    body = {"summary": "User lives in Lisbon", "scope": "agent", "caller": AGENT}
+    lisbon = api.ok("POST", f"{path}/tools/add_memory", body)["output"]["memories"][0]
+    api.ok("POST", f"{path}/commit")
+    # When the review applies it
+    reviewed = turn(api, s, "I'm in Madrid this week.")
+    services.drain_extractions()
+    # Then the lasting memory stays for every other session, the new one beside it here
+    review = turn_detail(api, s, reviewed["id"])["extraction"]
+    assert (review["status"], review["added"], review["replaced"]) == ("done", 1, 0)
+    assert api.ok("GET", f"{A}/-/records/{lisbon['id']}")["status"] == "ACTIVE"
+    [madrid] = [r for r in active(api) if r["id"] != lisbon["id"]]
+    assert (madrid["scope"], madrid["sessionId"], madrid["replaces"]) == ("session", s, None)
 
 
 def test_every_n_messages_reviews_once_enough_were_added(api, services):
@@ -212,8 +275,9 @@ def test_agent_scope_only_when_write_includes_agent(store, tmp_path, write, aske
     [record] = active(api)
     assert record["scope"] == scope
     assert record["sessionId"] == (s if scope == "session" else None)
-    # The propose call is told it may choose agent scope only when both are offered.
-    assert ('"scope": "agent"' in model.instructions[0]) == (write == ["session", "agent"])
+    # The propose call is told to choose a scope only when both are offered.
+    told = 'Choose each memory\'s "scope"' in model.instructions[0]
+    assert told == (write == ["session", "agent"])
 
 
 def test_the_prompt_setting_replaces_the_default_instructions(store, tmp_path):

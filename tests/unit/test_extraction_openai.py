@@ -112,6 +112,29 @@ def test_a_reply_that_breaks_the_schema_is_repaired_too():
     assert "one line" in server.requests[1]["body"]["messages"][3]["content"]
 
 
+def test_the_model_chooses_each_candidates_scope_and_an_unknown_one_is_repaired():
+    # Given a model that answers first with a scope the service does not know
+    lasting = {**CANDIDATE, "scope": "agent"}
+    for_now = {"summary": "User is debugging the login page", "kind": "fact", "scope": "session"}
+    server = FakeServer(
+        json.dumps({"candidates": [{**CANDIDATE, "scope": "forever"}]}),
+        json.dumps({"candidates": [lasting, {**for_now, "sources": []}]}),
+    )
+    # When it proposes
+    result = model(server).propose(MESSAGES, "", ["fact"], {})
+    # Then the schema asks for a scope, the bad one was sent back once, and each candidate
+    # carries the scope chosen (the review clamps it to scope.write)
+    item = CANDIDATES_SCHEMA["properties"]["candidates"]["items"]
+    assert "scope" in item["required"]
+    assert item["properties"]["scope"]["enum"] == ["session", "agent"]
+    assert "scope" in server.requests[1]["body"]["messages"][3]["content"]
+    assert [c.scope for c in result.value] == ["agent", "session"]
+    # And decide is shown each candidate's scope
+    decide = FakeServer(json.dumps({"decisions": []}))
+    model(decide).decide(result.value, {})
+    assert '"scope": "session"' in decide.requests[0]["body"]["messages"][1]["content"]
+
+
 def test_malformed_twice_is_a_domain_error():
     server = FakeServer("not json", "still {not json")
     with pytest.raises(ModelOutputInvalid) as raised:

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .cli_mcp import add_mcp_command
 from .client import ConnectionFailed
 
 
@@ -319,39 +320,6 @@ class _ProgressBar:
         )
 
 
-def _mcp(args: argparse.Namespace) -> int:
-    """Serve one agent's memory to an MCP host (see agent_memory.integrations.mcp)."""
-    if args.transport == "http" and args.host not in ("127.0.0.1", "localhost", "::1"):
-        # Whoever reaches the port acts with this token: the server has no sign-in of its own.
-        print(
-            "agent-memory: the MCP server has no authentication of its own and listens on a "
-            "loopback address only (127.0.0.1, localhost or ::1)",
-            file=sys.stderr,
-        )
-        return 2
-    try:
-        import anyio
-
-        from .integrations.mcp import MemoryMcp
-    except ImportError as exc:
-        print(
-            f"agent-memory: the MCP server needs the mcp extra (pip install "
-            f"'agent-memory[mcp]'): {exc}",
-            file=sys.stderr,
-        )
-        return 1
-    from .client import Client
-
-    # stdout is the stdio transport's: logs go to stderr.
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
-    server = MemoryMcp(Client(args.url, args.token), args.agent, args.session)
-    if args.transport == "stdio":
-        anyio.run(server.run_stdio)
-    else:
-        anyio.run(server.run_http, args.host, args.port)
-    return 0
-
-
 def _all_pages(fetch: Any, key: str) -> Any:
     cursor = None
     while True:
@@ -428,7 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_agents(commands)
     _add_tenant(commands)
     _add_ingest(commands)
-    _add_mcp(commands)
+    add_mcp_command(commands, _client_flags)
     return parser
 
 
@@ -560,30 +528,6 @@ def _add_ingest(commands: Any) -> None:
         "--no-resume", action="store_true", help="keep no state file (every line is sent)"
     )
     ingest.set_defaults(run=_ingest)
-
-
-def _add_mcp(commands: Any) -> None:
-    """`mcp`: an agent's memory served to an MCP host."""
-    mcp = commands.add_parser(
-        "mcp",
-        help="serve an agent's memory to an MCP host (stdio or streamable HTTP)",
-        description="One session per MCP connection (or --session), one turn per tool call, "
-        "committed at once; a refused call rolls its turn back.",
-    )
-    _client_flags(mcp)
-    mcp.add_argument("--agent", required=True, help="the agent's id, such as teams/web/releases")
-    mcp.add_argument("--session", help="work in this session (made when absent) for every call")
-    mcp.add_argument(
-        "--transport",
-        choices=("stdio", "http"),
-        default="stdio",
-        help="stdio (default) or streamable HTTP at http://HOST:PORT/mcp",
-    )
-    mcp.add_argument(
-        "--host", default="127.0.0.1", help="http: a loopback address to bind (127.0.0.1)"
-    )
-    mcp.add_argument("--port", type=int, default=8000, help="http: port (default 8000)")
-    mcp.set_defaults(run=_mcp)
 
 
 def main(argv: list[str] | None = None) -> int:

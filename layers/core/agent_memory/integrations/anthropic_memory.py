@@ -15,6 +15,15 @@ changed a file meanwhile).
 
 A refused command raises the SDK's `ToolError` with the service's text, which the tool runner
 hands to Claude as an error result.
+
+Across conversations: /memories files belong to the agent, not to a session, so what Claude
+writes in one conversation (one `AgentMemoryTool`, one session) is there for the next: give
+each conversation its own tool (or `session_id`) on the same `agent_id`.
+
+At start the tool checks the agent: it raises `AgentNotReady` (its message says what to do)
+when the agent does not exist or declares no `harness.memory` (it then offers no memory tool);
+with `create_agent=True` an agent that does not exist is made with memory on. An agent that
+exists is never changed.
 """
 
 from __future__ import annotations
@@ -33,7 +42,10 @@ from anthropic.types.beta import (
 )
 
 from ..client import ApiError, Client, ConnectionFailed
+from .agent_check import MEMORY_TOOL_NEEDS, AgentNotReady, ensure_agent
 from .turns import TurnRunner
+
+__all__ = ["AgentMemoryTool", "AgentNotReady"]
 
 
 class AgentMemoryTool(BetaAbstractMemoryTool):
@@ -41,7 +53,10 @@ class AgentMemoryTool(BetaAbstractMemoryTool):
 
     `session_id` alone: commands run in that session (made when absent), a committed turn
     each. With `turn_id` too: commands join that open turn, which the caller commits. Neither:
-    a session is made on the first command."""
+    a session is made on the first command.
+
+    The agent is checked here (one request): `AgentNotReady` when it does not exist or offers
+    no memory tool; `create_agent` makes one that does not exist."""
 
     def __init__(
         self,
@@ -52,10 +67,12 @@ class AgentMemoryTool(BetaAbstractMemoryTool):
         turn_id: str | None = None,
         caller: dict[str, Any] | None = None,
         cache_control: BetaCacheControlEphemeralParam | None = None,
+        create_agent: bool = False,
     ) -> None:
         super().__init__(cache_control=cache_control)
         if turn_id is not None and session_id is None:
             raise ValueError("turn_id needs the session_id the turn belongs to")
+        ensure_agent(client, agent_id, MEMORY_TOOL_NEEDS, create=create_agent)
         self.client = client
         self.agent_id = agent_id
         self.turn_id = turn_id

@@ -20,14 +20,29 @@ An MCP client has no turns, so the server makes them:
 The tools are the service's own: `search_memory`, `add_memory`, `read_memory`,
 `delete_memory`, `search_history` and `memory` (the six commands of Anthropic's memory tool),
 with the input schemas the service validates against (`tool_specs.py`); their answers are the
-service's, word for word (the memory tool's texts are those of `domain/files/texts.py`). A tool
-the agent's manifest does not offer answers with the service's `tool_not_offered` message.
+service's, word for word (the memory tool's texts are those of `domain/files/texts.py`). The
+server lists the tools the agent's manifest offers when it starts; a call to another answers
+with the service's `tool_not_offered` message.
+
+**Across conversations.** Each conversation is a session, so what one conversation adds in
+session scope (add_memory's default when scope.write includes session) is not found by the
+next. What is true beyond the conversation must go to agent scope: when the agent writes both
+scopes, add_memory's description tells the model to choose `scope: "agent"` for such facts and
+to leave the scope out for this conversation's task; an agent that writes agent scope alone
+writes every record there. The post-turn review of turns a harness records makes the same
+choice for each fact it keeps.
+
+**At start** the server checks the agent (`check`): it stops with a message saying what to do
+when the agent does not exist, has record memory off, or (being writable) does not offer
+add_memory; with `create=True` an agent that does not exist is made with a manifest that offers
+all of it (agent_check.MCP_MANIFEST). An agent that exists is never changed.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from typing import Any
 
 import anyio.to_thread
@@ -37,13 +52,20 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from ..client import ApiError, Client, ConnectionFailed
-from .tool_specs import BY_NAME, TOOLS
+from .agent_check import MCP_NEEDS, ensure_agent
+from .tool_specs import BY_NAME, TOOLS, ToolSpec
 from .turns import TurnRunner
 
 logger = logging.getLogger(__name__)
 
 INSTRUCTIONS_URI = "agent-memory://instructions"
 INDEX_URI = "agent-memory://memory-index"
+ACROSS_CONVERSATIONS = (
+    ' Each conversation is its own session: use scope "agent" for what is true beyond this '
+    "conversation (the user's preferences, who they are, their work, lasting facts, "
+    "conventions), so later conversations find it; leave scope out for this conversation's "
+    "task and temporary state."
+)
 
 
 class MemoryMcp:
@@ -53,6 +75,8 @@ class MemoryMcp:
         self.client = client
         self.agent_id = agent_id
         self.runner = TurnRunner(client, agent_id, session_id)
+        # Every tool until `check` reads the manifest.
+        self.tools: tuple[ToolSpec, ...] = TOOLS
         self.server: Server[Any] = Server(
             "agent-memory",
             instructions=f"Memory and history of the agent {agent_id}: search, remember and "
@@ -63,6 +87,14 @@ class MemoryMcp:
             on_read_resource=self._read_resource,
         )
 
+    def check(self, *, create: bool = False) -> dict[str, Any]:
+        """Check the agent before serving (agent_check.ensure_agent; raises AgentNotReady), and
+        keep the tools its manifest offers, add_memory telling the model how to reach later
+        conversations when the agent writes both scopes. The agent's manifest is returned."""
+        manifest = ensure_agent(self.client, self.agent_id, MCP_NEEDS, create=create)
+        self.tools = offered_tools(manifest)
+        return manifest
+
     async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(
             tools=[
@@ -72,7 +104,7 @@ class MemoryMcp:
                     input_schema=tool.input_schema,
                     annotations=types.ToolAnnotations(read_only_hint=not tool.writes),
                 )
-                for tool in TOOLS
+                for tool in self.tools
             ]
         )
 
@@ -161,6 +193,34 @@ class MemoryMcp:
         app = self.server.streamable_http_app(host=host)
         config = uvicorn.Config(app, host=host, port=port, log_level="warning")
         await uvicorn.Server(config).serve()
+
+
+def offered_tools(manifest: dict[str, Any]) -> tuple[ToolSpec, ...]:
+    """The tools `manifest` (as the service stores it, defaults filled in) offers, as the
+    service decides it: search_memory with record memory on, the other record tools when
+    harness.memory.tools lists them, search_history with a history index, the memory tool with
+    a memory section."""
+    harness = manifest.get("harness") or {}
+    memory = harness.get("memory")
+    enabled = bool(memory and memory.get("enabled"))
+    listed = set(memory.get("tools", [])) if memory else set()
+    write = memory.get("scope", {}).get("write", []) if memory else []
+    offered = {
+        "search_memory": enabled,
+        "add_memory": enabled and "add_memory" in listed,
+        "read_memory": enabled and "read_memory" in listed,
+        "delete_memory": enabled and "delete_memory" in listed,
+        "search_history": bool((harness.get("history") or {}).get("index")),
+        "memory": memory is not None,
+    }
+    tools = []
+    for tool in TOOLS:
+        if not offered[tool.name]:
+            continue
+        if tool.name == "add_memory" and "agent" in write and "session" in write:
+            tool = replace(tool, description=tool.description + ACROSS_CONVERSATIONS)
+        tools.append(tool)
+    return tuple(tools)
 
 
 def _error(message: str) -> types.CallToolResult:

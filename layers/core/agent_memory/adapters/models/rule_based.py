@@ -6,8 +6,9 @@ the third person ("Caroline: I love painting" -> "Caroline loves painting"; how 
 rule_based_phrasing). `decide` reads each candidate and its neighbours back as statements
 (rule_based_matching): a retraction deletes the memory it takes back, a restatement in any
 wording is skipped (as is a near-duplicate by the similarity function passed in), a correction
-replaces the memory of the same relation, the rest are added. Its usage counts about four
-characters per token.
+replaces the memory of the same relation, the rest are added. Each candidate's scope is agent
+for what holds beyond the conversation and session for what the user ties to it
+(rule_based_scope). Its usage counts about four characters per token.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from .rule_based_phrasing import (
     possessives,
     third_person,
 )
+from .rule_based_scope import scope_of, without_leading_marker
 
 MODEL_ID = "rule-based"
 SKIP_AT = 0.8
@@ -156,7 +158,8 @@ class RuleBasedModel(MemoryModel):
     ) -> Candidate | None:
         if sentence.endswith("?") or _SECRET.search(sentence):
             return None
-        found, correction = self._found(sentence, subject)
+        scope = scope_of(sentence)
+        found, correction = self._found(without_leading_marker(sentence), subject)
         if found is None:
             return None
         category, summary = found
@@ -178,6 +181,7 @@ class RuleBasedModel(MemoryModel):
             content=quoted,
             kind=kind,
             sources=[message.id] if message.id else [],
+            scope=scope,
             correction=correction,
         )
 

@@ -68,6 +68,9 @@ class Candidate(_Shape):
     labels: dict[str, str] = Field(default_factory=dict)
     sources: list[str] = Field(default_factory=list)
     scope: CandidateScope | None = None
+    """The scope the model chose: agent for what holds beyond the conversation, session for
+    what belongs to it. None (a model that did not choose) is the spec's default, session scope
+    when scope.write includes session. The review clamps it to scope.write (resolve_scope)."""
     correction: bool = False
     """True when the message corrects something said earlier."""
 
@@ -190,10 +193,15 @@ CANDIDATES_SCHEMA: dict[str, Any] = {
                     "kind": {"type": "string"},
                     "labels": {"type": "object", "additionalProperties": {"type": "string"}},
                     "sources": {"type": "array", "items": {"type": "string"}},
-                    "scope": {"type": ["string", "null"], "enum": ["session", "agent", None]},
+                    "scope": {
+                        "type": "string",
+                        "enum": ["session", "agent"],
+                        "description": "agent: true beyond this conversation; session: this "
+                        "conversation only",
+                    },
                     "correction": {"type": "boolean"},
                 },
-                "required": ["summary", "kind", "sources"],
+                "required": ["summary", "kind", "sources", "scope"],
                 "additionalProperties": False,
             },
         }

@@ -93,12 +93,16 @@ def resolve_scope(requested: CandidateScope | None, scope_write: Sequence[str]) 
 
 
 def scope_guidance(scope_write: Sequence[str]) -> str:
-    """What the propose call is told about scope (appended to its instructions)."""
+    """What the propose call is told about scope (appended to its instructions): when the agent
+    writes both scopes, the candidate's scope is the model's choice, made for every memory."""
     if "agent" in scope_write and "session" in scope_write:
         return (
-            '\nSet "scope": "agent" on a memory every later session should know (lasting facts '
-            "about the user, their preferences, standing decisions); leave it out (session "
-            "scope) for what matters to this session only."
+            '\nChoose each memory\'s "scope". "agent" for what is true of the user or the world '
+            "beyond this conversation, so every later conversation knows it: who the user is, "
+            "their work, preferences, lasting facts about their life, standing decisions and "
+            'conventions. "session" for what belongs to this conversation only: the task at '
+            'hand, what the user says holds "for this session", "right now" or "today", and '
+            "other temporary state."
         )
     return ""
 

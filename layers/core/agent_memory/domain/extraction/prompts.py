@@ -41,6 +41,7 @@ def decide_prompt(candidates: list[Candidate], neighbours: dict[int, list[Existi
             "summary": c.summary,
             "content": c.content,
             "kind": c.kind,
+            "scope": c.scope,
             "correction": c.correction,
             "existing": [e.model_dump() for e in neighbours.get(i, [])],
         }

@@ -87,26 +87,36 @@ def _provenance(turn: Turn, candidate: Candidate) -> Provenance:
 def corrections_keep_scope(
     store: Store, turn: Turn, valid: list[ValidDecision], write: Sequence[str]
 ) -> list[ValidDecision]:
-    """A replacement of an agent-scope memory stays in agent scope when the agent writes
-    it and the model did not choose a scope: a session-scope correction would take the
-    fact away from every other session while this one kept a copy."""
-    asked = [
-        v.decision.target
-        for v in valid
-        if v.decision.action == "replace" and v.decision.target and v.candidate.scope is None
-    ]
-    if not asked or "agent" not in write:
+    """A replacement of an agent-scope memory, when the agent writes agent scope: stays in
+    agent scope when the model chose no scope (a session-scope correction would take the fact
+    away from every other session while this one kept a copy); and when the model put it in
+    session scope (a state of this conversation: "I'm in Madrid this week" against "User lives
+    in Lisbon"), it is added beside the memory instead of superseding it."""
+    if "agent" not in write:
         return valid
-    records = store.get_records(turn.tenant, turn.agent_id, asked)
+    asked = [v.decision.target for v in valid if v.decision.action == "replace"]
+    if not asked:
+        return valid
+    records = store.get_records(turn.tenant, turn.agent_id, [t for t in asked if t])
     agent_scope = {r.id for r in records if r.scope == "agent"}
-    return [
-        dataclasses.replace(v, scope="agent")
-        if v.decision.action == "replace"
-        and v.decision.target in agent_scope
-        and v.candidate.scope is None
-        else v
-        for v in valid
-    ]
+    kept: list[ValidDecision] = []
+    for v in valid:
+        if v.decision.action != "replace" or v.decision.target not in agent_scope:
+            kept.append(v)
+        elif v.candidate.scope is None:
+            kept.append(dataclasses.replace(v, scope="agent"))
+        elif v.scope == "session":
+            beside = v.decision.model_copy(
+                update={
+                    "action": "add",
+                    "target": None,
+                    "reason": f"session-only; {v.decision.target} stays for other sessions",
+                }
+            )
+            kept.append(dataclasses.replace(v, decision=beside))
+        else:
+            kept.append(v)
+    return kept
 
 
 def within_one_write(
