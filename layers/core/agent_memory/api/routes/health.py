@@ -9,14 +9,15 @@ from __future__ import annotations
 from typing import Literal
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from ... import __version__
+from ...domain.deferred import DeferredModel
 
 HEALTH_PATH = "/healthz"
 
 
-class Health(BaseModel):
+class Health(DeferredModel):  # built on first use, not at the API function's cold start
     model_config = ConfigDict(extra="forbid")
 
     status: Literal["ok"]
