@@ -4,7 +4,13 @@ import time
 
 import pytest
 
-from agent_memory.api.paths import agent_id_from, external, normalize, normalize_event
+from agent_memory.api.paths import (
+    agent_id_from,
+    external,
+    normalize,
+    normalize_event,
+    route_template,
+)
 from agent_memory.domain.errors import InvalidRequest
 from agent_memory.domain.ids import new_id, validate_agent_id, validate_opaque_id
 
@@ -64,6 +70,18 @@ def test_openapi_paths_use_the_public_scheme():
     assert external("/v1/agents/{agent_id}") == "/v1/agents/{agentId}"
     assert external("/v1/agents/{agent_id}/sessions") == "/v1/agents/{agentId}/-/sessions"
     assert external("/v1/agents") == "/v1/agents"
+
+
+def test_request_log_routes_read_as_callers_write_them_with_no_id_or_path():
+    # Given the resolver's route templates
+    # Then the request log shows each as a caller writes it, the agent's resources after /-/
+    assert route_template("/v1/agents/<agent_id>") == "/v1/agents/<agent_id>"
+    assert route_template("/v1/agents/<agent_id>/sessions") == "/v1/agents/<agent_id>/-/sessions"
+    assert (
+        route_template("/v1/agents/<agent_id>/memories/<path>")
+        == "/v1/agents/<agent_id>/-/memories/<path>"
+    )
+    assert route_template("/healthz") == "/healthz"
 
 
 def test_new_ids_sort_by_creation_time_and_are_valid():

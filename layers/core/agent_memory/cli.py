@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from . import __version__
 from .cli_mcp import add_mcp_command
 from .client import ConnectionFailed
 
@@ -386,6 +387,7 @@ _DATA_DIR_HELP = "where the database and the tokens live (default ./data)"
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agent-memory", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"agent-memory {__version__}")
     commands = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", help="what to run"
     )

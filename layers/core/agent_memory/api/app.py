@@ -22,10 +22,11 @@ from .body_limits import refusal
 from .context import principal_from_event
 from .openapi_constraints import state_constraints
 from .openapi_tools import describe_tools
-from .paths import audit_target, external, normalize_event
+from .paths import audit_target, external, normalize_event, route_template
 from .routes.agents import agents_router
 from .routes.audit import audit_router
 from .routes.console import console_router
+from .routes.health import HEALTH_PATH, health_router
 from .routes.history import history_router
 from .routes.ingest import ingest_router
 from .routes.memories import memories_router
@@ -108,6 +109,10 @@ class _RequestState:
     lambda_context: Any = None
     context: dict[str, Any] = field(default_factory=dict)
     processed_stack_frames: list[str] = field(default_factory=list)
+    # The template of the route that answered (`/v1/agents/<agent_id>/sessions`), for the
+    # request log; None when no route matched.
+    route: str | None = None
+    unmatched: bool = False
 
 
 class ConcurrentHttpResolver(APIGatewayHttpResolver):
@@ -161,11 +166,27 @@ class ConcurrentHttpResolver(APIGatewayHttpResolver):
         self._state.processed_stack_frames = value
 
     def resolve(self, event: Any, context: Any) -> dict[str, Any]:
-        token = self._request.set(_RequestState(lambda_context=context))
+        return self.resolve_routed(event, context)[0]
+
+    def resolve_routed(self, event: Any, context: Any) -> tuple[dict[str, Any], str | None]:
+        """The answer, and the template of the route that gave it (None: no route matched)."""
+        state = _RequestState(lambda_context=context)
+        token = self._request.set(state)
         try:
-            return super().resolve(event, context)
+            return super().resolve(event, context), state.route
         finally:
             self._request.reset(token)
+
+    def _call_route(self, route: Any, route_arguments: dict[str, str]) -> Any:
+        # Powertools answers an unknown path through a route made for it (its path is the
+        # request's own): only a registered route names a template.
+        if not self._state.unmatched:
+            self._state.route = route.path
+        return super()._call_route(route, route_arguments)
+
+    def _handle_not_found(self, method: str, path: str) -> Any:
+        self._state.unmatched = True
+        return super()._handle_not_found(method, path)
 
     def _to_proxy_event(self, event: dict[str, Any]) -> Any:
         # The base class puts the event in BaseRouter's class attribute; this request's own
@@ -181,6 +202,7 @@ class Api:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.resolver = ConcurrentHttpResolver(enable_validation=True)
+        self.resolver.include_router(health_router())
         self.resolver.include_router(agents_router(services))
         self.resolver.include_router(sessions_router(services))
         self.resolver.include_router(tools_router(services))
@@ -198,15 +220,22 @@ class Api:
         self._register_handlers()
 
     def handle(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+        return self.handle_routed(event, context)[0]
+
+    def handle_routed(
+        self, event: dict[str, Any], context: Any
+    ) -> tuple[dict[str, Any], str | None]:
+        """The answer, and the public template of the route that gave it
+        (`/v1/agents/<agent_id>/-/sessions`; None when none did), for the request log."""
         event, problem = text_body(event)
         if problem is not None:
-            return _refused(400, "invalid_request", problem)
+            return _refused(400, "invalid_request", problem), None
         refused = refusal(event.get("body") or "")
         if refused is not None:
-            return _refused(refused.status, refused.code, refused.message)
-        result = self.resolver.resolve(json_body(normalize_event(event)), context)
+            return _refused(refused.status, refused.code, refused.message), None
+        result, route = self.resolver.resolve_routed(json_body(normalize_event(event)), context)
         self._audit(event, int(result.get("statusCode", 500)))
-        return result
+        return result, route_template(route) if route else None
 
     def _audit(self, event: dict[str, Any], status: int) -> None:
         """Every change the API made (a write method answered 2xx) joins the tenant's audit
@@ -251,6 +280,8 @@ class Api:
                     if parameter.get("in") == "path" and parameter.get("name") == "agent_id":
                         parameter["name"] = "agentId"
                 state_constraints(method, operation)
+        # The one operation that takes no token says so (OpenAPI: an empty security list).
+        schema["paths"][HEALTH_PATH]["get"]["security"] = []
         describe_tools(schema, self.services.tools.tools)
         return schema
 

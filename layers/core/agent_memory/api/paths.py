@@ -68,6 +68,15 @@ def external(path: str) -> str:
     return path
 
 
+def route_template(path: str) -> str:
+    """The public form of a resolver route for logs: `/v1/agents/<agent_id>/sessions` is
+    `/v1/agents/<agent_id>/-/sessions`, as callers write it (no id, no memory path)."""
+    prefix = "/v1/agents/<agent_id>"
+    if path.startswith(prefix + "/"):
+        return f"{prefix}/-/{path[len(prefix) + 1 :]}"
+    return path
+
+
 def audit_target(path: str) -> tuple[str | None, str]:
     """The agent a request path names and what of it (`memories/notes.md`), for the audit; a
     path outside /v1/agents/ names no agent and is its own target."""

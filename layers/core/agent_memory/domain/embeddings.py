@@ -35,3 +35,8 @@ class Embedder(ABC):
     @abstractmethod
     def embed(self, texts: Sequence[str], *, query: bool = False) -> Embedding:
         """Embed `texts`; `query` marks a search query (some models embed queries differently)."""
+
+    def load(self) -> None:  # noqa: B027 - most embedders have nothing to ready
+        """Ready what the first `embed` would otherwise ready (a local model's files), so that
+        the embedded server can do it at start, off the requests' path. Raises what `embed`
+        would raise."""

@@ -49,6 +49,9 @@ class MeteredEmbedder(Embedder):
         self.dimensions = inner.dimensions
         self._metrics = metrics
 
+    def load(self) -> None:
+        self.inner.load()
+
     def embed(self, texts: Sequence[str], *, query: bool = False) -> Embedding:
         embedding = self.inner.embed(texts, query=query)
         self._metrics.count(EMBEDDING_TOKENS, embedding.input_tokens, model=embedding.model_id)

@@ -17,15 +17,17 @@ from ..api.app import OPENAPI_PATH, Api
 from ..api.body_limits import MAX_BODY_BYTES
 from ..api.context import TOKEN_ID_CLAIM
 from ..api.routes.console import is_console_path
+from ..api.routes.health import HEALTH_PATH
 from ..domain.auth import Principal
 from .limits import RateLimiter, retry_after
+from .request_log import EVENTS_ROUTE, log_request
 from .sse import EventStreams
 from .tokens import TokenBook
 
 logger = logging.getLogger(__name__)
 
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
-PUBLIC_PATHS = frozenset({OPENAPI_PATH})
+PUBLIC_PATHS = frozenset({OPENAPI_PATH, HEALTH_PATH})
 
 
 class LocalGateway:
@@ -57,6 +59,25 @@ class LocalGateway:
         self.streams = streams
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        """Answer the request and log one line for it (request_log: what, never a secret)."""
+        started = time.perf_counter()
+        seen: dict[str, Any] = {"route": None, "tenant": None}
+        status = 500
+
+        def starting(line: str, headers: list[tuple[str, str]]) -> Any:
+            nonlocal status
+            status = int(line.split(" ", 1)[0])
+            return start_response(line, headers)
+
+        try:
+            return self._answer(environ, starting, seen)
+        finally:
+            method = str(environ.get("REQUEST_METHOD", "GET"))
+            log_request(method, seen["route"], status, started, seen["tenant"])
+
+    def _answer(
+        self, environ: dict[str, Any], start_response: StartResponse, seen: dict[str, Any]
+    ) -> Iterable[bytes]:
         try:
             # WSGI hands the decoded path as latin-1 text (PEP 3333): its bytes are UTF-8.
             path = (environ.get("PATH_INFO") or "/").encode("latin-1").decode("utf-8")
@@ -82,7 +103,10 @@ class LocalGateway:
                 )
             if self.per_token is not None and (wait := self.per_token.take(f"token:{grant.id}")):
                 return too_many(start_response, wait)
+        if grant is not None:
+            seen["tenant"] = grant.tenant
         if self.streams is not None and grant is not None and self.streams.matches(environ):
+            seen["route"] = EVENTS_ROUTE
             who = Principal(grant.tenant, grant.who, grant.scopes, grant.roles, grant.id)
             return self.streams(environ, start_response, who)
         length = int(environ.get("CONTENT_LENGTH") or 0)
@@ -106,7 +130,8 @@ class LocalGateway:
             else None
         )
         event = to_event(environ, path, body, claims)
-        return respond(start_response, self.api.handle(event, None))
+        result, seen["route"] = self.api.handle_routed(event, None)
+        return respond(start_response, result)
 
 
 def to_event(

@@ -21,6 +21,7 @@ from ..settings import Settings
 from .datadir import make_private
 from .gateway import LocalGateway
 from .limits import RateLimiter, capped_channels
+from .request_log import log_requests_as_json_lines
 from .sse import EventStreams
 from .tokens import TokenBook
 
@@ -62,6 +63,7 @@ def listen_socket(host: str, port: int) -> socket.socket:
 def serve(settings: Settings) -> None:
     """Serve until SIGTERM or SIGINT; requests in flight finish and the store closes cleanly."""
     sock = listen_socket(settings.host, settings.port)
+    log_requests_as_json_lines()
     # The directory holds the database and the token hashes: only its owner may enter it.
     make_private(settings.data_dir)
     token = settings.token.get_secret_value() if settings.token else None

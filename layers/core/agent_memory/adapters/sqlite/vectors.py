@@ -91,6 +91,10 @@ class BackgroundEmbedder(BackgroundLoop):
             return added, True
 
     def _loop(self) -> None:
+        # The model loads here, at start, not in the first search that needs it (which waited
+        # 0.4-0.7 s for it); loaded before this thread lowers its priority, so requests at start
+        # wait on the lock the shortest time.
+        self._load_model()
         _lower_priority()
         while not self._stop.is_set():
             try:
@@ -101,6 +105,12 @@ class BackgroundEmbedder(BackgroundLoop):
                 continue
             if not left:
                 self._stop.wait(self._idle)
+
+    def _load_model(self) -> None:
+        try:
+            self._embedder.load()
+        except Exception:  # noqa: BLE001 - the first embed raises it again, where it is handled
+            logger.exception("embedding model did not load at start; it is tried again when needed")
 
     def _embed(self, queued: list[Queued]) -> int:
         texts = [q.text for q in queued]

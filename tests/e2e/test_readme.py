@@ -1,0 +1,231 @@
+"""The README's examples run as written, in order, against a live embedded server.
+
+Each fenced `bash` and `python` block of README.md runs, as a newcomer would run them from a
+clone with `make serve` running: in a directory laid out as the clone is (`data/token`, `.venv`,
+`examples/`), with only the address `http://127.0.0.1:8080` changed to the test server's. A
+block not meant to run is marked with `<!-- not run: why -->` on the line before it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import agent_memory
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+ADDRESS = "http://127.0.0.1:8080"
+FENCE = re.compile(r"^```(\S*)\s*$")
+NOT_RUN = re.compile(r"^<!-- not run: .+ -->$")
+RUNNABLE = ("bash", "python")
+# What every run block must not print: an error answer of the API.
+ERROR_ANSWER = re.compile(r'"error"\s*:\s*\{')
+
+
+@dataclass(frozen=True)
+class Block:
+    language: str
+    line: int  # of the opening fence, 1-based
+    code: str
+    run: bool
+
+
+def blocks(text: str) -> list[Block]:
+    """The fenced blocks of a Markdown text, each with whether it is to run."""
+    found: list[Block] = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        opening = FENCE.match(lines[i])
+        if opening is None:
+            i += 1
+            continue
+        end = i + 1
+        while end < len(lines) and lines[end].strip() != "```":
+            end += 1
+        if end == len(lines):
+            raise AssertionError(f"README.md:{i + 1}: a code block is never closed")
+        marked = i > 0 and NOT_RUN.match(lines[i - 1].strip()) is not None
+        code = "\n".join(lines[i + 1 : end]) + "\n"
+        found.append(Block(opening[1], i + 1, code, not marked))
+        i = end + 1
+    return found
+
+
+def script(run: list[Block], workdir: Path) -> str:
+    """One bash script running the blocks in order (python blocks from files, with the
+    virtualenv's python), each announced so a failure names its block."""
+    parts = ["set -eo pipefail"]
+    for n, block in enumerate(run):
+        code = block.code.replace(ADDRESS, os.environ["AGENT_MEMORY_URL"])
+        parts.append(f"echo '@@block {n} README.md:{block.line}'")
+        if block.language == "bash":
+            parts.append(code)
+        else:
+            source = workdir / f"readme_block_{n}.py"
+            source.write_text(code)
+            parts.append(f"python {shlex.quote(str(source))}")
+        parts.append("echo")  # an answer without a newline ends before the next marker
+    return "\n".join(parts) + "\n"
+
+
+def outputs(stdout: str) -> dict[int, str]:
+    """What each block printed, by its number."""
+    found: dict[int, str] = {}
+    current = None
+    for line in stdout.splitlines():
+        marker = re.match(r"^@@block (\d+) ", line)
+        if marker:
+            current = int(marker[1])
+            found[current] = ""
+        elif current is not None:
+            found[current] += line + "\n"
+    return found
+
+
+def answers(printed: str) -> list[object]:
+    """The JSON answers a block printed one after another (curl adds no newline after each)."""
+    decoder = json.JSONDecoder()
+    found, at = [], 0
+    while (at := _skip_space(printed, at)) < len(printed):
+        value, at = decoder.raw_decode(printed, at)
+        found.append(value)
+    return found
+
+
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at].isspace():
+        at += 1
+    return at
+
+
+def a_clone(server_dir: Path, into: Path) -> Path:
+    """A directory laid out as a clone with `make serve` running: its `data/token`, `.venv`
+    (the test's own virtualenv) and `examples/` (copied: ingest writes a state file beside
+    the file it loads)."""
+    into.mkdir()
+    (into / "data").symlink_to(server_dir)
+    venv = Path(sys.prefix)
+    if not (venv / "bin" / "activate").exists():
+        pytest.fail(f"the tests run in a virtualenv (.venv): {venv} has no bin/activate")
+    (into / ".venv").symlink_to(venv)
+    shutil.copytree(ROOT / "examples", into / "examples")
+    return into
+
+
+def test_every_block_is_run_or_marked_not_run():
+    # Given the README's code blocks
+    found = blocks(README.read_text())
+    # Then each is bash or python, or is marked with why it is not run
+    unrunnable = [b.line for b in found if b.run and b.language not in RUNNABLE]
+    assert not unrunnable, f"README.md lines {unrunnable}: mark them <!-- not run: why -->"
+    # And the README is mostly run: the quick start, the CLI, the SDK and each integration
+    assert sum(b.run for b in found) >= 10
+    assert sum(not b.run for b in found) <= 4
+
+
+def test_the_block_finder_reads_marks_languages_and_unclosed_blocks():
+    # Given a text with a marked block, a run one and a plain one
+    text = "x\n<!-- not run: needs a key -->\n```python\nimport a\n```\n```bash\nls\n```\n```\nt\n```\n"
+    # Then each is found with its language, first line and whether it runs
+    assert blocks(text) == [
+        Block("python", 3, "import a\n", False),
+        Block("bash", 6, "ls\n", True),
+        Block("", 9, "t\n", True),
+    ]
+    # And a block never closed is an error naming its line
+    with pytest.raises(AssertionError, match="README.md:1: a code block is never closed"):
+        blocks("```bash\nls\n")
+
+
+def test_every_readme_block_runs_against_a_live_server(server, tmp_path):
+    # Given a server and a directory laid out as the clone the README is read in
+    clone = a_clone(server.data_dir, tmp_path / "clone")
+    token = (server.data_dir / "token").read_text().strip()
+    run = [b for b in blocks(README.read_text()) if b.run]
+    env = {
+        **os.environ,
+        "AGENT_MEMORY_URL": server.url,
+        "AGENT_MEMORY_TOKEN": token,
+        # `python` and `agent-memory` are the virtualenv's, as after `source .venv/bin/activate`
+        "PATH": f"{clone / '.venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
+    os.environ["AGENT_MEMORY_URL"] = server.url  # for script(): the address to run against
+    try:
+        program = script(run, tmp_path)
+    finally:
+        del os.environ["AGENT_MEMORY_URL"]
+    # When every block runs, in order, as one terminal session would
+    done = subprocess.run(
+        ["bash", "-c", program],
+        cwd=clone,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    said = outputs(done.stdout)
+    last = max(said, default=None)
+    where = f"README.md:{run[last].line}" if last is not None else "before the first block"
+    # Then no block printed an API error (the first is named), and each ran to its end
+    for n, printed in sorted(said.items()):
+        assert not ERROR_ANSWER.search(printed), f"README.md:{run[n].line} answered: {printed}"
+    assert done.returncode == 0, f"{where} failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+    assert len(said) == len(run)
+
+    text = {b.line: said[n] for n, b in enumerate(run)}
+
+    def printed_by(first_line: str) -> str:
+        (block,) = [b for b in run if b.code.startswith(first_line)]
+        return text[block.line]
+
+    # And what the README promises is what happened: the health check answered
+    assert answers(printed_by("export AGENT_MEMORY_URL")) == [
+        {"status": "ok", "version": agent_memory.__version__}
+    ]
+    # session 2's recall returned the fact session 1 saved in agent scope
+    _, _, recall, _ = answers(
+        printed_by('curl -s -X POST -H "$AUTH" $A/-/sessions -d \'{"id": "thursday"}')
+    )
+    assert isinstance(recall, dict)
+    # (post-turn extraction may have added what it learned from the same message by then)
+    recalled = [(r["summary"], r["scope"]) for r in recall["records"]]
+    assert ("Releases ship on Tuesdays, never on a Friday", "agent") in recalled
+    assert "Releases ship on Tuesdays" in recall["text"]
+    # the one search found it, and the history search what the user said
+    search = printed_by('curl -s -H "$AUTH" "$A/-/search')
+    assert "Releases ship on Tuesdays" in search and "never on a Friday" in search
+    # the CLI ran from the virtualenv, and ingest loaded the example file, found by history
+    cli = printed_by("source .venv/bin/activate")
+    assert cli.startswith("agent-memory ")
+    assert "teams/web/releases" in cli and "checklist.md" in cli
+    ingested = printed_by("agent-memory ingest examples/history.jsonl")
+    assert "eu-west-1" in ingested
+    # the SDK's later session recalled what its first saved, and its note was written
+    sdk = printed_by("from agent_memory.client import Client\n\nAGENT")
+    assert "agent Hotfixes need Dana's approval" in sdk
+    assert sdk.rstrip().endswith("- deploy")
+    # a second MCP conversation found what the first added
+    assert "The on-call rota lives in PagerDuty" in printed_by("import asyncio")
+    # Claude's memory tool created and viewed its note; the LangGraph store kept its item
+    claude = printed_by(
+        "from agent_memory.client import Client\nfrom agent_memory.integrations.anthropic"
+    )
+    assert "File created successfully at: /memories/prefs.md" in claude
+    langgraph = printed_by(
+        "from agent_memory.client import Client\nfrom agent_memory.integrations.langgraph"
+    )
+    assert "{'theme': 'dark', 'editor': 'vim'}" in langgraph
+    assert "prefs {'theme': 'dark', 'editor': 'vim'}" in langgraph
