@@ -202,12 +202,12 @@ class RecordTools:
             )
         if requested not in ("session", "agent"):
             raise ToolInputError(f"scope must be session or agent, not {requested!r}")
-        if requested == "agent" and "agent" not in write:
-            raise ToolRefused(
-                "add_memory is refused: scope is not offered; this agent writes session scope only"
-            )
         if requested not in write:
-            raise ToolRefused(f"add_memory is refused: this agent does not write {requested} scope")
+            # Nothing is staged: the refusal says which setting decides, so it can be changed.
+            raise ToolRefused(
+                f"add_memory is refused: this agent's manifest does not allow {requested} scope: "
+                f"scope.write is {_listed(write)}"
+            )
         return requested
 
     def _writable_target(self, ctx: TurnContext, record_id: str, verb: str) -> Record:
@@ -263,3 +263,8 @@ class RecordTools:
             self._store.stage_effect(ctx.tenant, ctx.agent_id, ctx.session_id, effect)
         except PreconditionFailed as exc:
             raise staging_refused(self._store, ctx) from exc
+
+
+def _listed(scopes: list[str]) -> str:
+    """A scope list as the manifest writes it: ["session", "agent"]."""
+    return "[" + ", ".join(f'"{s}"' for s in scopes) + "]"

@@ -14,7 +14,17 @@ from ..events import Change, memory_updated
 from ..extraction.job import ExtractionJob
 from ..ids import new_id, validate_opaque_id
 from ..metrics import NO_METRICS, TURN_COMMITS, Metrics
-from ..models import Extraction, Page, Session, StartedBy, Turn, TurnStatus, utcnow
+from ..models import (
+    AGENT_SESSION,
+    Agent,
+    Extraction,
+    Page,
+    Session,
+    StartedBy,
+    Turn,
+    TurnStatus,
+    utcnow,
+)
 from ..paging import check_limit, decode_cursor, int_field, page, str_field
 from ..ports import (
     EventPublisher,
@@ -25,6 +35,7 @@ from ..ports import (
     TurnWrites,
 )
 from ..retry import optimistic
+from .agent_turns import check_sessionless, ensure_agent_session
 from .agents import AgentService
 from .extraction import ExtractionService
 from .files import FileService
@@ -121,7 +132,10 @@ class SessionService:
         self, who: Principal, agent_id: str, session_id: str, *, write: bool = False
     ) -> Session:
         """The session, when `who` may read it (or, with `write`, run turns in it); another
-        subject's session is a 404 to a `sessions:own` caller (Principal.reach)."""
+        subject's session is a 404 to a `sessions:own` caller (Principal.reach). The agent's
+        reserved session of sessionless turns is no session a caller names."""
+        if session_id == AGENT_SESSION:
+            raise NotFound(f"session {session_id!r} does not exist", code="session_not_found")
         if write:
             who.can_run_sessions()
         else:
@@ -145,7 +159,9 @@ class SessionService:
         self._agents.get(tenant, agent_id)
         size = check_limit(limit)
         after = str_field(decode_cursor(cursor), "after")
-        sessions = self._store.list_sessions(tenant, agent_id, size + 1, after)
+        # One more, in case the reserved session of sessionless turns is among them.
+        found = self._store.list_sessions(tenant, agent_id, size + 2, after)
+        sessions = [s for s in found if s.id != AGENT_SESSION][: size + 1]
         return page(sessions, size, lambda last: {"after": last.id})
 
     def list_turns(
@@ -180,6 +196,54 @@ class SessionService:
         seen begin); an id already taken is a 409 turn_exists carrying that turn.
         """
         agent = self._agents.get(tenant, agent_id)
+        return self._begin(
+            agent,
+            session_id,
+            preview=preview,
+            replay_of=replay_of,
+            started_by=started_by,
+            trigger_run_id=trigger_run_id,
+            turn_id=turn_id,
+        )
+
+    def begin_agent_turn(
+        self,
+        tenant: str,
+        agent_id: str,
+        *,
+        preview: bool = False,
+        replay_of: str | None = None,
+        started_by: StartedBy = "trigger",
+        trigger_run_id: str | None = None,
+        turn_id: str | None = None,
+    ) -> Turn:
+        """Begin a turn of the agent without a session (a trigger's or a wake's): only for an
+        agent whose manifest reads and writes agent scope alone (agent_turns)."""
+        agent = self._agents.get(tenant, agent_id)
+        check_sessionless(agent)
+        ensure_agent_session(self._store, agent)
+        return self._begin(
+            agent,
+            AGENT_SESSION,
+            preview=preview,
+            replay_of=replay_of,
+            started_by=started_by,
+            trigger_run_id=trigger_run_id,
+            turn_id=turn_id,
+        )
+
+    def _begin(
+        self,
+        agent: Agent,
+        session_id: str,
+        *,
+        preview: bool,
+        replay_of: str | None,
+        started_by: StartedBy,
+        trigger_run_id: str | None,
+        turn_id: str | None,
+    ) -> Turn:
+        tenant, agent_id = agent.tenant, agent.id
         if turn_id is not None:
             validate_opaque_id(turn_id, "turn")
         if replay_of is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -193,6 +193,7 @@ class ToolService:
         arguments = {k: v for k, v in body.items() if k != "caller"}
         ctx = self.context(turn, body.get("caller"), sessions_of)
         execution = _execution(ctx, name, arguments)
+        ctx = replace(ctx, execution_id=execution.id)
         try:
             self._check_offered(ctx, name)
             result = tool.run(ctx, arguments)
