@@ -74,9 +74,10 @@ def _begin_routes(router: Router, services: Services) -> None:
         agent = _reach(services, who, agent_id, write=True)
         body = body or BeginTurnIn()
         return created(
-            sessions.begin_agent_turn(
+            sessions.begin_turn(
                 who.tenant,
                 agent,
+                None,
                 preview=body.preview,
                 replay_of=body.replay_of,
                 started_by=body.started_by,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 
 from ..errors import Conflict
-from ..manifest import Manifest
+from ..manifest import Manifest, scope_list
 from ..models import AGENT_SESSION, Agent, Session, utcnow
 from ..ports import PreconditionFailed, Store
 
@@ -30,7 +30,7 @@ def check_sessionless(agent: Agent) -> None:
     raise Conflict(
         f"agent {agent.id!r} cannot run a turn without a session: its manifest must set "
         'harness.memory.scope.read and scope.write both to ["agent"] (they are read '
-        f"{_listed(scope.read)}, write {_listed(scope.write)}); or begin the turn in a "
+        f"{scope_list(scope.read)}, write {scope_list(scope.write)}); or begin the turn in a "
         "session",
         code="session_required",
         read=list(scope.read),
@@ -50,7 +50,3 @@ def ensure_agent_session(store: Store, agent: Agent) -> None:
         logger.info("agent turns session made", extra={"agent_id": agent.id})
     except PreconditionFailed:
         pass  # another begin made it first
-
-
-def _listed(scopes: list[str]) -> str:
-    return "[" + ", ".join(f'"{s}"' for s in scopes) + "]"

@@ -11,6 +11,7 @@ from ..manifest import MemoryConfig
 from ..models import Turn, utcnow
 from ..records import Execution
 from ..tool_io import InstructionsOut, PinnedLine
+from ..tool_offer import offered_tools
 from .turn_context import ManifestCache
 from .turn_reads import TurnAccess
 
@@ -67,7 +68,8 @@ class Instructions:
         if listed and turn.status.value == "open":
             self._note_pinned(turn, listed)
         pinned = [PinnedLine(id=r.id, version=r.version, summary=r.summary) for r in pins]
-        return InstructionsOut(instructions=text, pinned=pinned)
+        tools = offered_tools(self._manifests.manifest(turn), has_history=not turn.sessionless)
+        return InstructionsOut(instructions=text, pinned=pinned, tools=tools)
 
     def _note_pinned(self, turn: Turn, listed: list[dict[str, Any]]) -> None:
         """A memory.pinned entry for the list, unless the turn's last one listed the same."""

@@ -11,7 +11,7 @@ from .. import secrets
 from ..effects import RecordAdd, RecordAddEffect, RecordDelete, RecordDeleteEffect, RecordEffect
 from ..errors import Conflict, DomainError, problems_text
 from ..ids import new_id
-from ..manifest import MemoryConfig
+from ..manifest import MemoryConfig, scope_list
 from ..models import utcnow
 from ..paging import decode_cursor, page, str_field
 from ..ports import PreconditionFailed, Store
@@ -206,7 +206,7 @@ class RecordTools:
             # Nothing is staged: the refusal says which setting decides, so it can be changed.
             raise ToolRefused(
                 f"add_memory is refused: this agent's manifest does not allow {requested} scope: "
-                f"scope.write is {_listed(write)}"
+                f"scope.write is {scope_list(write)}"
             )
         return requested
 
@@ -263,8 +263,3 @@ class RecordTools:
             self._store.stage_effect(ctx.tenant, ctx.agent_id, ctx.session_id, effect)
         except PreconditionFailed as exc:
             raise staging_refused(self._store, ctx) from exc
-
-
-def _listed(scopes: list[str]) -> str:
-    """A scope list as the manifest writes it: ["session", "agent"]."""
-    return "[" + ", ".join(f'"{s}"' for s in scopes) + "]"

@@ -16,7 +16,6 @@ from ..ids import new_id, validate_opaque_id
 from ..metrics import NO_METRICS, TURN_COMMITS, Metrics
 from ..models import (
     AGENT_SESSION,
-    Agent,
     Extraction,
     Page,
     Session,
@@ -182,7 +181,7 @@ class SessionService:
         self,
         tenant: str,
         agent_id: str,
-        session_id: str,
+        session_id: str | None,
         *,
         preview: bool = False,
         replay_of: str | None = None,
@@ -193,70 +192,28 @@ class SessionService:
         """Begin the session's next turn, running the agent's current manifest version.
 
         A caller may choose the turn's id (event-driven ingestion refers to turns it has not
-        seen begin); an id already taken is a 409 turn_exists carrying that turn.
+        seen begin); an id already taken is a 409 turn_exists carrying that turn. Without a
+        session, a turn of the agent itself (a trigger's, a wake's): only for an agent whose
+        manifest reads and writes agent scope alone (agent_turns).
         """
         agent = self._agents.get(tenant, agent_id)
-        return self._begin(
-            agent,
-            session_id,
-            preview=preview,
-            replay_of=replay_of,
-            started_by=started_by,
-            trigger_run_id=trigger_run_id,
-            turn_id=turn_id,
-        )
-
-    def begin_agent_turn(
-        self,
-        tenant: str,
-        agent_id: str,
-        *,
-        preview: bool = False,
-        replay_of: str | None = None,
-        started_by: StartedBy = "trigger",
-        trigger_run_id: str | None = None,
-        turn_id: str | None = None,
-    ) -> Turn:
-        """Begin a turn of the agent without a session (a trigger's or a wake's): only for an
-        agent whose manifest reads and writes agent scope alone (agent_turns)."""
-        agent = self._agents.get(tenant, agent_id)
-        check_sessionless(agent)
-        ensure_agent_session(self._store, agent)
-        return self._begin(
-            agent,
-            AGENT_SESSION,
-            preview=preview,
-            replay_of=replay_of,
-            started_by=started_by,
-            trigger_run_id=trigger_run_id,
-            turn_id=turn_id,
-        )
-
-    def _begin(
-        self,
-        agent: Agent,
-        session_id: str,
-        *,
-        preview: bool,
-        replay_of: str | None,
-        started_by: StartedBy,
-        trigger_run_id: str | None,
-        turn_id: str | None,
-    ) -> Turn:
-        tenant, agent_id = agent.tenant, agent.id
+        if session_id is None:
+            check_sessionless(agent)
+            ensure_agent_session(self._store, agent)
+        where = AGENT_SESSION if session_id is None else session_id
         if turn_id is not None:
             validate_opaque_id(turn_id, "turn")
         if replay_of is not None:
-            self._check_replay_of(tenant, agent_id, session_id, replay_of)
+            self._check_replay_of(tenant, agent_id, where, replay_of)
 
         def begin_once() -> Turn:
-            session = self.get(tenant, agent_id, session_id)
+            session = self.get(tenant, agent_id, where)
             if turn_id is not None:
-                self._refuse_taken(tenant, agent_id, session_id, turn_id)
+                self._refuse_taken(tenant, agent_id, where, turn_id)
             turn = Turn(
                 tenant=tenant,
                 agent_id=agent_id,
-                session_id=session_id,
+                session_id=where,
                 id=turn_id or new_id("trn"),
                 sequence=session.last_sequence + 1,
                 preview=preview,
