@@ -138,3 +138,17 @@ def test_a_record_names_the_services_execution_when_the_caller_names_none(api):
         "exe-harness-1",
         "inv-1",
     )
+
+
+def test_the_agents_tools_are_offered_without_a_turn(api):
+    # Given an agent whose manifest offers add_memory and writes session scope only
+    put(api, write=("session",), labels=LABELS)
+    # When an app asks what the agent's tools are
+    tools = {t["name"]: t for t in api.ok("GET", f"{A}/-/tools")["tools"]}
+    # Then they are a turn's: narrowed to the manifest, without scope, and no turn began
+    assert sorted(tools) == ["add_memory", "memory", "read_memory", "search_memory"]
+    assert "scope" not in tools["add_memory"]["inputSchema"]["properties"]
+    assert tools["add_memory"]["writes"] is True and tools["read_memory"]["writes"] is False
+    assert api.ok("GET", f"{A}/-/sessions")["sessions"] == []
+    status, body = api.call("GET", "/v1/agents/teams/missing/-/tools")
+    assert (status, body["error"]["code"]) == (404, "agent_not_found")

@@ -37,7 +37,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from ..client import ApiError, Client, ConnectionFailed
-from .tool_specs import BY_NAME, TOOLS
+from .tool_specs import BY_NAME, TOOLS, ToolSpec
 from .turns import TurnRunner
 
 logger = logging.getLogger(__name__)
@@ -64,6 +64,7 @@ class MemoryMcp:
         )
 
     async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+        offered = await anyio.to_thread.run_sync(self._offered)
         return types.ListToolsResult(
             tools=[
                 types.Tool(
@@ -72,9 +73,27 @@ class MemoryMcp:
                     input_schema=tool.input_schema,
                     annotations=types.ToolAnnotations(read_only_hint=not tool.writes),
                 )
-                for tool in TOOLS
+                for tool in offered
             ]
         )
+
+    def _offered(self) -> list[ToolSpec]:
+        """The tools the agent's manifest offers (`GET .../-/tools`, no turn needed): schemas
+        narrowed to its kinds, its labels with their descriptions, and `scope` only where it
+        may write agent scope. When the service cannot say, every tool as any manifest has it
+        (a call the manifest does not offer is refused by the service, with its message)."""
+        try:
+            answer = self.client.request("GET", f"/v1/agents/{self.agent_id}/-/tools")
+        except (ApiError, ConnectionFailed) as exc:
+            logger.warning(
+                "tools listed without the agent's manifest",
+                extra={"agent_id": self.agent_id, "error": str(exc)},
+            )
+            return list(TOOLS)
+        return [
+            ToolSpec(t["name"], t["description"], t["inputSchema"], writes=bool(t["writes"]))
+            for t in answer["tools"]
+        ]
 
     async def _call_tool(
         self, ctx: Any, params: types.CallToolRequestParams

@@ -16,6 +16,7 @@ from ..ids import new_id, validate_opaque_id
 from ..metrics import NO_METRICS, TURN_COMMITS, Metrics
 from ..models import (
     AGENT_SESSION,
+    Agent,
     Extraction,
     Page,
     Session,
@@ -144,6 +145,10 @@ class SessionService:
     def agent(self, tenant: str, agent_id: str) -> None:
         """404 unless the agent exists."""
         self._agents.get(tenant, agent_id)
+
+    def agent_of(self, tenant: str, agent_id: str) -> Agent:
+        """The agent (404 unless it exists)."""
+        return self._agents.get(tenant, agent_id)
 
     def get(self, tenant: str, agent_id: str, session_id: str) -> Session:
         self._agents.get(tenant, agent_id)

@@ -16,17 +16,20 @@ from pydantic import BaseModel, ValidationError
 from ..answers import TurnWithWrites
 from ..errors import DomainError, NotFound
 from ..ids import new_id
+from ..manifest import Manifest
 from ..metrics import NO_METRICS, TOOL_CALLS, Metrics
 from ..models import Turn, utcnow
 from ..ports import Store
 from ..records import Execution
 from ..search.service import SearchService
 from ..secrets import redact_tree
+from ..tool_offer import offered_tools
 from ..tool_io import (
     AddMemoryIn,
     IdIn,
     InstructionsOut,
     MemoriesOut,
+    OfferedTool,
     RecallIn,
     RecallOut,
     RecordsOut,
@@ -254,6 +257,12 @@ class ToolService:
                 f"{', '.join(memory.tools) or 'no tools'}",
                 code="tool_not_offered",
             )
+
+    def offered(self, tenant: str, agent_id: str) -> list[OfferedTool]:
+        """The tools a session turn begun now offers (the agent's current manifest), with
+        their schemas narrowed to it (tool_offer); a 404 for a missing agent."""
+        agent = self._sessions.agent_of(tenant, agent_id)
+        return offered_tools(Manifest.model_validate(agent.manifest))
 
     def instructions(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str
