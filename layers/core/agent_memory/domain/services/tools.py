@@ -23,7 +23,6 @@ from ..ports import Store
 from ..records import Execution
 from ..search.service import SearchService
 from ..secrets import redact_tree
-from ..tool_offer import offered_tools
 from ..tool_io import (
     AddMemoryIn,
     IdIn,
@@ -38,6 +37,7 @@ from ..tool_io import (
     ToolOut,
     UsagePage,
 )
+from ..tool_offer import offered_tools
 from .executions import EXECUTION_MAX_BYTES, KEPT_CHARS, RECORDED_DEPTH, fitted
 from .instructions import HISTORY_RULE, Instructions
 from .recall import RECALL_LOOKBACK_TURNS, RECALL_QUERY_CHARS, Recall, memory_block
