@@ -223,3 +223,23 @@ def test_a_turn_without_a_session_is_reviewed_into_agent_memories(api, services)
     provenance = found[0]["provenance"]
     assert provenance["sessionId"] is None
     assert provenance["execution"] == provenance["invocation"] == f"extraction:{turn['id']}"
+
+
+def test_a_commit_without_a_session_publishes_the_agents_event_alone(api, services):
+    # Given a subscriber to the agent's stream
+    put(api)
+    agent_stream = services.events.subscribe("acme", "teams/web/nightly", None)
+    turn = begin(api)
+    made = tool(api, turn, "add_memory", summary="Nightly builds run at 02:00")["memories"][0]
+    # When the sessionless turn commits
+    api.ok("POST", f"{path(turn)}/commit")
+    # Then the agent's stream hears one agent.memory_updated naming the turn and no session
+    _, event = agent_stream.queue.get_nowait()
+    assert (event.type, event.session_id, event.turn_id) == (
+        "agent.memory_updated",
+        None,
+        turn["id"],
+    )
+    assert [c.id for c in event.changes] == [made["id"]]
+    assert "sessionId" not in event.body()
+    assert agent_stream.queue.empty()
