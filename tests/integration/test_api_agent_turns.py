@@ -243,3 +243,25 @@ def test_a_commit_without_a_session_publishes_the_agents_event_alone(api, servic
     assert [c.id for c in event.changes] == [made["id"]]
     assert "sessionId" not in event.body()
     assert agent_stream.queue.empty()
+
+
+def test_ingestion_cannot_name_the_reserved_session(api):
+    # Given an agent-only agent that has run a sessionless turn (its reserved session exists)
+    put(api)
+    api.ok("POST", f"{path(begin(api))}/commit")
+    agent = "teams/web/nightly"
+    # When a batch begins, appends to or commits a turn in session "-"
+    out = api.ok(
+        "POST",
+        "/v1/ingest",
+        {
+            "messages": [
+                {"op": "begin", "agent": agent, "session": "-", "turn": "t1"},
+                {"op": "session", "agent": agent, "session": "-"},
+            ]
+        },
+    )
+    # Then each fails as a session that does not exist, and no turn begins
+    assert [r["status"] for r in out["results"]] == ["failed", "failed"]
+    assert out["results"][0]["error"]["code"] == "session_not_found"
+    assert len(api.ok("GET", f"{A}/-/turns")["turns"]) == 1
