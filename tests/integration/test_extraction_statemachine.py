@@ -249,3 +249,28 @@ def test_a_window_that_keeps_moving_ends_the_review_after_five_tries(cloud, monk
     assert steps(cloud).count("begin") == 5 and steps(cloud)[-1] == "fail"
     review = cloud.api.ok("GET", f"{A}/-/sessions/{s}/turns/{committed['id']}")["extraction"]
     assert review["status"] == "failed" and review["error"].startswith("ReviewWindowMoved")
+
+
+def test_a_turn_without_a_session_is_reviewed_by_the_state_machine(cloud):
+    # Given an agent that reads and writes agent scope alone, and a wake's turn that said a fact
+    api = cloud.api
+    only = {"read": ["agent"], "write": ["agent"]}
+    api.ok("PUT", A, {"harness": {"memory": {"enabled": True, "scope": only}}}, expect=201)
+    t = api.ok("POST", f"{A}/-/turns", {"started_by": "wake"}, expect=201)
+    path = f"{A}/-/turns/{t['id']}"
+    api.ok("POST", f"{path}/events", {"events": [{"role": "user", "text": "I live in Lisbon."}]})
+    # When it commits, the state machine reviews it
+    assert api.ok("POST", f"{path}/commit")["extraction"]["status"] == "queued"
+    described = finished(cloud)
+    assert described["status"] == "SUCCEEDED", described
+    assert api.ok("GET", path)["extraction"]["status"] == "done"
+    # Then its record is agent scope, names no session, and names the review's execution
+    [record] = api.ok("GET", f"{A}/-/records")["records"]
+    assert (record["summary"], record["scope"], record["sessionId"]) == (
+        "User lives in Lisbon",
+        "agent",
+        None,
+    )
+    provenance = record["provenance"]
+    assert provenance["execution"] == provenance["invocation"] == f"extraction:{t['id']}"
+    assert (provenance["sessionId"], provenance["turnId"]) == (None, t["id"])

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from . import __version__
 from .cli_mcp import add_mcp_command
 from .client import ConnectionFailed
+from .tenant_reset import add_reset
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -234,25 +235,6 @@ def _tenant_limits(args: argparse.Namespace) -> int:
         return 1
     for name, value in limits.items():
         print(f"{name}\t{value}")
-    return 0
-
-
-def _tenant_reset(args: argparse.Namespace) -> int:
-    """Ask the server to reset the tenant until it is done (each call works ~20 s)."""
-    from .client import ApiError, Client
-
-    client = Client(args.url, args.token)
-    deleted = 0
-    try:
-        while True:
-            step = client.reset_tenant(args.confirm)
-            deleted += step["deletedAgents"]
-            if step["done"]:
-                break
-    except ApiError as exc:
-        print(f"agent-memory: {exc}", file=sys.stderr)
-        return 1
-    print(f"tenant {args.confirm} reset: {deleted} agents deleted")
     return 0
 
 
@@ -492,15 +474,7 @@ def _add_tenant(commands: Any) -> None:
     limits.add_argument("--memory-bytes", type=int, help="bytes a memory may hold")
     limits.add_argument("--memories-per-agent", type=int, help="memories an agent may keep")
     limits.set_defaults(run=_tenant_limits)
-    reset = _action(
-        tenant_actions,
-        "reset",
-        "delete every agent of the tenant with all it owns (takes admin; audited)",
-    )
-    reset.add_argument(
-        "--confirm", required=True, metavar="NAME", help="the tenant's name, to confirm"
-    )
-    reset.set_defaults(run=_tenant_reset)
+    add_reset(tenant_actions, _action)
 
 
 def _add_ingest(commands: Any) -> None:

@@ -39,16 +39,17 @@ class Event(Entity):
 
 def memory_updated(turn: Turn, changes: list[Change], effect_id: str) -> list[Event]:
     """What a turn's changes publish: `memory.updated` for the session's stream and
-    `agent.memory_updated` for the agent's, both naming the turn."""
+    `agent.memory_updated` for the agent's, both naming the turn. A turn without a session
+    has no session stream: only the agent's event, naming no session."""
     common = {
         "tenant": turn.tenant,
         "agent_id": turn.agent_id,
-        "session_id": turn.session_id,
+        "session_id": turn.own_session_id,
         "turn_id": turn.id,
         "effect_id": effect_id,
         "at": utcnow(),
     }
-    return [
-        Event(type="memory.updated", changes=changes, **common),
-        Event(type="agent.memory_updated", changes=changes, **common),
-    ]
+    agent_event = Event(type="agent.memory_updated", changes=changes, **common)
+    if turn.sessionless:
+        return [agent_event]
+    return [Event(type="memory.updated", changes=changes, **common), agent_event]

@@ -7,6 +7,7 @@ setting silently ignored; the rest of the document is the harness's own and is k
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -40,6 +41,11 @@ def _unique(values: list[Any], what: str) -> list[Any]:
     if len(set(values)) != len(values):
         raise ValueError(f"{what} must not repeat a value")
     return values
+
+
+def scope_list(scopes: Sequence[str]) -> str:
+    """A scope list as the manifest writes it, for messages: ["session", "agent"]."""
+    return "[" + ", ".join(f'"{s}"' for s in scopes) + "]"
 
 
 def _session_only() -> list[Scope]:

@@ -6,13 +6,18 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, field_serializer
 
 from .deferred import DeferredModel
 
 T = TypeVar("T")
 
 StartedBy = Literal["person", "app", "trigger", "wake"]
+
+# An agent's turns without a session (a trigger's, a wake's) run in this reserved session: no
+# caller can make, list or reach it by its id (session ids start with a letter or digit), and a
+# turn in it shows no session.
+AGENT_SESSION = "-"
 
 
 def utcnow() -> datetime:
@@ -114,6 +119,20 @@ class Turn(Entity):
     extraction: Extraction | None = None
     # Whether a finished post-turn review has read this turn's messages (each is read once).
     reviewed: bool = False
+
+    @property
+    def sessionless(self) -> bool:
+        """A turn of the agent itself, begun without a session (AGENT_SESSION)."""
+        return self.session_id == AGENT_SESSION
+
+    @property
+    def own_session_id(self) -> str | None:
+        """The session the turn belongs to, as provenance names it: None without one."""
+        return None if self.sessionless else self.session_id
+
+    @field_serializer("session_id")
+    def _shown_session(self, value: str) -> str | None:
+        return None if value == AGENT_SESSION else value
 
 
 class Page(DeferredModel, Generic[T]):

@@ -326,11 +326,23 @@ class PinnedLine(DeferredModel):
     summary: str
 
 
+class OfferedTool(DeferredModel):
+    """A native tool as a model is offered it (domain/tool_offer.py)."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any] = Field(serialization_alias="inputSchema")
+    # Whether a call may change memory (MCP's readOnlyHint is its negation).
+    writes: bool
+
+
 class InstructionsOut(DeferredModel):
-    """The memory part of a turn's instructions, and the pinned records it lists."""
+    """The memory part of a turn's instructions, the pinned records it lists, and the native
+    tools the turn offers, their schemas narrowed to its manifest (domain/tool_offer.py)."""
 
     instructions: str
     pinned: list[PinnedLine]
+    tools: list[OfferedTool] = Field(default_factory=list)
 
 
 class UsagePage(DeferredModel):

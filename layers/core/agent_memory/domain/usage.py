@@ -60,7 +60,7 @@ def usage_rows(
         Usage(
             id=new_id("use"),
             agent_id=agent_id,
-            session_id=turn.session_id if turn else None,
+            session_id=turn.own_session_id if turn else None,
             turn_id=turn.id if turn else None,
             execution_id=execution_id,
             purpose=purpose or getattr(call, "purpose"),  # noqa: B009 - a UsageEntry's own

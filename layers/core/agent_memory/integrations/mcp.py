@@ -52,6 +52,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from ..client import ApiError, Client, ConnectionFailed
+from ..domain.tool_offer import ACROSS_SESSIONS
 from .agent_check import MCP_NEEDS, ensure_agent
 from .tool_specs import BY_NAME, TOOLS, ToolSpec
 from .turns import TurnRunner
@@ -60,12 +61,6 @@ logger = logging.getLogger(__name__)
 
 INSTRUCTIONS_URI = "agent-memory://instructions"
 INDEX_URI = "agent-memory://memory-index"
-ACROSS_CONVERSATIONS = (
-    ' Each conversation is its own session: use scope "agent" for what is true beyond this '
-    "conversation (the user's preferences, who they are, their work, lasting facts, "
-    "conventions), so later conversations find it; leave scope out for this conversation's "
-    "task and temporary state."
-)
 
 
 class MemoryMcp:
@@ -96,6 +91,7 @@ class MemoryMcp:
         return manifest
 
     async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+        offered = await anyio.to_thread.run_sync(self._offered)
         return types.ListToolsResult(
             tools=[
                 types.Tool(
@@ -104,9 +100,28 @@ class MemoryMcp:
                     input_schema=tool.input_schema,
                     annotations=types.ToolAnnotations(read_only_hint=not tool.writes),
                 )
-                for tool in self.tools
+                for tool in offered
             ]
         )
+
+    def _offered(self) -> list[ToolSpec]:
+        """The tools the agent's manifest offers (`GET .../-/tools`, no turn needed): schemas
+        narrowed to its kinds, its labels with their descriptions, and `scope` only where it
+        may write agent scope. When the service cannot say, the tools the manifest read at start
+        offers (`check`), with the generic schemas (a call the manifest does not offer is
+        refused by the service, with its message)."""
+        try:
+            answer = self.client.request("GET", f"/v1/agents/{self.agent_id}/-/tools")
+        except (ApiError, ConnectionFailed) as exc:
+            logger.warning(
+                "tools listed without the agent's manifest",
+                extra={"agent_id": self.agent_id, "error": str(exc)},
+            )
+            return list(self.tools)
+        return [
+            ToolSpec(t["name"], t["description"], t["inputSchema"], writes=bool(t["writes"]))
+            for t in answer["tools"]
+        ]
 
     async def _call_tool(
         self, ctx: Any, params: types.CallToolRequestParams
@@ -218,7 +233,7 @@ def offered_tools(manifest: dict[str, Any]) -> tuple[ToolSpec, ...]:
         if not offered[tool.name]:
             continue
         if tool.name == "add_memory" and "agent" in write and "session" in write:
-            tool = replace(tool, description=tool.description + ACROSS_CONVERSATIONS)
+            tool = replace(tool, description=tool.description + ACROSS_SESSIONS)
         tools.append(tool)
     return tuple(tools)
 

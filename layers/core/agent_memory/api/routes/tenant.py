@@ -1,5 +1,6 @@
 """The caller's tenant: `/v1/tenant/limits`, the runtime limits its admin sets, and
-`DELETE /v1/tenant`, the reset that deletes every agent of it."""
+`DELETE /v1/tenant`, the reset that deletes every agent of it and takes its limits back to the
+deployment's, and `DELETE /v1/tenant/agents`, the reset of its agents alone."""
 
 from __future__ import annotations
 
@@ -79,8 +80,9 @@ def tenant_router(services: Services) -> Router:
         TENANT,
         summary="Reset the tenant: delete every agent with everything it owns",
         description="`confirm` must be the tenant's name (else 400 confirmation_mismatch). "
-        "Deletes every agent with its records, memories, history, versions and usage; the "
-        "audit trail and the limits stay. Works for up to about 20 seconds and answers "
+        "Deletes every agent with its records, memories, history, versions and usage, then "
+        "takes the tenant's limits back to the deployment's (`limitsReset`); the audit trail "
+        "and the tokens stay (`DELETE /v1/tenant/agents` keeps the limits too). Works for up to about 20 seconds and answers "
         "`done: false` when agents are left: ask again (a reset cut short, even mid-agent, is "
         "finished by the next). Takes the admin scope; audited.",
         responses=ERRORS,
@@ -90,5 +92,20 @@ def tenant_router(services: Services) -> Router:
         confirm: Annotated[str, Query(description="The tenant's name.", max_length=64)],
     ) -> TenantReset:
         return services.agents.reset_tenant(caller(), confirm, RESET_SECONDS)
+
+    @router.delete(
+        TENANT + "/agents",
+        summary="Reset the tenant's agents: delete every agent with everything it owns",
+        description="As `DELETE /v1/tenant`, but only the agents: the limits stay as the "
+        "tenant's admin set them (and, as with every reset, the audit trail and the tokens). "
+        "`confirm` must be the tenant's name; answers `done: false` while agents are left: "
+        "ask again. Takes the admin scope; audited.",
+        responses=ERRORS,
+        tags=["tenant"],
+    )
+    def reset_agents(
+        confirm: Annotated[str, Query(description="The tenant's name.", max_length=64)],
+    ) -> TenantReset:
+        return services.agents.reset_tenant(caller(), confirm, RESET_SECONDS, agents_only=True)
 
     return router

@@ -7,7 +7,8 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from ...domain.tool_io import InstructionsOut, RecallIn, RecallOut, UsagePage
+from ...domain.deferred import DeferredModel
+from ...domain.tool_io import InstructionsOut, OfferedTool, RecallIn, RecallOut, UsagePage
 from ...services import Services
 from ..answers import JsonObject, ToolCallOut
 from ..paths import agent_id_from
@@ -22,6 +23,11 @@ ToolName = Annotated[
     ),
 ]
 
+
+class OfferedTools(DeferredModel):
+    tools: list[OfferedTool]
+
+
 # Marks the operations whose body states a caller role (`caller.role`), which the credential
 # must hold: the isolation tests find them by it.
 STATES_CALLER = {"x-caller-role": True}
@@ -32,11 +38,31 @@ ToolBody = Annotated[JsonObject, Body()]
 
 def tools_router(services: Services) -> Router:
     router = Router()
+    _offered_route(router, services)
     _call_route(router, services)
     _instructions_route(router, services)
     _recall_route(router, services)
     _usage_route(router, services)
     return router
+
+
+def _offered_route(router: Router, services: Services) -> None:
+    caller = caller_of(router, services.settings)
+
+    @router.get(
+        "/v1/agents/<agent_id>/tools",
+        summary="The native tools the agent's manifest offers, as a model is offered them",
+        description="What a session turn begun now offers, each with its input schema narrowed "
+        "to the current manifest: kind as the declared kinds, labels as the declared labels with "
+        "their descriptions, scope only when scope.write includes agent. A turn's instructions "
+        "give those of the manifest version it runs.",
+        responses=ERRORS,
+        tags=["tools"],
+    )
+    def offered_tools(agent_id: AgentId) -> OfferedTools:
+        who = caller()
+        who.can_read()
+        return OfferedTools(tools=services.tools.offered(who.tenant, agent_id_from(agent_id)))
 
 
 def _call_route(router: Router, services: Services) -> None:

@@ -20,6 +20,7 @@ from ..errors import (
     field_problems,
     problems_text,
 )
+from ..files.models import TenantLimits
 from ..ids import validate_agent_id
 from ..manifest import Manifest, check_label_numbers
 from ..models import Agent, ManifestVersion, Page, utcnow
@@ -44,6 +45,9 @@ class TenantReset(DeferredModel):
 
     deleted_agents: int = Field(serialization_alias="deletedAgents")
     done: bool
+    # A whole tenant's reset also takes its limits back to the deployment's, once no agent is
+    # left; an agents-only reset keeps them.
+    limits_reset: bool = Field(default=False, serialization_alias="limitsReset")
 
 
 # The agent's head and each manifest version hold the manifest in one DynamoDB item (400 KB
@@ -178,11 +182,15 @@ class AgentService:
         if not deleted:
             raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
 
-    def reset_tenant(self, who: Principal, confirm: str, seconds: float) -> TenantReset:
+    def reset_tenant(
+        self, who: Principal, confirm: str, seconds: float, *, agents_only: bool = False
+    ) -> TenantReset:
         """Delete every agent of the caller's tenant with everything it owns (records,
-        memories, history, versions, usage). `confirm` must be the tenant's name. Works for
-        about `seconds`, then says whether it is done: a reset cut short (a timeout, a crash)
-        is finished by asking again, agents half deleted included."""
+        memories, history, versions, usage) and, unless `agents_only`, take the tenant's
+        limits back to the deployment's. The audit trail stays either way (it records the
+        reset), and so do the credentials (they are not the tenant's data). `confirm` must be
+        the tenant's name. Works for about `seconds`, then says whether it is done: a reset cut
+        short (a timeout, a crash) is finished by asking again, agents half deleted included."""
         who.can_administer()
         if confirm != who.tenant:
             raise InvalidRequest(
@@ -200,8 +208,25 @@ class AgentService:
                 if time.monotonic() >= deadline:
                     done = not self._store.agent_ids(who.tenant, 1)
                     return TenantReset(deleted_agents=deleted, done=done)
-        logger.info("tenant reset", extra={"tenant": who.tenant, "deleted_agents": deleted})
-        return TenantReset(deleted_agents=deleted, done=True)
+        limits_reset = not agents_only and self._reset_limits(who.tenant)
+        logger.info(
+            "tenant reset",
+            extra={
+                "tenant": who.tenant,
+                "deleted_agents": deleted,
+                "agents_only": agents_only,
+                "limits_reset": limits_reset,
+            },
+        )
+        return TenantReset(deleted_agents=deleted, done=True, limits_reset=limits_reset)
+
+    def _reset_limits(self, tenant: str) -> bool:
+        """The tenant's own limits back to the deployment's; whether it had any."""
+        own = self._store.tenant_limits(tenant)
+        if own is None or own == TenantLimits():
+            return False
+        self._store.save_tenant_limits(tenant, TenantLimits())
+        return True
 
     def fork(self, tenant: str, agent_id: str, new_id: str) -> Agent:
         """Copy an agent under a new id: its current manifest becomes version 1 of the copy,

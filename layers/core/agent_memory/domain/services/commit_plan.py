@@ -272,7 +272,7 @@ class _FileChanges:
             operation=change.operation,
             from_path=source,
             actor=self.actor,
-            session_id=turn.session_id,
+            session_id=turn.own_session_id,
             turn_id=turn.id,
             trigger_run_id=turn.trigger_run_id,
             version=previous + 1,

@@ -72,12 +72,15 @@ def review_effects(turn: Turn, valid: Sequence[ValidDecision]) -> list[RecordEff
 
 
 def _provenance(turn: Turn, candidate: Candidate) -> Provenance:
-    """A review's write is the agent's own, made by the turn it reviews."""
+    """A review's write is the agent's own, made by the turn it reviews, under the review's
+    execution (which is also the invocation: no caller invoked it)."""
+    execution = f"extraction:{turn.id}"
     return Provenance(
         actor=f"agent:{turn.agent_id}@{turn.manifest_version}",
-        execution=f"extraction:{turn.id}",
+        execution=execution,
+        invocation=execution,
         manifest_version=turn.manifest_version,
-        session_id=turn.session_id,
+        session_id=turn.own_session_id,
         turn_id=turn.id,
         trigger_run_id=turn.trigger_run_id,
         sources=list(candidate.sources),

@@ -190,6 +190,10 @@ class HistoryService:
         """What the turn's manifest keeps of its events, and whether that is searchable."""
         manifest = self._manifests.manifest(turn)
         index = manifest.harness.history.index
+        if turn.sessionless:
+            # An agent without sessions has no history: a sessionless turn's messages are kept
+            # only for its post-turn review, never searchable.
+            return ("messages" if manifest.harness.memory.extracts else None), False
         if index is None and manifest.harness.memory.extracts:
             # Post-turn extraction reads the turn's messages even when history is not searchable.
             return "messages", False

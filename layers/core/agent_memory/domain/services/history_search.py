@@ -68,6 +68,12 @@ class HistorySearch:
 
     def offered(self, ctx: TurnContext, _arguments: dict[str, Any]) -> None:
         """search_history's guard: refused before its input is read when no history is kept."""
+        if ctx.turn.sessionless:
+            raise ToolRefused(
+                "search_history is not offered: a turn without a session has no history "
+                "(history stays with the session)",
+                code="tool_not_offered",
+            )
         if self._manifests.manifest(ctx.turn).harness.history.index is None:
             raise ToolRefused(
                 "search_history is not offered: this agent keeps no history "

@@ -13,7 +13,7 @@ from ..answers import Applied, IngestResult
 from ..deferred import DeferredModel
 from ..errors import Conflict, DomainError, InvalidRequest, NotFound, problems_text
 from ..history import EventIn
-from ..models import StartedBy
+from ..models import AGENT_SESSION, StartedBy
 from .history import AppendIn, HistoryService
 from .sessions import SessionService
 
@@ -126,6 +126,9 @@ class IngestService:
 
     def _apply(self, tenant: str, prepared: _Prepared) -> Applied:
         message, events = prepared
+        if message.session == AGENT_SESSION:
+            # The agent's own turns are run through their routes, which check its manifest.
+            raise NotFound(f"session {AGENT_SESSION!r} does not exist", code="session_not_found")
         try:
             if isinstance(message, OpenSession):
                 self._sessions.create(tenant, message.agent, message.session, {})

@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..ids import new_id
+from ..manifest import MemoryConfig
 from ..models import Turn, utcnow
 from ..records import Execution
 from ..tool_io import InstructionsOut, PinnedLine
+from ..tool_offer import offered_tools
 from .turn_context import ManifestCache
 from .turn_reads import TurnAccess
 
@@ -20,6 +22,22 @@ HISTORY_RULE = (
     "search_history tool. Search it before guessing at, or asking again for, something an "
     "earlier turn established."
 )
+
+
+def declarations(memory: MemoryConfig) -> str:
+    """What the agent declares of its records, for the agent to choose by: its kinds, and each
+    label with the description the manifest gives it (the spec: "a description the agent
+    reads"). Empty when record memory is off."""
+    if not memory.enabled:
+        return ""
+    lines = [f"Memory kinds: each record is one of {', '.join(memory.kinds)}."]
+    if memory.labels:
+        lines.append("Memory labels (exact values, such as IDs, that searches filter on):")
+        lines += [
+            f"- {name}: {label.description}" if label.description else f"- {name}"
+            for name, label in memory.labels.items()
+        ]
+    return "\n".join(lines)
 
 
 class Instructions:
@@ -37,13 +55,21 @@ class Instructions:
         turn = self._turns.sessions.get_turn(tenant, agent_id, session_id, turn_id)
         ctx = self._turns.context(turn, {"role": "agent"})
         text, pins = self._turns.records.instructions(ctx)
-        if self._manifests.manifest(turn).harness.history.index is not None:
+        declared = declarations(ctx.memory)
+        if declared:
+            text += "\n\n" + declared
+        # A turn without a session has no history to search (agent_turns).
+        if (
+            self._manifests.manifest(turn).harness.history.index is not None
+            and not turn.sessionless
+        ):
             text += "\n\n" + HISTORY_RULE
         listed = [{"id": r.id, "version": r.version} for r in pins]
         if listed and turn.status.value == "open":
             self._note_pinned(turn, listed)
         pinned = [PinnedLine(id=r.id, version=r.version, summary=r.summary) for r in pins]
-        return InstructionsOut(instructions=text, pinned=pinned)
+        tools = offered_tools(self._manifests.manifest(turn), has_history=not turn.sessionless)
+        return InstructionsOut(instructions=text, pinned=pinned, tools=tools)
 
     def _note_pinned(self, turn: Turn, listed: list[dict[str, Any]]) -> None:
         """A memory.pinned entry for the list, unless the turn's last one listed the same."""

@@ -11,7 +11,7 @@ from .. import secrets
 from ..effects import RecordAdd, RecordAddEffect, RecordDelete, RecordDeleteEffect, RecordEffect
 from ..errors import Conflict, DomainError, problems_text
 from ..ids import new_id
-from ..manifest import MemoryConfig
+from ..manifest import MemoryConfig, scope_list
 from ..models import utcnow
 from ..paging import decode_cursor, page, str_field
 from ..ports import PreconditionFailed, Store
@@ -202,12 +202,12 @@ class RecordTools:
             )
         if requested not in ("session", "agent"):
             raise ToolInputError(f"scope must be session or agent, not {requested!r}")
-        if requested == "agent" and "agent" not in write:
-            raise ToolRefused(
-                "add_memory is refused: scope is not offered; this agent writes session scope only"
-            )
         if requested not in write:
-            raise ToolRefused(f"add_memory is refused: this agent does not write {requested} scope")
+            # Nothing is staged: the refusal says which setting decides, so it can be changed.
+            raise ToolRefused(
+                f"add_memory is refused: this agent's manifest does not allow {requested} scope: "
+                f"scope.write is {scope_list(write)}"
+            )
         return requested
 
     def _writable_target(self, ctx: TurnContext, record_id: str, verb: str) -> Record:

@@ -14,7 +14,17 @@ from ..events import Change, memory_updated
 from ..extraction.job import ExtractionJob
 from ..ids import new_id, validate_opaque_id
 from ..metrics import NO_METRICS, TURN_COMMITS, Metrics
-from ..models import Extraction, Page, Session, StartedBy, Turn, TurnStatus, utcnow
+from ..models import (
+    AGENT_SESSION,
+    Agent,
+    Extraction,
+    Page,
+    Session,
+    StartedBy,
+    Turn,
+    TurnStatus,
+    utcnow,
+)
 from ..paging import check_limit, decode_cursor, int_field, page, str_field
 from ..ports import (
     EventPublisher,
@@ -25,6 +35,7 @@ from ..ports import (
     TurnWrites,
 )
 from ..retry import optimistic
+from .agent_turns import check_sessionless, ensure_agent_session
 from .agents import AgentService
 from .extraction import ExtractionService
 from .files import FileService
@@ -121,7 +132,10 @@ class SessionService:
         self, who: Principal, agent_id: str, session_id: str, *, write: bool = False
     ) -> Session:
         """The session, when `who` may read it (or, with `write`, run turns in it); another
-        subject's session is a 404 to a `sessions:own` caller (Principal.reach)."""
+        subject's session is a 404 to a `sessions:own` caller (Principal.reach). The agent's
+        reserved session of sessionless turns is no session a caller names."""
+        if session_id == AGENT_SESSION:
+            raise NotFound(f"session {session_id!r} does not exist", code="session_not_found")
         if write:
             who.can_run_sessions()
         else:
@@ -131,6 +145,10 @@ class SessionService:
     def agent(self, tenant: str, agent_id: str) -> None:
         """404 unless the agent exists."""
         self._agents.get(tenant, agent_id)
+
+    def agent_of(self, tenant: str, agent_id: str) -> Agent:
+        """The agent (404 unless it exists)."""
+        return self._agents.get(tenant, agent_id)
 
     def get(self, tenant: str, agent_id: str, session_id: str) -> Session:
         self._agents.get(tenant, agent_id)
@@ -145,7 +163,9 @@ class SessionService:
         self._agents.get(tenant, agent_id)
         size = check_limit(limit)
         after = str_field(decode_cursor(cursor), "after")
-        sessions = self._store.list_sessions(tenant, agent_id, size + 1, after)
+        # One more, in case the reserved session of sessionless turns is among them.
+        found = self._store.list_sessions(tenant, agent_id, size + 2, after)
+        sessions = [s for s in found if s.id != AGENT_SESSION][: size + 1]
         return page(sessions, size, lambda last: {"after": last.id})
 
     def list_turns(
@@ -166,7 +186,7 @@ class SessionService:
         self,
         tenant: str,
         agent_id: str,
-        session_id: str,
+        session_id: str | None,
         *,
         preview: bool = False,
         replay_of: str | None = None,
@@ -177,22 +197,28 @@ class SessionService:
         """Begin the session's next turn, running the agent's current manifest version.
 
         A caller may choose the turn's id (event-driven ingestion refers to turns it has not
-        seen begin); an id already taken is a 409 turn_exists carrying that turn.
+        seen begin); an id already taken is a 409 turn_exists carrying that turn. Without a
+        session, a turn of the agent itself (a trigger's, a wake's): only for an agent whose
+        manifest reads and writes agent scope alone (agent_turns).
         """
         agent = self._agents.get(tenant, agent_id)
+        if session_id is None:
+            check_sessionless(agent)
+            ensure_agent_session(self._store, agent)
+        where = AGENT_SESSION if session_id is None else session_id
         if turn_id is not None:
             validate_opaque_id(turn_id, "turn")
         if replay_of is not None:
-            self._check_replay_of(tenant, agent_id, session_id, replay_of)
+            self._check_replay_of(tenant, agent_id, where, replay_of)
 
         def begin_once() -> Turn:
-            session = self.get(tenant, agent_id, session_id)
+            session = self.get(tenant, agent_id, where)
             if turn_id is not None:
-                self._refuse_taken(tenant, agent_id, session_id, turn_id)
+                self._refuse_taken(tenant, agent_id, where, turn_id)
             turn = Turn(
                 tenant=tenant,
                 agent_id=agent_id,
-                session_id=session_id,
+                session_id=where,
                 id=turn_id or new_id("trn"),
                 sequence=session.last_sequence + 1,
                 preview=preview,

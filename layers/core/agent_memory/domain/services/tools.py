@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from ..answers import TurnWithWrites
 from ..errors import DomainError, NotFound
 from ..ids import new_id
+from ..manifest import Manifest
 from ..metrics import NO_METRICS, TOOL_CALLS, Metrics
 from ..models import Turn, utcnow
 from ..ports import Store
@@ -27,6 +28,7 @@ from ..tool_io import (
     IdIn,
     InstructionsOut,
     MemoriesOut,
+    OfferedTool,
     RecallIn,
     RecallOut,
     RecordsOut,
@@ -35,6 +37,7 @@ from ..tool_io import (
     ToolOut,
     UsagePage,
 )
+from ..tool_offer import offered_tools
 from .executions import EXECUTION_MAX_BYTES, KEPT_CHARS, RECORDED_DEPTH, fitted
 from .instructions import HISTORY_RULE, Instructions
 from .recall import RECALL_LOOKBACK_TURNS, RECALL_QUERY_CHARS, Recall, memory_block
@@ -193,6 +196,7 @@ class ToolService:
         arguments = {k: v for k, v in body.items() if k != "caller"}
         ctx = self.context(turn, body.get("caller"), sessions_of)
         execution = _execution(ctx, name, arguments)
+        ctx = replace(ctx, execution_id=execution.id)
         try:
             self._check_offered(ctx, name)
             result = tool.run(ctx, arguments)
@@ -253,6 +257,12 @@ class ToolService:
                 f"{', '.join(memory.tools) or 'no tools'}",
                 code="tool_not_offered",
             )
+
+    def offered(self, tenant: str, agent_id: str) -> list[OfferedTool]:
+        """The tools a session turn begun now offers (the agent's current manifest), with
+        their schemas narrowed to it (tool_offer); a 404 for a missing agent."""
+        agent = self._sessions.agent_of(tenant, agent_id)
+        return offered_tools(Manifest.model_validate(agent.manifest))
 
     def instructions(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str

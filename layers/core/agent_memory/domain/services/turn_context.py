@@ -76,6 +76,9 @@ class TurnContext:
     # The subject whose sessions alone the caller's credential reaches (a sessions:own token):
     # what the agent's search across sessions may read for it. None: every session.
     sessions_of: str | None = None
+    # The id the service records this call under (its `exe_` execution): what the records it
+    # writes name as their execution and invocation when the caller names none.
+    execution_id: str | None = None
 
     @property
     def tenant(self) -> str:
@@ -104,10 +107,10 @@ class TurnContext:
     def provenance(self) -> Provenance:
         return Provenance(
             actor=f"agent:{self.agent_id}@{self.turn.manifest_version}",
-            execution=self.caller.execution,
-            invocation=self.caller.invocation,
+            execution=self.caller.execution or self.execution_id,
+            invocation=self.caller.invocation or self.execution_id,
             manifest_version=self.turn.manifest_version,
-            session_id=self.session_id,
+            session_id=self.turn.own_session_id,
             turn_id=self.turn.id,
             trigger_run_id=self.turn.trigger_run_id,
         )
