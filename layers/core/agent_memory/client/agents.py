@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from ..domain.files.models import sha256
 from .calls import Area, Call, Runner, Steps, params
 from .errors import ApiError
+from .paths import agent_path, memory_path, without_schema
 from .models import (
     Agent,
     FileVersion,
@@ -28,17 +29,6 @@ from .models import (
 )
 
 
-def agent_path(agent_id: str) -> str:
-    return f"/v1/agents/{agent_id}"
-
-
-def memory_path(path: str) -> str:
-    """The memory path after /memories/, as the URL's plain segments. Read as the service reads
-    a path: `memories/notes.md` is relative, so `/memories/memories/notes.md`, and another
-    absolute path stays absolute, for the service to refuse."""
-    return path.strip().removeprefix("/memories/")
-
-
 class Agents(Area):
     def __init__(self, runner: Runner) -> None:
         super().__init__(runner)
@@ -46,9 +36,11 @@ class Agents(Area):
         self.records = Records(runner)
 
     def put(self, agent_id: str, manifest: dict[str, Any] | BaseModel) -> Agent:
-        """Save the manifest (`{"harness": {...}}`) as the agent's next version."""
+        """Save the manifest (`{"harness": {...}}`) as the agent's next version. `$schema`, an
+        editor's hint in a manifest file, is dropped: the service takes no other top-level key."""
         if isinstance(manifest, BaseModel):
             manifest = manifest.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        manifest = without_schema(manifest)
         return self._run(Call("PUT", agent_path(agent_id), partial(from_wire, Agent), manifest))
 
     def get(self, agent_id: str) -> Agent:

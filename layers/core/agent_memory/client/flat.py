@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from .agents import memory_path
+from .paths import agent_path, memory_path, without_schema
 from .sessions import Turns, turn_path
 
 
@@ -20,7 +20,7 @@ class FlatMethods:
 
     # -- agents ---------------------------------------------------------------------------
     def put_agent(self, agent_id: str, manifest: dict[str, Any]) -> dict[str, Any]:
-        return self.request("PUT", f"/v1/agents/{agent_id}", manifest)
+        return self.request("PUT", agent_path(agent_id), without_schema(manifest))
 
     def get_agent(self, agent_id: str) -> dict[str, Any]:
         return self.request("GET", f"/v1/agents/{agent_id}")

@@ -17,11 +17,17 @@ from pydantic import (
     StrictInt,
     StringConstraints,
     field_validator,
+    model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from .deferred import DeferredModel
 from .errors import InvalidRequest
 from .secrets import SecretMode
+
+# The manifest document's top-level keys, each with its field on `Manifest`: a save with any
+# other key is refused (a typo, or a body meant for another route). Adding one is one line here.
+MANIFEST_KEYS: tuple[str, ...] = ("harness",)
 
 Scope = Literal["session", "agent"]
 ToolName = Literal["add_memory", "read_memory", "delete_memory", "search_memory"]
@@ -159,6 +165,38 @@ class Manifest(DeferredModel):
     @property
     def memory_declared(self) -> bool:
         return "memory" in self.harness.model_fields_set
+
+
+class ManifestInput(Manifest):
+    """A manifest as a caller saves it: `harness` present, and no top-level key outside
+    `MANIFEST_KEYS`. Versions already stored are read with `Manifest`, which keeps what they
+    hold."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_keys(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        allowed = ", ".join(MANIFEST_KEYS)
+        unknown = [key for key in data if key not in MANIFEST_KEYS]
+        if unknown:
+            hint = " (the SDK drops `$schema`; leave it out of a direct PUT)"
+            raise PydanticCustomError(
+                "manifest_key",
+                "unknown top-level key {key}: a manifest takes only {allowed}{hint}",
+                {
+                    "key": ", ".join(repr(k) for k in unknown),
+                    "allowed": allowed,
+                    "hint": hint if "$schema" in unknown else "",
+                },
+            )
+        if "harness" not in data:
+            raise PydanticCustomError(
+                "manifest_harness",
+                "a manifest needs `harness`, such as {example}",
+                {"example": '{"harness": {"memory": {}}}'},
+            )
+        return data
 
 
 def check_label_numbers(previous: Manifest | None, new: Manifest) -> None:
