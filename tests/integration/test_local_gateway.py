@@ -51,8 +51,10 @@ def test_a_request_paused_in_its_route_keeps_its_own_caller(tmp_path, monkeypatc
         {"tok-acme": TokenGrant("acme", ALL_SCOPES), "tok-globex": TokenGrant("globex", ALL_SCOPES)}
     )
     gateway = LocalGateway(Api(services), book, "tenant")
-    assert request(gateway, "tok-acme", "PUT", "/v1/agents/teams/acme", {})[0] == 201
-    assert request(gateway, "tok-globex", "PUT", "/v1/agents/teams/globex", {})[0] == 201
+    assert request(gateway, "tok-acme", "PUT", "/v1/agents/teams/acme", {"harness": {}})[0] == 201
+    assert (
+        request(gateway, "tok-globex", "PUT", "/v1/agents/teams/globex", {"harness": {}})[0] == 201
+    )
 
     results = {}
 
@@ -82,7 +84,7 @@ def gateway(tmp_path):
     gateway = LocalGateway(
         Api(services), TokenBook.of_tokens({"tok": TokenGrant("acme", ALL_SCOPES)}), "tenant"
     )
-    assert request(gateway, "tok", "PUT", "/v1/agents/teams/acme", {})[0] == 201
+    assert request(gateway, "tok", "PUT", "/v1/agents/teams/acme", {"harness": {}})[0] == 201
     return gateway
 
 

@@ -86,7 +86,9 @@ class Area:
 def _problem(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
         found = exc.errors(include_url=False)
-        shown = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in found[:3])
+        shown = "; ".join(
+            f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in found[:3]
+        )
         return f"not a {exc.title} ({shown})"
     if isinstance(exc, KeyError):
         return f"no {exc} in it"

@@ -36,7 +36,8 @@ def memory_path(path: str) -> str:
     inner = relative.removeprefix("/").removesuffix("/").split("/")
     if any(s in _DOTS for s in inner):
         raise InvalidPath(
-            path, "'.' and '..' segments are not allowed: name the memory by its path from /memories"
+            path,
+            "'.' and '..' segments are not allowed: name the memory by its path from /memories",
         )
     if "" in inner:
         raise InvalidPath(path, "empty segments (//) are not allowed")

@@ -17,9 +17,7 @@ from pydantic import (
     StrictInt,
     StringConstraints,
     field_validator,
-    model_validator,
 )
-from pydantic_core import PydanticCustomError
 
 from .deferred import DeferredModel
 from .errors import InvalidRequest
@@ -167,36 +165,38 @@ class Manifest(DeferredModel):
         return "memory" in self.harness.model_fields_set
 
 
-class ManifestInput(Manifest):
-    """A manifest as a caller saves it: `harness` present, and no top-level key outside
-    `MANIFEST_KEYS`. Versions already stored are read with `Manifest`, which keeps what they
-    hold."""
+class ManifestDocument(Manifest):
+    """A manifest as a caller saves it, as the API documents it: `harness` required and no
+    top-level key outside `MANIFEST_KEYS`. `check_saved_keys` holds it to that once the caller
+    is known, so a caller without a token hears 401 before any word about the body."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _known_keys(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        allowed = ", ".join(MANIFEST_KEYS)
-        unknown = [key for key in data if key not in MANIFEST_KEYS]
-        if unknown:
-            hint = " (the SDK drops `$schema`; leave it out of a direct PUT)"
-            raise PydanticCustomError(
-                "manifest_key",
-                "unknown top-level key {key}: a manifest takes only {allowed}{hint}",
-                {
-                    "key": ", ".join(repr(k) for k in unknown),
-                    "allowed": allowed,
-                    "hint": hint if "$schema" in unknown else "",
-                },
-            )
-        if "harness" not in data:
-            raise PydanticCustomError(
-                "manifest_harness",
-                "a manifest needs `harness`, such as {example}",
-                {"example": '{"harness": {"memory": {}}}'},
-            )
-        return data
+    model_config = ConfigDict(
+        json_schema_extra={"required": ["harness"], "additionalProperties": False}
+    )
+
+
+def check_saved_keys(manifest: Manifest) -> None:
+    """A manifest as a caller saves it: `harness` present, and no top-level key outside
+    `MANIFEST_KEYS` (400 `invalid_manifest`, nothing saved). Versions already stored are read
+    as they are."""
+    unknown = [key for key in manifest.model_extra or {} if key not in MANIFEST_KEYS]
+    if unknown:
+        keys = ", ".join(repr(k) for k in unknown)
+        hint = (
+            " (the SDK drops `$schema`; leave it out of a direct PUT)"
+            if "$schema" in unknown
+            else ""
+        )
+        raise InvalidRequest(
+            f"unknown top-level key {keys}: a manifest takes only {', '.join(MANIFEST_KEYS)}{hint}",
+            code="invalid_manifest",
+            keys=unknown,
+        )
+    if "harness" not in manifest.model_fields_set:
+        raise InvalidRequest(
+            'a manifest needs `harness`, such as {"harness": {"memory": {}}}',
+            code="invalid_manifest",
+        )
 
 
 def check_label_numbers(previous: Manifest | None, new: Manifest) -> None:
