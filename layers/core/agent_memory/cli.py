@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .client import ConnectionFailed
+from .cli_errors import run_reporting, say, settings_problems
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -32,8 +32,8 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         settings = Settings(**overrides)
     except ValidationError as exc:
-        for err in exc.errors(include_url=False):
-            print(f"agent-memory: {err['msg']}", file=sys.stderr)
+        for problem in settings_problems(exc):
+            say(problem)
         return 2
     from .local.server import PortUnavailable
 
@@ -151,7 +151,7 @@ def _token_revoke(args: argparse.Namespace) -> int:
 
 
 def _agents(args: argparse.Namespace) -> int:
-    from .client import ApiError, Client
+    from .client import Client
 
     client = Client(args.url, args.token)
     try:
@@ -175,15 +175,14 @@ def _agents(args: argparse.Namespace) -> int:
         else:
             client.delete_agent(args.agent)
             result = {"deleted": args.agent}
-    except ApiError as exc:
-        print(f"agent-memory: {exc}", file=sys.stderr)
-        return 1
+    finally:
+        client.close()
     print(json.dumps(result, indent=2))
     return 0
 
 
 def _memories(args: argparse.Namespace) -> int:
-    from .client import ApiError, Client
+    from .client import Client
 
     client = Client(args.url, args.token)
     try:
@@ -212,14 +211,13 @@ def _memories(args: argparse.Namespace) -> int:
                     f"{version['at']}\t{version['operation']}\t{version['path']}{moved}\t"
                     f"{version['actor']}\t{version['id']}"
                 )
-    except ApiError as exc:
-        print(f"agent-memory: {exc}", file=sys.stderr)
-        return 1
+    finally:
+        client.close()
     return 0
 
 
 def _tenant_limits(args: argparse.Namespace) -> int:
-    from .client import ApiError, Client
+    from .client import Client
 
     client = Client(args.url, args.token)
     try:
@@ -227,9 +225,8 @@ def _tenant_limits(args: argparse.Namespace) -> int:
             limits = client.tenant_limits()
         else:
             limits = client.set_tenant_limits(args.memory_bytes, args.memories_per_agent)
-    except ApiError as exc:
-        print(f"agent-memory: {exc}", file=sys.stderr)
-        return 1
+    finally:
+        client.close()
     for name, value in limits.items():
         print(f"{name}\t{value}")
     return 0
@@ -237,7 +234,7 @@ def _tenant_limits(args: argparse.Namespace) -> int:
 
 def _tenant_reset(args: argparse.Namespace) -> int:
     """Ask the server to reset the tenant until it is done (each call works ~20 s)."""
-    from .client import ApiError, Client
+    from .client import Client
 
     client = Client(args.url, args.token)
     deleted = 0
@@ -247,9 +244,8 @@ def _tenant_reset(args: argparse.Namespace) -> int:
             deleted += step["deletedAgents"]
             if step["done"]:
                 break
-    except ApiError as exc:
-        print(f"agent-memory: {exc}", file=sys.stderr)
-        return 1
+    finally:
+        client.close()
     print(f"tenant {args.confirm} reset: {deleted} agents deleted")
     return 0
 
@@ -287,7 +283,7 @@ def _ingest(args: argparse.Namespace) -> int:
     )
     if bar is not None:
         bar.show(done, final=True)
-    summary: dict[str, Any] = {**done.counts, "events": done.done_events}
+    summary: dict[str, Any] = {**done.counts, "events": done.applied_events}
     summary["events_per_second"] = round(done.rate)
     if done.resumed_after:
         summary["resumed_after_line"] = done.resumed_after
@@ -588,18 +584,7 @@ def _add_mcp(commands: Any) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    try:
-        return int(args.run(args))
-    except ConnectionFailed as exc:
-        url = getattr(args, "url", None) or exc.url
-        print(f"agent-memory: cannot reach {url}: {exc.reason}", file=sys.stderr)
-    except json.JSONDecodeError as exc:
-        print(f"agent-memory: the input is not JSON: {exc}", file=sys.stderr)
-    except OSError as exc:
-        print(
-            f"agent-memory: {exc.strerror or exc}: {exc.filename or ''}".rstrip(), file=sys.stderr
-        )
-    return 1
+    return run_reporting(args.run, args)
 
 
 if __name__ == "__main__":
