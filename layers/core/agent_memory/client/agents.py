@@ -15,7 +15,6 @@ from pydantic import BaseModel
 from ..domain.files.models import sha256
 from .calls import Area, Call, Runner, Steps, params
 from .errors import ApiError
-from .paths import agent_path, memory_path, without_schema
 from .models import (
     Agent,
     FileVersion,
@@ -24,9 +23,11 @@ from .models import (
     Page,
     Record,
     RecordVersion,
+    SearchHits,
     from_wire,
     page_of,
 )
+from .paths import agent_path, memory_path, without_schema
 
 
 class Agents(Area):
@@ -84,6 +85,19 @@ class Agents(Area):
     def manifest_version(self, agent_id: str, version: int) -> ManifestVersion:
         path = agent_path(agent_id) + f"/-/manifest-versions/{version}"
         return self._run(Call("GET", path, partial(from_wire, ManifestVersion)))
+
+    def search(
+        self,
+        agent_id: str,
+        query: str,
+        types: str | builtins.list[str] | None = None,
+        limit: int | None = None,
+    ) -> SearchHits:
+        """One search over the agent's records, file memories and history (`types`: some of
+        records, memories, history), best first; iterating the answer yields its hits."""
+        found = params(query=query, types=types, limit=limit)
+        path = agent_path(agent_id) + "/-/search"
+        return self._run(Call("GET", path, SearchHits.model_validate, query=found))
 
     def index_status(self, agent_id: str) -> dict[str, Any]:
         """`pendingVectors` (documents not yet findable by meaning) and `embeddingModel`."""
@@ -163,9 +177,11 @@ class Memories(Area):
             recover=partial(_already_written, content) if content_sha256 is not None else None,
         )
 
-    def delete(self, agent_id: str, path: str) -> None:
-        """Delete a memory, or every memory in a folder."""
-        return self._run(Call[None]("DELETE", self._path(agent_id, path)))
+    def delete(self, agent_id: str, path: str, recursive: bool = False) -> None:
+        """Delete a memory; with `recursive`, a folder (`notes` or `notes/`): every memory in
+        it. A folder without `recursive` is `ApiError` 400 `recursive_required`."""
+        query = params(recursive=True) if recursive else None
+        return self._run(Call[None]("DELETE", self._path(agent_id, path), query=query))
 
     def versions(
         self,
