@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .cli_agents import run_agents, run_memories
 from .cli_errors import run_reporting, say, settings_problems
 
 
@@ -150,72 +151,6 @@ def _token_revoke(args: argparse.Namespace) -> int:
     return 0
 
 
-def _agents(args: argparse.Namespace) -> int:
-    from .client import Client
-
-    client = Client(args.url, args.token)
-    try:
-        if args.action == "ls":
-            agents = _all_pages(
-                lambda cursor: client.list_agents(cursor=cursor or args.cursor), "agents"
-            )
-            for shown, agent in enumerate(agents):
-                if args.limit is not None and shown >= args.limit:
-                    break
-                forked = f"forked from {agent['forkedFrom']}" if agent.get("forkedFrom") else ""
-                print(
-                    f"{agent['id']}\tv{agent['manifestVersion']}\t{agent['updatedAt']}\t{forked}".rstrip()
-                )
-            return 0
-        if args.action == "get":
-            result: Any = client.get_agent(args.agent)
-        elif args.action == "put":
-            text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
-            result = client.put_agent(args.agent, json.loads(text))
-        else:
-            client.delete_agent(args.agent)
-            result = {"deleted": args.agent}
-    finally:
-        client.close()
-    print(json.dumps(result, indent=2))
-    return 0
-
-
-def _memories(args: argparse.Namespace) -> int:
-    from .client import Client
-
-    client = Client(args.url, args.token)
-    try:
-        if args.verb == "ls":
-            for memory in _all_pages(
-                lambda cursor: client.list_memories(args.agent, prefix=args.prefix, cursor=cursor),
-                "memories",
-            ):
-                description = memory.get("description") or ""
-                print(f"{memory['path']}\t{memory['bytes']}\tv{memory['version']}\t{description}")
-        elif args.verb == "cat":
-            sys.stdout.write(client.get_memory(args.agent, args.path)["content"])
-        elif args.verb == "put":
-            content = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
-            written = client.put_memory(args.agent, args.path, content, args.sha256)
-            print(f"{written['path']} v{written['version']} {written['contentSha256']}")
-        elif args.verb == "rm":
-            client.delete_memory(args.agent, args.path, recursive=args.recursive)
-        else:
-            for version in _all_pages(
-                lambda cursor: client.memory_versions(args.agent, path=args.path, cursor=cursor),
-                "versions",
-            ):
-                moved = f" (from {version['fromPath']})" if version.get("fromPath") else ""
-                print(
-                    f"{version['at']}\t{version['operation']}\t{version['path']}{moved}\t"
-                    f"{version['actor']}\t{version['id']}"
-                )
-    finally:
-        client.close()
-    return 0
-
-
 def _tenant_limits(args: argparse.Namespace) -> int:
     from .client import Client
 
@@ -348,16 +283,6 @@ def _mcp(args: argparse.Namespace) -> int:
     return 0
 
 
-def _all_pages(fetch: Any, key: str) -> Any:
-    cursor = None
-    while True:
-        page = fetch(cursor)
-        yield from page[key]
-        cursor = page.get("next")
-        if not cursor:
-            return
-
-
 def _client_flags(parser: argparse.ArgumentParser, *, after_action: bool = False) -> None:
     """--url and --token; on an action's own parser they may follow it (`agents ls --url U`)
     and, when absent there, leave what was given before the action."""
@@ -406,7 +331,7 @@ def _memory_commands(parser: argparse.ArgumentParser) -> None:
     versions = _action(verbs, "versions", "every change, newest first")
     versions.add_argument("agent", help=agent_help)
     versions.add_argument("--path", help="only this memory's changes")
-    parser.set_defaults(run=_memories)
+    parser.set_defaults(run=run_memories)
 
 
 _DATA_DIR_HELP = "where the database and the tokens live (default ./data)"
@@ -500,7 +425,7 @@ def _add_agents(commands: Any) -> None:
     put = _action(actions, "put", "save a manifest document as the agent's next version")
     put.add_argument("agent", help="the agent's id")
     put.add_argument("file", help="the manifest document (JSON), or - for stdin")
-    agents.set_defaults(run=_agents)
+    agents.set_defaults(run=run_agents)
     _memory_commands(actions.add_parser("memories", help="an agent's /memories files"))
     _memory_commands(commands.add_parser("memories", help="the same as `agents memories`"))
 

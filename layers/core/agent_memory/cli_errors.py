@@ -4,6 +4,7 @@ traceback, whatever the server answered (or did not)."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +20,7 @@ def say(text: str) -> None:
 
 def unreachable(url: str, reason: str) -> str:
     """No server answered at `url`: where the CLI looked and how to point it elsewhere."""
+    reason = re.sub(r"^\[Errno -?\d+\] ", "", reason).lower()
     return (
         f"could not reach the server at {url} ({reason}). Is it running? Start one with "
         "`agent-memory serve` (or `make serve`), or point at yours with --url or AGENT_MEMORY_URL"

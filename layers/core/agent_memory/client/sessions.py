@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from .paths import agent_path
 from .calls import Area, Call, Runner, params
 from .models import (
     HistoryEvent,
@@ -23,6 +22,7 @@ from .models import (
     from_wire,
     page_of,
 )
+from .paths import agent_path
 
 Caller = dict[str, Any]
 
