@@ -234,6 +234,56 @@ def test_a_json_body_counts_whatever_content_type_the_client_declared(api, conte
     assert api.ok("GET", A)["manifest"]["harness"]["memory"]["enabled"] is True
 
 
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"content": "x"}, "unknown top-level key 'content': a manifest takes only harness"),
+        (
+            {"harness": {}, "name": "releases", "runtime": {}},
+            "unknown top-level key 'name', 'runtime': a manifest takes only harness",
+        ),
+        (
+            {"$schema": "https://example.com/manifest.json", "harness": {}},
+            "unknown top-level key '$schema': a manifest takes only harness (the SDK drops "
+            "`$schema`; leave it out of a direct PUT)",
+        ),
+        ({}, 'a manifest needs `harness`, such as {"harness": {"memory": {}}}'),
+    ],
+)
+def test_a_manifest_without_harness_or_with_an_unknown_key_saves_nothing(api, body, message):
+    # Given an agent at version 1
+    api.ok("PUT", A, MANIFEST, expect=201)
+    # When a body without harness, or with a key a manifest does not have, is saved, and a new
+    # agent is made from one
+    status, refused = api.call("PUT", A, body)
+    created_status, _ = api.call("PUT", A + "/x.md", body)
+    # Then each is a 400 naming the key, and nothing is saved
+    assert (status, refused["error"]["code"], refused["error"]["message"]) == (
+        400,
+        "invalid_manifest",
+        message,
+    )
+    assert created_status == 400
+    assert [a["id"] for a in api.ok("GET", "/v1/agents")["agents"]] == ["teams/web/releases"]
+    assert api.ok("GET", A)["manifestVersion"] == 1
+
+
+def test_a_body_that_does_not_parse_says_where(api):
+    from apiclient import http_event
+
+    # Given a body cut off in the middle of its second line
+    event = http_event("PUT", A, '{"harness": {},\n  "memory": ')
+    # When it is sent
+    response = api.handler(event, None)
+    # Then the 400 says the body is not JSON, and where it breaks
+    body = json.loads(response["body"])
+    assert (response["statusCode"], body["error"]["code"]) == (400, "invalid_request")
+    assert body["error"]["message"] == (
+        "the body is not valid JSON: Expecting value at line 2, column 13 (char 28)"
+    )
+    assert api.call("GET", A)[0] == 404
+
+
 def test_a_body_that_is_not_json_is_a_400(api):
     from apiclient import http_event
 
