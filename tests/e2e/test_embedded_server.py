@@ -134,7 +134,7 @@ def test_refuses_a_public_address_without_an_explicit_token(tmp_path):
         timeout=30,
     )
     assert result.returncode == 2
-    assert "without an explicit token" in result.stderr
+    assert "without a token of your own" in result.stderr
     assert not (tmp_path / "agent-memory.sqlite3").exists()
 
 

@@ -54,8 +54,9 @@ class Progress:
     )
     started: float = field(default_factory=time.monotonic)
     resumed_after: int = 0
-    # Events of the lines the server applied in this run: what the load stored.
-    applied_events: int = 0
+    # Events of the lines the server holds once answered (applied now, or already applied by an
+    # earlier load); a failed line's events are not among them.
+    stored_events: int = 0
     # (line number, problem) of each failed line, in line order once the load is done.
     failures: list[tuple[int, str]] = field(default_factory=list)
 
@@ -180,8 +181,8 @@ def load(
         with lock:
             for line, (status, problem) in zip(done, statuses, strict=True):
                 progress.counts[status] += 1
-                if status == "applied":
-                    progress.applied_events += line.events
+                if status != "failed":
+                    progress.stored_events += line.events
                 elif status == "failed":
                     progress.failures.append((line.number, problem or "failed"))
             progress.done_lines += len(done)

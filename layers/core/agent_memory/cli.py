@@ -218,7 +218,7 @@ def _ingest(args: argparse.Namespace) -> int:
     )
     if bar is not None:
         bar.show(done, final=True)
-    summary: dict[str, Any] = {**done.counts, "events": done.applied_events}
+    summary: dict[str, Any] = {**done.counts, "events": done.stored_events}
     summary["events_per_second"] = round(done.rate)
     if done.resumed_after:
         summary["resumed_after_line"] = done.resumed_after
