@@ -4,6 +4,7 @@ alike, against the embedded server over real HTTP."""
 from __future__ import annotations
 
 import pytest
+from test_sdk_contract import agent, sdk, server  # noqa: F401 - the clients and a fresh agent
 
 from agent_memory.client import ApiError
 from agent_memory.client.models import (
@@ -16,7 +17,6 @@ from agent_memory.client.models import (
     RecordHit,
     SearchHits,
 )
-from test_sdk_contract import agent, sdk, server  # noqa: F401 - the clients and a fresh agent
 
 pytestmark = pytest.mark.e2e
 

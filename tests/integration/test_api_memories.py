@@ -143,7 +143,14 @@ def test_deleting_a_path_where_nothing_is_says_so(agent, recursive):
 
 @pytest.mark.parametrize(
     ("path", "status"),
-    [("a/../b.md", 400), ("./b.md", 400), ("a/./b.md", 400), ("notes.txt", 400), ("a//b.md", 400), ("x" * 520 + ".md", 400)],
+    [
+        ("a/../b.md", 400),
+        ("./b.md", 400),
+        ("a/./b.md", 400),
+        ("notes.txt", 400),
+        ("a//b.md", 400),
+        ("x" * 520 + ".md", 400),
+    ],
 )
 def test_bad_paths_are_400_and_store_nothing(agent, path, status):
     got, body = agent.call("PUT", f"{M}/{path}", {"content": "x"})

@@ -32,9 +32,12 @@ def answering(body: object, seen: list[httpx.Request] | None = None):
 
 
 def test_an_answer_of_another_shape_is_an_unexpected_response():
-    with Client("http://x", "t", transport=httpx.MockTransport(answering(AGENT))) as client:
-        with pytest.raises(UnexpectedResponse) as caught:
-            client.agents.memories.put("teams/web/releases", "x.md", "x")
+    transport = httpx.MockTransport(answering(AGENT))
+    with (
+        Client("http://x", "t", transport=transport) as client,
+        pytest.raises(UnexpectedResponse) as caught,
+    ):
+        client.agents.memories.put("teams/web/releases", "x.md", "x")
     assert isinstance(caught.value, ClientError) and caught.value.code == "unexpected_response"
     assert caught.value.message.startswith(
         "PUT /v1/agents/teams/web/releases/-/memories/x.md answered what the SDK cannot read: "
@@ -57,9 +60,12 @@ def test_a_success_that_is_not_json_is_an_unexpected_response():
     def html(_: httpx.Request) -> httpx.Response:
         return httpx.Response(200, text="<html>a proxy's page</html>")
 
-    with Client("http://x", "t", transport=httpx.MockTransport(html)) as client:
-        with pytest.raises(UnexpectedResponse) as caught:
-            client.agents.get("a")
+    transport = httpx.MockTransport(html)
+    with (
+        Client("http://x", "t", transport=transport) as client,
+        pytest.raises(UnexpectedResponse) as caught,
+    ):
+        client.agents.get("a")
     assert "GET /v1/agents/a answered what the SDK cannot read: not JSON" in caught.value.message
 
 
