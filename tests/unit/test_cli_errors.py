@@ -103,7 +103,7 @@ class _OneAnswer(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    do_GET = do_PUT = do_DELETE = _answer
+    do_GET = do_PUT = do_POST = do_DELETE = _answer
 
     def log_message(self, *_: object) -> None:
         pass
@@ -125,13 +125,16 @@ def odd_server():
         ["memories", "put", "teams/web/releases", "x.md", "-"],
         ["memories", "cat", "teams/web/releases", "x.md"],
         ["agents", "get", "teams/web/releases"],
+        ["tenant", "reset", "--confirm", "default"],
+        ["ingest", "-"],
     ],
 )
 def test_an_answer_of_another_shape_is_one_line_not_a_traceback(
     capsys, monkeypatch, odd_server, argv
 ):
     # Given a server whose answer is not what the command reads
-    monkeypatch.setattr("sys.stdin", io.StringIO("x"))
+    line = '{"op": "begin", "agent": "a", "session": "s", "turn": "t"}\n'
+    monkeypatch.setattr("sys.stdin", io.StringIO(line if argv[0] == "ingest" else "x"))
     # When the command runs against it
     code = main([*argv, "--url", odd_server])
     # Then it says so in one line and exits 1
