@@ -151,3 +151,51 @@ def test_the_python_client_loads_a_file_and_says_what_waits_for_vectors(server, 
     assert all_history(client, "chat-0") == expected(0)[: 2 * EVENTS]
     status = client.index_status(AGENT)
     assert status["embeddingModel"] and 0 <= status["pendingVectors"] <= 2 * EVENTS
+
+
+def test_the_cli_tells_failures_in_line_order_and_counts_only_what_it_stored(
+    server, tmp_path, capsys
+):
+    from agent_memory.cli import main
+
+    client = server.client()
+    client.put_agent(AGENT, {"harness": {"history": {"index": "messages"}}})
+    # Given a file whose first turn is whole and whose other lines all fail: events of turns
+    # never begun, in twelve sessions, so several senders answer them in their own order
+    good = {"agent": AGENT, "session": "ok", "turn": "ok-1"}
+    said = [{"role": "user", "text": "kept", "sequence": 1}]
+    lines = [
+        {"op": "begin", **good},
+        {"op": "events", **good, "events": said},
+        {"op": "commit", **good},
+    ]
+    for n in range(12):
+        lost = {"agent": AGENT, "session": f"lost-{n}", "turn": f"never-{n}"}
+        lines.append({"op": "events", **lost, "events": said})
+    feed = tmp_path / "mixed.jsonl"
+    feed.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    flags = ["--url", server.url, "--token", client.token, "--senders", "4", "--batch", "1"]
+    # When the CLI loads it
+    assert main(["ingest", str(feed), "--no-resume", *flags]) == 1
+    out, err = capsys.readouterr()
+    # Then the failures come in the file's line order, and the counts are what was stored
+    told = [line.split(":")[0] for line in err.splitlines() if line.startswith("line ")]
+    assert told == [f"line {n}" for n in range(4, 16)]
+    summary = json.loads(out)
+    assert (summary["applied"], summary["failed"], summary["events"]) == (3, 12, 1)
+    assert all_history(client, "ok") == ["kept"]
+
+
+def test_a_file_whose_every_line_fails_stores_and_counts_no_event(server, tmp_path, capsys):
+    from agent_memory.cli import main
+
+    client = server.client()
+    client.put_agent(AGENT, {"harness": {"history": {"index": "messages"}}})
+    lost = {"agent": AGENT, "session": "lost", "turn": "never"}
+    said = [{"role": "user", "text": "lost", "sequence": 1}]
+    feed = tmp_path / "lost.jsonl"
+    feed.write_text(json.dumps({"op": "events", **lost, "events": said}) + "\n")
+    flags = ["--url", server.url, "--token", client.token]
+    assert main(["ingest", str(feed), "--no-resume", *flags]) == 1
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["applied"], summary["failed"], summary["events"]) == (0, 1, 0)

@@ -53,8 +53,8 @@ def test_tenant_limits_shows_and_sets_them(server, capsys):
 def test_tenant_reset_deletes_every_agent_after_the_name_is_confirmed(server, capsys):
     client = server.client()
     flags = ["--url", server.url, "--token", client.token]
-    client.put_agent("teams/a", {})
-    client.put_agent("teams/b", {})
+    client.put_agent("teams/a", {"harness": {}})
+    client.put_agent("teams/b", {"harness": {}})
     assert main(["tenant", "reset", "--confirm", "acme", *flags]) == 1
     assert "confirmation_mismatch" in capsys.readouterr().err
     assert len(client.list_agents()["agents"]) == 2

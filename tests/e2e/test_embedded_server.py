@@ -78,7 +78,7 @@ def test_the_token_is_kept_across_restarts(server):
 
 def test_concurrent_clients_begin_gap_free_turns(server):
     client = server.client()
-    client.put_agent("teams/web/releases", {})
+    client.put_agent("teams/web/releases", {"harness": {}})
     session = client.create_session("teams/web/releases")["id"]
     with ThreadPoolExecutor(max_workers=12) as pool:
         begun = list(
@@ -107,7 +107,7 @@ def test_errors_keep_one_shape_over_http(server):
 
 def test_a_percent_encoded_slash_reaches_the_same_agent(server):
     client = server.client()
-    client.put_agent("teams/web", {})
+    client.put_agent("teams/web", {"harness": {}})
     request = urllib.request.Request(
         server.url + "/v1/agents/teams%2Fweb", headers={"Authorization": f"Bearer {client.token}"}
     )
@@ -134,12 +134,12 @@ def test_refuses_a_public_address_without_an_explicit_token(tmp_path):
         timeout=30,
     )
     assert result.returncode == 2
-    assert "without an explicit token" in result.stderr
+    assert "without a token of your own" in result.stderr
     assert not (tmp_path / "agent-memory.sqlite3").exists()
 
 
 def test_a_second_tenant_token_sees_only_its_own_agents(server):
-    server.client().put_agent("teams/web", {})
+    server.client().put_agent("teams/web", {"harness": {}})
     result = subprocess.run(
         [
             sys.executable,
@@ -176,7 +176,7 @@ def test_concurrent_requests_of_two_tenants_each_see_only_their_own(server):
     server.start()
     clients = {"default": server.client(), "globex": Client(server.url, token)}
     for tenant, client in clients.items():
-        client.put_agent(f"teams/{tenant}", {})
+        client.put_agent(f"teams/{tenant}", {"harness": {}})
     seen: list[tuple[str, list[str]]] = []
 
     def lister(n: int) -> None:

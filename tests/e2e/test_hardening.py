@@ -26,7 +26,9 @@ def test_the_data_directory_and_every_file_in_it_are_private(tmp_path, make_serv
     os.chmod(data / "notes.txt", 0o644)
     server = make_server(data).start()
     try:
-        server.client().put_agent("teams/web", {})  # the database and its -wal are written
+        server.client().put_agent(
+            "teams/web", {"harness": {}}
+        )  # the database and its -wal are written
         files = list(data.iterdir())
         assert {f.name for f in files} >= {"agent-memory.sqlite3", "token", "tokens.json"}
         assert stat.S_IMODE(data.stat().st_mode) == 0o700
@@ -72,10 +74,10 @@ def stream(server: Any, token: str, path: str) -> tuple[int, http.client.HTTPCon
 
 def test_event_stream_slots_are_per_tenant_and_a_session_stream_its_owners(server):
     admin = server.client()
-    admin.put_agent("teams/web", {})
+    admin.put_agent("teams/web", {"harness": {}})
     admin.create_session("teams/web", id="s1")
     globex, _ = add_token(server.data_dir, "globex")
-    Client(server.url, globex).put_agent("teams/web", {})
+    Client(server.url, globex).put_agent("teams/web", {"harness": {}})
     own, _ = add_token(server.data_dir, "default", scopes=frozenset({"sessions:own"}), subject="u2")
     events = "/v1/agents/teams/web/-/events"
 

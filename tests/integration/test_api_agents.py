@@ -43,7 +43,7 @@ def test_put_creates_then_each_save_is_a_new_version(api):
 @pytest.mark.parametrize("segments", [1, 2, 3, 4, 5])
 def test_ids_of_one_to_five_segments(api, segments):
     agent_id = "/".join(f"s{i}" for i in range(segments))
-    assert api.ok("PUT", f"/v1/agents/{agent_id}", {}, expect=201)["id"] == agent_id
+    assert api.ok("PUT", f"/v1/agents/{agent_id}", {"harness": {}}, expect=201)["id"] == agent_id
     assert api.ok("GET", f"/v1/agents/{agent_id}")["id"] == agent_id
     session = api.ok("POST", f"/v1/agents/{agent_id}/-/sessions", expect=201)
     assert session["agentId"] == agent_id
@@ -85,14 +85,14 @@ def test_an_invalid_manifest_is_a_400_and_stores_nothing(api, body):
 
 @pytest.mark.parametrize("path", ["/v1/agents/a//b", "/v1/agents/a/b/", "/v1/agents/a b"])
 def test_a_malformed_agent_id_is_a_400(api, path):
-    status, payload = api.call("PUT", path, {})
+    status, payload = api.call("PUT", path, {"harness": {}})
     assert (status, payload["error"]["code"]) == (400, "invalid_agent_id")
 
 
 def test_listing_pages_through_agents_in_id_order(api):
     ids = [f"team/agent-{i:02d}" for i in range(7)]
     for agent_id in reversed(ids):
-        api.ok("PUT", f"/v1/agents/{agent_id}", {}, expect=201)
+        api.ok("PUT", f"/v1/agents/{agent_id}", {"harness": {}}, expect=201)
     seen, cursor = [], None
     while True:
         page = api.ok("GET", "/v1/agents", limit=3, cursor=cursor)
@@ -118,7 +118,7 @@ def test_bad_paging_parameters_are_400(api, query, code):
 
 def test_manifest_versions_page_newest_first(api):
     for _ in range(5):
-        api.call("PUT", A, {})
+        api.call("PUT", A, {"harness": {}})
     first = api.ok("GET", A + "/-/manifest-versions", limit=2)
     second = api.ok("GET", A + "/-/manifest-versions", limit=2, cursor=first["next"])
     third = api.ok("GET", A + "/-/manifest-versions", limit=2, cursor=second["next"])
@@ -138,13 +138,13 @@ def test_delete_removes_the_agent_and_everything_it_owns(api):
     assert api.call("GET", f"{A}/-/sessions/{session['id']}")[0] == 404
     assert api.call("DELETE", A)[0] == 404
     # The same id starts clean.
-    api.ok("PUT", A, {}, expect=201)
+    api.ok("PUT", A, {"harness": {}}, expect=201)
     assert api.ok("GET", A + "/-/sessions")["sessions"] == []
     assert [v["version"] for v in api.ok("GET", A + "/-/manifest-versions")["versions"]] == [1]
 
 
 def test_fork_copies_the_current_manifest_as_version_one(api):
-    api.ok("PUT", A, {}, expect=201)
+    api.ok("PUT", A, {"harness": {}}, expect=201)
     api.ok("PUT", A, MANIFEST)
     fork = api.ok("POST", A + "/-/fork", {"id": "teams/web/releases-copy"}, expect=201)
     assert fork["manifestVersion"] == 1
@@ -166,22 +166,22 @@ def test_tenants_never_see_each_other(api):
     assert other.ok("GET", "/v1/agents")["agents"] == []
     assert other.call("POST", A + "/-/sessions")[0] == 404
     # globex may use the same id for its own agent, independent of acme's.
-    assert other.ok("PUT", A, {}, expect=201)["manifestVersion"] == 1
+    assert other.ok("PUT", A, {"harness": {}}, expect=201)["manifestVersion"] == 1
     assert api.ok("GET", A)["manifestVersion"] == 1
     assert api.ok("GET", A)["manifest"]["harness"]["memory"]["enabled"] is True
 
 
 def test_scopes_are_enforced(api):
     reader = api.as_tenant("acme", scope="agents:read")
-    status, payload = reader.call("PUT", A, {})
+    status, payload = reader.call("PUT", A, {"harness": {}})
     assert (status, payload["error"]["code"]) == (403, "insufficient_scope")
-    api.ok("PUT", A, {}, expect=201)
+    api.ok("PUT", A, {"harness": {}}, expect=201)
     assert reader.ok("GET", A)["id"] == "teams/web/releases"
     assert reader.call("DELETE", A)[0] == 403
     assert reader.call("POST", A + "/-/sessions")[0] == 403
     runner = api.as_tenant("acme", scope="sessions:own")
     assert runner.call("POST", A + "/-/sessions")[0] == 201
-    assert runner.call("PUT", A, {})[0] == 403
+    assert runner.call("PUT", A, {"harness": {}})[0] == 403
 
 
 def test_a_token_without_a_tenant_is_401(api):
@@ -240,6 +240,56 @@ def test_a_json_body_counts_whatever_content_type_the_client_declared(api, conte
     assert api.ok("GET", A)["manifest"]["harness"]["memory"]["enabled"] is True
 
 
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"content": "x"}, "unknown top-level key 'content': a manifest takes only harness"),
+        (
+            {"harness": {}, "name": "releases", "runtime": {}},
+            "unknown top-level key 'name', 'runtime': a manifest takes only harness",
+        ),
+        (
+            {"$schema": "https://example.com/manifest.json", "harness": {}},
+            "unknown top-level key '$schema': a manifest takes only harness (the SDK drops "
+            "`$schema`; leave it out of a direct PUT)",
+        ),
+        ({}, 'a manifest needs `harness`, such as {"harness": {"memory": {}}}'),
+    ],
+)
+def test_a_manifest_without_harness_or_with_an_unknown_key_saves_nothing(api, body, message):
+    # Given an agent at version 1
+    api.ok("PUT", A, MANIFEST, expect=201)
+    # When a body without harness, or with a key a manifest does not have, is saved, and a new
+    # agent is made from one
+    status, refused = api.call("PUT", A, body)
+    created_status, _ = api.call("PUT", A + "/x.md", body)
+    # Then each is a 400 naming the key, and nothing is saved
+    assert (status, refused["error"]["code"], refused["error"]["message"]) == (
+        400,
+        "invalid_manifest",
+        message,
+    )
+    assert created_status == 400
+    assert [a["id"] for a in api.ok("GET", "/v1/agents")["agents"]] == ["teams/web/releases"]
+    assert api.ok("GET", A)["manifestVersion"] == 1
+
+
+def test_a_body_that_does_not_parse_says_where(api):
+    from apiclient import http_event
+
+    # Given a body cut off in the middle of its second line
+    event = http_event("PUT", A, '{"harness": {},\n  "memory": ')
+    # When it is sent
+    response = api.handler(event, None)
+    # Then the 400 says the body is not JSON, and where it breaks
+    body = json.loads(response["body"])
+    assert (response["statusCode"], body["error"]["code"]) == (400, "invalid_request")
+    assert body["error"]["message"] == (
+        "the body is not valid JSON: Expecting value at line 2, column 13 (char 28)"
+    )
+    assert api.call("GET", A)[0] == 404
+
+
 def test_a_body_that_is_not_json_is_a_400(api):
     from apiclient import http_event
 
@@ -260,7 +310,7 @@ def test_a_body_that_is_not_json_is_a_400(api):
 def test_a_lone_surrogate_in_a_body_is_a_400_and_writes_nothing(api, raw):
     from apiclient import http_event
 
-    api.ok("PUT", A, {}, expect=201)
+    api.ok("PUT", A, {"harness": {}}, expect=201)
     event = http_event("PUT", f"{A}/-/memories/notes.md", {})
     event["body"] = raw
     response = api.handler(event, None)
@@ -272,7 +322,7 @@ def test_a_lone_surrogate_in_a_body_is_a_400_and_writes_nothing(api, raw):
 def test_a_surrogate_pair_is_text_like_any_other(api):
     from apiclient import http_event
 
-    api.ok("PUT", A, {}, expect=201)
+    api.ok("PUT", A, {"harness": {}}, expect=201)
     event = http_event("PUT", f"{A}/-/memories/notes.md", {})
     event["body"] = '{"content": "a smile: \\ud83d\\ude00"}'
     assert api.handler(event, None)["statusCode"] == 201
@@ -312,12 +362,12 @@ def test_a_manifest_no_store_item_holds_is_a_413_and_saves_nothing(api):
 
 
 def test_a_manifest_version_past_any_number_is_a_400(api):
-    api.ok("PUT", A, {}, expect=201)
+    api.ok("PUT", A, {"harness": {}}, expect=201)
     assert api.call("GET", f"{A}/-/manifest-versions/{10**20}")[0] == 400
 
 
 def test_records_of_an_agent_that_is_gone_are_404(api, services, store):
-    api.ok("PUT", A, {}, expect=201)
+    api.ok("PUT", A, {"harness": {}}, expect=201)
     api.ok("DELETE", A, expect=204)
     for path in ("records", "records/rec_01ABCDEFGHJKMNPQRSTVWXYZ00"):
         status, body = api.call("GET", f"{A}/-/{path}")
@@ -327,7 +377,7 @@ def test_records_of_an_agent_that_is_gone_are_404(api, services, store):
 def test_a_fork_that_fails_part_way_leaves_no_copy_and_can_be_asked_again(api, services):
     from agent_memory.domain.errors import StorageUnavailable
 
-    api.ok("PUT", A, {}, expect=201)
+    api.ok("PUT", A, {"harness": {}}, expect=201)
     for i in range(30):  # copied 24 a batch: the second batch fails
         api.ok("PUT", f"{A}/-/memories/notes/n{i}.md", {"content": f"note {i}\n"}, expect=201)
     files, write, batches = services.files, services.files._write, []

@@ -12,11 +12,11 @@ A = "/v1/agents/teams/web"
 def test_every_change_is_audited_with_its_actor_and_target(api):
     alice = api.as_tenant("acme", sub="alice")
     bob = api.as_tenant("acme", sub="bob")
-    alice.ok("PUT", A, {}, expect=201)
+    alice.ok("PUT", A, {"harness": {}}, expect=201)
     bob.ok("PUT", f"{A}/-/memories/notes.md", {"content": "x\n"}, expect=201)
     alice.ok("GET", A)  # reads are not changes
     assert alice.call("PUT", f"{A}/-/memories/bad", {"content": "x"})[0] == 400  # nor refusals
-    api.as_tenant("globex").ok("PUT", A, {}, expect=201)
+    api.as_tenant("globex").ok("PUT", A, {"harness": {}}, expect=201)
 
     entries = api.ok("GET", "/v1/audit")["entries"]
     assert [(e["actor"], e["method"], e["agentId"], e["target"], e["status"]) for e in entries] == [

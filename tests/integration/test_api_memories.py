@@ -125,9 +125,32 @@ def test_delete_a_memory_or_a_folder(agent):
     assert one["content"] is None
 
 
+@pytest.mark.parametrize("recursive", [None, "true"])
+def test_deleting_a_path_where_nothing_is_says_so(agent, recursive):
+    # Given an agent whose only memory is notes/a.md
+    agent.ok("PUT", f"{M}/notes/a.md", {"content": "x"}, expect=201)
+    query = {"recursive": recursive} if recursive else {}
+    # When a folder and a file that hold nothing are deleted
+    for path, shown in (("nope", "/memories/nope"), ("notes/deeper/", "/memories/notes/deeper")):
+        status, body = agent.call("DELETE", f"{M}/{path}", **query)
+        # Then each is a 404 saying nothing is there, not that it is a folder
+        assert (status, body["error"]["code"]) == (404, "memory_not_found"), path
+        assert body["error"]["message"] == f"no memory or folder at {shown}"
+    status, body = agent.call("DELETE", f"{M}/nope.md", **query)
+    assert (status, body["error"]["message"]) == (404, "no memory at /memories/nope.md")
+    assert [m["path"] for m in agent.ok("GET", M)["memories"]] == ["/memories/notes/a.md"]
+
+
 @pytest.mark.parametrize(
     ("path", "status"),
-    [("a/../b.md", 400), ("notes.txt", 400), ("a//b.md", 400), ("x" * 520 + ".md", 400)],
+    [
+        ("a/../b.md", 400),
+        ("./b.md", 400),
+        ("a/./b.md", 400),
+        ("notes.txt", 400),
+        ("a//b.md", 400),
+        ("x" * 520 + ".md", 400),
+    ],
 )
 def test_bad_paths_are_400_and_store_nothing(agent, path, status):
     got, body = agent.call("PUT", f"{M}/{path}", {"content": "x"})

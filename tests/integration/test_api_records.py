@@ -258,6 +258,30 @@ def test_refused_calls_say_why_and_change_nothing(api, override, caller, tool, a
         assert detail["executions"][-1]["error"]["code"] == code
 
 
+@pytest.mark.parametrize(
+    ("role", "named"),
+    [
+        ("helper", "a subagent helper"),
+        ("programmatic", "a programmatic tool caller"),
+        ("agent_as_tool", "an agent used as a tool"),
+    ],
+)
+def test_a_refused_write_names_the_callers_role_as_a_sentence_would(api, role, named):
+    # Given a turn, and a caller that may only read
+    api.ok("PUT", A, manifest(), expect=201)
+    t = Turn(api, session(api))
+    # When it tries to write
+    got, payload = api.call(
+        "POST", f"{t.path}/tools/add_memory", {"summary": "x", "caller": {"role": role}}
+    )
+    # Then the refusal names its role with its article
+    assert (got, payload["error"]["code"]) == (403, "memory.forbidden")
+    assert payload["error"]["message"].endswith(
+        f"only the agent itself changes memory; {named} may search and read it but never write it"
+    ), payload
+    t.commit()
+
+
 def test_exactly_100_kib_of_content_is_accepted(agent):
     t = Turn(agent, session(agent))
     assert t.add("big", content="y" * (100 * 1024))["content"] == "y" * (100 * 1024)

@@ -11,7 +11,7 @@ A = "/v1/agents/teams/web/releases"
 
 @pytest.fixture
 def session(api):
-    api.ok("PUT", A, {}, expect=201)
+    api.ok("PUT", A, {"harness": {}}, expect=201)
     return api.ok("POST", A + "/-/sessions", expect=201)["id"]
 
 

@@ -43,7 +43,7 @@ def test_a_reset_deletes_every_agent_of_the_tenant_only(api):
     }
     assert api.ok("GET", "/v1/agents")["agents"] == []
     # The same id again starts from nothing: no record, memory, session or version is left.
-    api.ok("PUT", "/v1/agents/teams/a", {}, expect=201)
+    api.ok("PUT", "/v1/agents/teams/a", {"harness": {}}, expect=201)
     base = "/v1/agents/teams/a/-"
     assert api.ok("GET", f"{base}/records", status="all")["records"] == []
     assert api.ok("GET", f"{base}/memories")["memories"] == []

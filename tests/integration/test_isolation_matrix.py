@@ -109,7 +109,7 @@ def world(services):
     probe.ok("POST", f"{turns}/{first}/commit")
     open_turn = probe.ok("POST", turns, {})["id"]
     versions = probe.ok("GET", f"{base}/-/memory-versions")["versions"]
-    probe("globex-admin", "PUT", "/v1/agents/teams/globex", {})
+    probe("globex-admin", "PUT", "/v1/agents/teams/globex", {"harness": {}})
     values = {
         "agentId": AGENT,
         "session_id": "s1",

@@ -51,8 +51,10 @@ def test_a_request_paused_in_its_route_keeps_its_own_caller(tmp_path, monkeypatc
         {"tok-acme": TokenGrant("acme", ALL_SCOPES), "tok-globex": TokenGrant("globex", ALL_SCOPES)}
     )
     gateway = LocalGateway(Api(services), book, "tenant")
-    assert request(gateway, "tok-acme", "PUT", "/v1/agents/teams/acme", {})[0] == 201
-    assert request(gateway, "tok-globex", "PUT", "/v1/agents/teams/globex", {})[0] == 201
+    assert request(gateway, "tok-acme", "PUT", "/v1/agents/teams/acme", {"harness": {}})[0] == 201
+    assert (
+        request(gateway, "tok-globex", "PUT", "/v1/agents/teams/globex", {"harness": {}})[0] == 201
+    )
 
     results = {}
 
@@ -82,7 +84,7 @@ def gateway(tmp_path):
     gateway = LocalGateway(
         Api(services), TokenBook.of_tokens({"tok": TokenGrant("acme", ALL_SCOPES)}), "tenant"
     )
-    assert request(gateway, "tok", "PUT", "/v1/agents/teams/acme", {})[0] == 201
+    assert request(gateway, "tok", "PUT", "/v1/agents/teams/acme", {"harness": {}})[0] == 201
     return gateway
 
 
@@ -138,3 +140,32 @@ def test_a_token_past_its_rate_is_a_429_with_retry_after_and_others_go_on(tmp_pa
     # Guessing tokens: two misses, then the address waits, even with a good token.
     assert [request(gateway, "guess", "GET", "/v1/agents")[0] for _ in range(3)] == [401, 401, 429]
     assert request(gateway, "tok-b", "GET", "/v1/agents")[0] == 429
+
+
+def test_a_missing_and_an_unknown_token_are_told_apart_and_both_are_401(gateway):
+    # When a request comes with no token, and with one the server does not know
+    missing = request(gateway, "", "GET", "/v1/agents")
+    unknown = request(gateway, "tok-of-nobody", "GET", "/v1/agents")
+    # Then both are 401, each saying what to do, and neither names a tenant or an agent
+    assert missing == (
+        401,
+        {
+            "error": {
+                "code": "unauthorized",
+                "message": "no API token: send the header Authorization: Bearer <token> "
+                "(the embedded server's is in <data-dir>/token)",
+            }
+        },
+    )
+    assert unknown == (
+        401,
+        {
+            "error": {
+                "code": "unauthorized",
+                "message": "the API token is not recognised (unknown, revoked or expired): "
+                "send one from <data-dir>/token or `agent-memory token create`",
+            }
+        },
+    )
+    for _, body in (missing, unknown):
+        assert "acme" not in json.dumps(body)

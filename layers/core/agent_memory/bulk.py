@@ -54,6 +54,11 @@ class Progress:
     )
     started: float = field(default_factory=time.monotonic)
     resumed_after: int = 0
+    # Events of the lines the server holds once answered (applied now, or already applied by an
+    # earlier load); a failed line's events are not among them.
+    stored_events: int = 0
+    # (line number, problem) of each failed line, in line order once the load is done.
+    failures: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def rate(self) -> float:
@@ -159,7 +164,9 @@ def load(
     on_failure: Callable[[int, str], None] | None = None,
 ) -> Progress:
     """Apply `lines` through the server; the counts of applied, already applied and failed
-    messages. With `state`, lines answered by an earlier run of the same file are skipped."""
+    messages. With `state`, lines answered by an earlier run of the same file are skipped.
+    `on_failure(line number, problem)` is called for each failed line, in line order, once the
+    lines are all answered."""
     if batch < 1 or senders < 1:
         raise ValueError("batch and senders must be at least 1")
     checkpoint = _Checkpoint(state, source, lines)
@@ -174,8 +181,10 @@ def load(
         with lock:
             for line, (status, problem) in zip(done, statuses, strict=True):
                 progress.counts[status] += 1
-                if status == "failed" and on_failure is not None:
-                    on_failure(line.number, problem or "failed")
+                if status != "failed":
+                    progress.stored_events += line.events
+                elif status == "failed":
+                    progress.failures.append((line.number, problem or "failed"))
             progress.done_lines += len(done)
             progress.done_events += sum(line.events for line in done)
         checkpoint.answered((line.number for line in done), progress.counts)
@@ -199,6 +208,11 @@ def load(
     finally:
         _stop(queues, threads)
         checkpoint.finish(progress.counts)
+        # Senders answer out of order; failures are told in the file's order.
+        progress.failures.sort()
+        if on_failure is not None:
+            for number, problem in progress.failures:
+                on_failure(number, problem)
     if errors:
         raise errors[0]
     return progress

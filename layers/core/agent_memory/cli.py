@@ -13,8 +13,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from . import __version__
+from .cli_agents import run_agents, run_memories
+from .cli_errors import run_reporting, say, settings_problems
 from .cli_mcp import add_mcp_command
-from .client import ConnectionFailed
 from .tenant_reset import add_reset
 
 
@@ -35,8 +36,8 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         settings = Settings(**overrides)
     except ValidationError as exc:
-        for err in exc.errors(include_url=False):
-            print(f"agent-memory: {err['msg']}", file=sys.stderr)
+        for problem in settings_problems(exc):
+            say(problem)
         return 2
     from .local.server import PortUnavailable
 
@@ -153,76 +154,8 @@ def _token_revoke(args: argparse.Namespace) -> int:
     return 0
 
 
-def _agents(args: argparse.Namespace) -> int:
-    from .client import ApiError, Client
-
-    client = Client(args.url, args.token)
-    try:
-        if args.action == "ls":
-            agents = _all_pages(
-                lambda cursor: client.list_agents(cursor=cursor or args.cursor), "agents"
-            )
-            for shown, agent in enumerate(agents):
-                if args.limit is not None and shown >= args.limit:
-                    break
-                forked = f"forked from {agent['forkedFrom']}" if agent.get("forkedFrom") else ""
-                print(
-                    f"{agent['id']}\tv{agent['manifestVersion']}\t{agent['updatedAt']}\t{forked}".rstrip()
-                )
-            return 0
-        if args.action == "get":
-            result: Any = client.get_agent(args.agent)
-        elif args.action == "put":
-            text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
-            result = client.put_agent(args.agent, json.loads(text))
-        else:
-            client.delete_agent(args.agent)
-            result = {"deleted": args.agent}
-    except ApiError as exc:
-        print(f"agent-memory: {exc}", file=sys.stderr)
-        return 1
-    print(json.dumps(result, indent=2))
-    return 0
-
-
-def _memories(args: argparse.Namespace) -> int:
-    from .client import ApiError, Client
-
-    client = Client(args.url, args.token)
-    try:
-        if args.verb == "ls":
-            for memory in _all_pages(
-                lambda cursor: client.list_memories(args.agent, prefix=args.prefix, cursor=cursor),
-                "memories",
-            ):
-                description = memory.get("description") or ""
-                print(f"{memory['path']}\t{memory['bytes']}\tv{memory['version']}\t{description}")
-        elif args.verb == "cat":
-            sys.stdout.write(client.get_memory(args.agent, args.path)["content"])
-        elif args.verb == "put":
-            content = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
-            written = client.put_memory(args.agent, args.path, content, args.sha256)
-            print(f"{written['path']} v{written['version']} {written['contentSha256']}")
-        elif args.verb == "rm":
-            client.delete_memory(args.agent, args.path, recursive=args.recursive)
-        else:
-            for version in _all_pages(
-                lambda cursor: client.memory_versions(args.agent, path=args.path, cursor=cursor),
-                "versions",
-            ):
-                moved = f" (from {version['fromPath']})" if version.get("fromPath") else ""
-                print(
-                    f"{version['at']}\t{version['operation']}\t{version['path']}{moved}\t"
-                    f"{version['actor']}\t{version['id']}"
-                )
-    except ApiError as exc:
-        print(f"agent-memory: {exc}", file=sys.stderr)
-        return 1
-    return 0
-
-
 def _tenant_limits(args: argparse.Namespace) -> int:
-    from .client import ApiError, Client
+    from .client import Client
 
     client = Client(args.url, args.token)
     try:
@@ -230,9 +163,8 @@ def _tenant_limits(args: argparse.Namespace) -> int:
             limits = client.tenant_limits()
         else:
             limits = client.set_tenant_limits(args.memory_bytes, args.memories_per_agent)
-    except ApiError as exc:
-        print(f"agent-memory: {exc}", file=sys.stderr)
-        return 1
+    finally:
+        client.close()
     for name, value in limits.items():
         print(f"{name}\t{value}")
     return 0
@@ -271,7 +203,7 @@ def _ingest(args: argparse.Namespace) -> int:
     )
     if bar is not None:
         bar.show(done, final=True)
-    summary: dict[str, Any] = {**done.counts, "events": done.done_events}
+    summary: dict[str, Any] = {**done.counts, "events": done.stored_events}
     summary["events_per_second"] = round(done.rate)
     if done.resumed_after:
         summary["resumed_after_line"] = done.resumed_after
@@ -301,16 +233,6 @@ class _ProgressBar:
             file=sys.stderr,
             flush=True,
         )
-
-
-def _all_pages(fetch: Any, key: str) -> Any:
-    cursor = None
-    while True:
-        page = fetch(cursor)
-        yield from page[key]
-        cursor = page.get("next")
-        if not cursor:
-            return
 
 
 def _client_flags(parser: argparse.ArgumentParser, *, after_action: bool = False) -> None:
@@ -361,7 +283,7 @@ def _memory_commands(parser: argparse.ArgumentParser) -> None:
     versions = _action(verbs, "versions", "every change, newest first")
     versions.add_argument("agent", help=agent_help)
     versions.add_argument("--path", help="only this memory's changes")
-    parser.set_defaults(run=_memories)
+    parser.set_defaults(run=run_memories)
 
 
 _DATA_DIR_HELP = "where the database and the tokens live (default ./data)"
@@ -456,7 +378,7 @@ def _add_agents(commands: Any) -> None:
     put = _action(actions, "put", "save a manifest document as the agent's next version")
     put.add_argument("agent", help="the agent's id")
     put.add_argument("file", help="the manifest document (JSON), or - for stdin")
-    agents.set_defaults(run=_agents)
+    agents.set_defaults(run=run_agents)
     _memory_commands(actions.add_parser("memories", help="an agent's /memories files"))
     _memory_commands(commands.add_parser("memories", help="the same as `agents memories`"))
 
@@ -508,18 +430,7 @@ def _add_ingest(commands: Any) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    try:
-        return int(args.run(args))
-    except ConnectionFailed as exc:
-        url = getattr(args, "url", None) or exc.url
-        print(f"agent-memory: cannot reach {url}: {exc.reason}", file=sys.stderr)
-    except json.JSONDecodeError as exc:
-        print(f"agent-memory: the input is not JSON: {exc}", file=sys.stderr)
-    except OSError as exc:
-        print(
-            f"agent-memory: {exc.strerror or exc}: {exc.filename or ''}".rstrip(), file=sys.stderr
-        )
-    return 1
+    return run_reporting(args.run, args)
 
 
 if __name__ == "__main__":

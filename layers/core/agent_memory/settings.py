@@ -127,15 +127,19 @@ class Settings(BaseSettings):
             raise ValueError("AGENT_MEMORY_BEDROCK_EMBEDDING_DIMENSIONS is 256, 512 or 1024")
         if not self.binds_loopback and self.token is None:
             raise ValueError(
-                f"refusing to listen on {self.host}, which is not a loopback address, without an "
-                "explicit token: set AGENT_MEMORY_TOKEN (or --token)"
+                f"Not listening on {self.host} without a token of your own: it is not a loopback "
+                "address, so anyone who reaches it could use the API. Pass --token (or set "
+                f"AGENT_MEMORY_TOKEN) to one of at least {MIN_EXPOSED_TOKEN_CHARS} characters, "
+                "or listen on 127.0.0.1."
             )
         token = self.token.get_secret_value() if self.token else ""
         if not self.binds_loopback and len(token) < MIN_EXPOSED_TOKEN_CHARS:
             raise ValueError(
-                f"refusing to listen on {self.host}, which is not a loopback address, with a token "
-                f"of {len(token)} characters: it needs at least {MIN_EXPOSED_TOKEN_CHARS} "
-                '(python -c "import secrets; print(secrets.token_urlsafe(32))")'
+                f"Not listening on {self.host} with a token of {len(token)} characters: it is "
+                "not a loopback address, so the token must be at least "
+                f"{MIN_EXPOSED_TOKEN_CHARS} characters. Make one with "
+                'python -c "import secrets; print(secrets.token_urlsafe(32))" and pass it with '
+                "--token (or AGENT_MEMORY_TOKEN), or listen on 127.0.0.1."
             )
         if self.webhook_url and self.webhook_secret is None:
             raise ValueError(

@@ -16,8 +16,9 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
 from .. import __version__
-from ..domain.errors import DomainError, field_problems, problems_text
+from ..domain.errors import DomainError
 from ..services import Services
+from . import request_errors
 from .body_limits import refusal
 from .context import principal_from_event
 from .openapi_constraints import state_constraints
@@ -300,17 +301,7 @@ class Api:
 
         @app.exception_handler(RequestValidationError)
         def invalid_request(exc: RequestValidationError) -> Response[str]:
-            problems, summary = field_problems(exc.errors()), problems_text(exc.errors())
-            return _json(
-                400,
-                {
-                    "error": {
-                        "code": "invalid_request",
-                        "message": f"invalid request: {summary}",
-                        "problems": problems,
-                    }
-                },
-            )
+            return _json(400, request_errors.invalid_request(exc))
 
         @app.not_found
         def not_found(_: Exception) -> Response[str]:

@@ -3,14 +3,15 @@ client (`client.agents.memories.put(...)`, `client.turns.begin(...)`, ...), answ
 own pydantic models, with page iterators, a compare-and-swap helper for file memory
 (`agents.memories.update`), retries that never re-send a call that may have applied unless it is
 safe to (see `transport`), and one exception type, `ClientError` (`status`, `code`,
-`message`)."""
+`message`), whatever went wrong: no answer, an error answer, a path refused before sending, or
+an answer it cannot read."""
 
 from __future__ import annotations
 
 from . import models
-from .agents import memory_path as _memory_path
 from .aio import AsyncClient
-from .errors import ApiError, ClientError, ConnectionFailed
+from .errors import ApiError, ClientError, ConnectionFailed, InvalidPath, UnexpectedResponse
+from .paths import memory_path as _memory_path
 from .sync import Client
 from .transport import RetryPolicy
 
@@ -20,7 +21,9 @@ __all__ = [
     "Client",
     "ClientError",
     "ConnectionFailed",
+    "InvalidPath",
     "RetryPolicy",
+    "UnexpectedResponse",
     "_memory_path",
     "models",
 ]

@@ -23,20 +23,11 @@ from .models import (
     Page,
     Record,
     RecordVersion,
+    SearchHits,
     from_wire,
     page_of,
 )
-
-
-def agent_path(agent_id: str) -> str:
-    return f"/v1/agents/{agent_id}"
-
-
-def memory_path(path: str) -> str:
-    """The memory path after /memories/, as the URL's plain segments. Read as the service reads
-    a path: `memories/notes.md` is relative, so `/memories/memories/notes.md`, and another
-    absolute path stays absolute, for the service to refuse."""
-    return path.strip().removeprefix("/memories/")
+from .paths import agent_path, memory_path, without_schema
 
 
 class Agents(Area):
@@ -46,9 +37,11 @@ class Agents(Area):
         self.records = Records(runner)
 
     def put(self, agent_id: str, manifest: dict[str, Any] | BaseModel) -> Agent:
-        """Save the manifest (`{"harness": {...}}`) as the agent's next version."""
+        """Save the manifest (`{"harness": {...}}`) as the agent's next version. `$schema`, an
+        editor's hint in a manifest file, is dropped: the service takes no other top-level key."""
         if isinstance(manifest, BaseModel):
             manifest = manifest.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        manifest = without_schema(manifest)
         return self._run(Call("PUT", agent_path(agent_id), partial(from_wire, Agent), manifest))
 
     def get(self, agent_id: str) -> Agent:
@@ -92,6 +85,19 @@ class Agents(Area):
     def manifest_version(self, agent_id: str, version: int) -> ManifestVersion:
         path = agent_path(agent_id) + f"/-/manifest-versions/{version}"
         return self._run(Call("GET", path, partial(from_wire, ManifestVersion)))
+
+    def search(
+        self,
+        agent_id: str,
+        query: str,
+        types: str | builtins.list[str] | None = None,
+        limit: int | None = None,
+    ) -> SearchHits:
+        """One search over the agent's records, file memories and history (`types`: some of
+        records, memories, history), best first; iterating the answer yields its hits."""
+        found = params(query=query, types=types, limit=limit)
+        path = agent_path(agent_id) + "/-/search"
+        return self._run(Call("GET", path, SearchHits.model_validate, query=found))
 
     def index_status(self, agent_id: str) -> dict[str, Any]:
         """`pendingVectors` (documents not yet findable by meaning) and `embeddingModel`."""
@@ -171,9 +177,11 @@ class Memories(Area):
             recover=partial(_already_written, content) if content_sha256 is not None else None,
         )
 
-    def delete(self, agent_id: str, path: str) -> None:
-        """Delete a memory, or every memory in a folder."""
-        return self._run(Call[None]("DELETE", self._path(agent_id, path)))
+    def delete(self, agent_id: str, path: str, recursive: bool = False) -> None:
+        """Delete a memory; with `recursive`, a folder (`notes` or `notes/`): every memory in
+        it. A folder without `recursive` is `ApiError` 400 `recursive_required`."""
+        query = params(recursive=True) if recursive else None
+        return self._run(Call[None]("DELETE", self._path(agent_id, path), query=query))
 
     def versions(
         self,

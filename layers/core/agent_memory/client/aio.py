@@ -114,7 +114,7 @@ class AsyncClient(ClientBase):
             if call.recover is None:
                 raise
             return call.recover(exc)
-        return call.parse(raw)
+        return call.read(raw)
 
     async def drive(self, steps: Steps[T]) -> T:
         try:

@@ -15,11 +15,14 @@ from .models import (
     Agent,
     FileVersion,
     HistoryEvent,
+    HistoryHits,
     ManifestVersion,
     Memory,
     Page,
+    Recall,
     Record,
     RecordVersion,
+    SearchHits,
     Session,
     Turn,
     TurnDetail,
@@ -41,6 +44,13 @@ class AsyncAgents(Protocol):
         self, agent_id: str, limit: int | None = None, cursor: str | None = None
     ) -> Page[ManifestVersion]: ...
     async def manifest_version(self, agent_id: str, version: int) -> ManifestVersion: ...
+    async def search(
+        self,
+        agent_id: str,
+        query: str,
+        types: str | builtins.list[str] | None = None,
+        limit: int | None = None,
+    ) -> SearchHits: ...
     async def index_status(self, agent_id: str) -> dict[str, Any]: ...
     async def usage(
         self,
@@ -69,7 +79,7 @@ class AsyncMemories(Protocol):
     async def put(
         self, agent_id: str, path: str, content: str, content_sha256: str | None = None
     ) -> Memory: ...
-    async def delete(self, agent_id: str, path: str) -> None: ...
+    async def delete(self, agent_id: str, path: str, recursive: bool = False) -> None: ...
     async def versions(
         self,
         agent_id: str,
@@ -232,7 +242,7 @@ class AsyncTurns(Protocol):
         turn_id: str,
         context: str,
         caller: Caller | None = None,
-    ) -> dict[str, Any]: ...
+    ) -> Recall: ...
 
 
 class AsyncHistory(Protocol):
@@ -258,4 +268,15 @@ class AsyncHistory(Protocol):
         role: str | None = None,
         limit: int | None = None,
     ) -> AsyncIterator[HistoryEvent]: ...
+    async def search(
+        self,
+        agent_id: str,
+        query: str,
+        *,
+        session_id: str | None = None,
+        from_time: str | None = None,
+        to_time: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> HistoryHits: ...
     async def export(self, agent_id: str, session_id: str) -> builtins.list[dict[str, Any]]: ...

@@ -12,7 +12,9 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from .errors import ApiError
+from pydantic import ValidationError
+
+from .errors import ApiError, UnexpectedResponse
 from .models import Page
 from .transport import IDEMPOTENT_METHODS
 
@@ -43,6 +45,15 @@ class Call(Generic[T]):
     def retry_safe(self) -> bool:
         return self.safe if self.safe is not None else self.method in IDEMPOTENT_METHODS
 
+    def read(self, raw: Any) -> T:
+        """The call's value from the JSON it answered; an answer of another shape (a pydantic
+        ValidationError, a missing key) is an `UnexpectedResponse`, never the parser's error."""
+        try:
+            return self.parse(raw)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            problem = _problem(exc)
+            raise UnexpectedResponse(None, f"{self.method} {self.path}", problem) from exc
+
 
 class Runner(Protocol):
     """What a namespace needs from its client: the sync client returns values and iterators,
@@ -70,6 +81,18 @@ class Area:
 
     def _pages(self, first: Callable[[str | None], Call[Page[T]]]) -> Iterator[T]:
         return self._runner.pages(first)  # type: ignore[no-any-return]
+
+
+def _problem(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        found = exc.errors(include_url=False)
+        shown = "; ".join(
+            f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in found[:3]
+        )
+        return f"not a {exc.title} ({shown})"
+    if isinstance(exc, KeyError):
+        return f"no {exc} in it"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def params(**given: Any) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The SDK's one exception type: every call raises `ClientError` when it has no answer to return."""
+"""The SDK's one exception type: every call raises `ClientError` when it has no answer to return;
+its subclasses say which case it was."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from typing import Any
 class ClientError(Exception):
     """What every call raises when it gets no answer it can return: `status` (the HTTP status,
     None when no response came), `code` (the error body's code, or `connection_failed`) and
-    `message`. Catch this one; the two subclasses only say which of the two cases it was."""
+    `message`. Catch this one; the subclasses only say which case it was: no answer
+    (`ConnectionFailed`), an error answer (`ApiError`), a path refused before sending
+    (`InvalidPath`), an answer the SDK cannot read (`UnexpectedResponse`)."""
 
     def __init__(self, status: int | None, code: str, message: str) -> None:
         self.status = status
@@ -40,3 +43,24 @@ class ApiError(ClientError):
         """The error's fields beyond code and message (`current`, `path`, `alreadyKept`, ...)."""
         error = self.body.get("error", {}) if isinstance(self.body, dict) else {}
         return {k: v for k, v in error.items() if k not in ("code", "message")}
+
+
+class InvalidPath(ClientError):
+    """A path or id refused before any request was sent (`..` segments and the like): `path`,
+    `reason`."""
+
+    def __init__(self, path: str, reason: str, what: str = "memory path") -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(None, "invalid_path", f"invalid {what} {path!r}: {reason}")
+
+
+class UnexpectedResponse(ClientError):
+    """A success status whose body is not what the call answers (another route's answer, a
+    proxy's page, a newer server's shape): `status`, and what did not fit in `message`."""
+
+    def __init__(self, status: int | None, where: str, problem: str) -> None:
+        self.where = where
+        super().__init__(
+            status, "unexpected_response", f"{where} answered what the SDK cannot read: {problem}"
+        )

@@ -6,7 +6,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from .agents import memory_path
+from .errors import UnexpectedResponse
+from .paths import agent_path, memory_path, without_schema
 from .sessions import Turns, turn_path
 
 
@@ -20,7 +21,7 @@ class FlatMethods:
 
     # -- agents ---------------------------------------------------------------------------
     def put_agent(self, agent_id: str, manifest: dict[str, Any]) -> dict[str, Any]:
-        return self.request("PUT", f"/v1/agents/{agent_id}", manifest)
+        return self.request("PUT", agent_path(agent_id), without_schema(manifest))
 
     def get_agent(self, agent_id: str) -> dict[str, Any]:
         return self.request("GET", f"/v1/agents/{agent_id}")
@@ -134,7 +135,8 @@ class FlatMethods:
     def ingest(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
         """Apply a batch of ingestion messages (at most 500) in order; each answered in place."""
         # Safe to send again: each message names its own session, turn and event sequence.
-        return self.request("POST", "/v1/ingest", {"messages": messages}, retry=True)
+        answer = self.request("POST", "/v1/ingest", {"messages": messages}, retry=True)
+        return _holding(answer, "POST /v1/ingest", "results")
 
     def load_history(
         self, path: str | os.PathLike[str], *, resume: bool = True, **options: Any
@@ -227,16 +229,29 @@ class FlatMethods:
 
     # -- the tenant --------------------------------------------------------------------------
     def tenant_limits(self) -> dict[str, Any]:
-        return self.request("GET", "/v1/tenant/limits")
+        return _holding(self.request("GET", "/v1/tenant/limits"), "GET /v1/tenant/limits")
 
     def reset_tenant(self, confirm: str) -> dict[str, Any]:
         """One step of a tenant reset (`done: false`: call again to go on)."""
-        return self.request("DELETE", "/v1/tenant", query={"confirm": confirm})
+        step = self.request("DELETE", "/v1/tenant", query={"confirm": confirm})
+        return _holding(step, "DELETE /v1/tenant", "deletedAgents", "done")
 
     def set_tenant_limits(
         self, memory_bytes: int | None = None, memories_per_agent: int | None = None
     ) -> dict[str, Any]:
         body = {"memoryBytes": memory_bytes, "memoriesPerAgent": memories_per_agent}
-        return self.request(
+        limits = self.request(
             "PUT", "/v1/tenant/limits", {k: v for k, v in body.items() if v is not None}
         )
+        return _holding(limits, "PUT /v1/tenant/limits")
+
+
+def _holding(body: Any, where: str, *keys: str) -> dict[str, Any]:
+    """`body` when it is an object with `keys`; else the answer is not this call's (a proxy's,
+    another route's), which is an `UnexpectedResponse`, not a KeyError in the caller."""
+    if not isinstance(body, dict):
+        raise UnexpectedResponse(None, where, f"not a JSON object: {str(body)[:80]}")
+    missing = [k for k in keys if k not in body]
+    if missing:
+        raise UnexpectedResponse(None, where, f"no {', '.join(missing)} in it")
+    return body

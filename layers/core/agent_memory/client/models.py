@@ -9,10 +9,12 @@ the SDK does not know are ignored, so a newer server's extra fields do not break
 from __future__ import annotations
 
 import types
+from collections.abc import Iterator
 from typing import Any, Generic, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from ..domain import answers
 from ..domain import models as domain
 from ..domain.files import models as files
 from ..domain.history import HistoryEvent as _HistoryEvent
@@ -71,10 +73,67 @@ class Memory(files.FileMemory):
 
 
 class Page(BaseModel, Generic[T]):
-    """One page of a listing; `next` is the cursor of the page after it (None on the last)."""
+    """One page of a listing; `next` is the cursor of the page after it (None on the last).
+    Iterating a page (`for m in client.agents.memories.list(id)`) yields its items."""
 
     items: list[T]
     next: str | None = None
+
+    def __iter__(self) -> Iterator[T]:  # type: ignore[override]
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index: int) -> T:
+        return self.items[index]
+
+
+class SearchHits(answers.SearchHits):
+    """`client.agents.search(...)`: one ranked list of `RecordHit`, `MemoryHit` and `EventHit`
+    (each with its `type` and `score`), best first; iterating it yields the hits."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    def __iter__(self) -> Iterator[answers.Hit]:  # type: ignore[override]
+        return iter(self.hits)
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+
+class HistoryHits(answers.HistorySearchPage):
+    """`client.history.search(...)`: events found across the agent's sessions, best first (each
+    names its `session` and `turn`), and `next`; iterating it yields the events."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    def __iter__(self) -> Iterator[answers.HistoryHit]:  # type: ignore[override]
+        return iter(self.events)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+
+class Recall(BaseModel):
+    """`client.turns.recall(...)`: the records that best match the turn's context, and `text`,
+    the same as a block marked as memory data to put before the model call."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: str = "memory"
+    records: list[Record]
+    text: str
+
+    def __getitem__(self, key: str) -> Any:
+        # The first SDK answered a dict: `recall["records"]` and `recall["text"]` still read.
+        return getattr(self, key)
+
+
+RecordHit = answers.RecordHit
+MemoryHit = answers.MemoryHit
+EventHit = answers.EventHit
+HistoryHit = answers.HistoryHit
 
 
 def from_wire(model: type[M], data: Any) -> M:
@@ -115,16 +174,23 @@ def _nested(annotation: Any, value: Any) -> Any:
 
 __all__ = [
     "Agent",
+    "EventHit",
     "Extraction",
     "FileVersion",
     "HistoryEvent",
+    "HistoryHit",
+    "HistoryHits",
     "ManifestVersion",
     "Memory",
+    "MemoryHit",
     "Page",
     "Provenance",
+    "Recall",
     "Record",
+    "RecordHit",
     "RecordStatus",
     "RecordVersion",
+    "SearchHits",
     "Session",
     "Turn",
     "TurnDetail",

@@ -10,9 +10,19 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from .agents import agent_path
 from .calls import Area, Call, Runner, params
-from .models import HistoryEvent, Page, Session, Turn, TurnDetail, from_wire, page_of
+from .models import (
+    HistoryEvent,
+    HistoryHits,
+    Page,
+    Recall,
+    Session,
+    Turn,
+    TurnDetail,
+    from_wire,
+    page_of,
+)
+from .paths import agent_path
 
 Caller = dict[str, Any]
 
@@ -207,14 +217,14 @@ class Turns(Area):
         turn_id: str,
         context: str,
         caller: Caller | None = None,
-    ) -> dict[str, Any]:
+    ) -> Recall:
         """The records that best match the turn's context: `records`, and `text`, a block
         marked as memory data to put before the model call."""
         body: dict[str, Any] = {"context": context}
         if caller is not None:
             body["caller"] = caller
         path = turn_path(agent_id, session_id, turn_id) + "/recall"
-        return self._run(Call("POST", path, body=body))
+        return self._run(Call("POST", path, partial(from_wire, Recall), body=body))
 
 
 class History(Area):
@@ -268,6 +278,24 @@ class History(Area):
             partial(page_of, HistoryEvent, "events"),
             query={**window, **params(limit=limit, cursor=cursor)},
         )
+
+    def search(
+        self,
+        agent_id: str,
+        query: str,
+        *,
+        session_id: str | None = None,
+        from_time: str | None = None,
+        to_time: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> HistoryHits:
+        """Events of the agent's committed turns across its sessions, best first (`session_id`
+        keeps one session; `from_time`/`to_time`: ISO 8601); `next` pages on."""
+        found = params(query=query, sessionId=session_id, fromTime=from_time, toTime=to_time)
+        found |= params(limit=limit, cursor=cursor)
+        path = agent_path(agent_id) + "/-/history"
+        return self._run(Call("GET", path, HistoryHits.model_validate, query=found))
 
     def export(self, agent_id: str, session_id: str) -> builtins.list[dict[str, Any]]:
         """The whole session: each turn, then its events (the JSON Lines, a dict each)."""

@@ -126,7 +126,7 @@ class Client(ClientBase, FlatMethods):
             if call.recover is None:
                 raise
             return call.recover(exc)
-        return call.parse(raw)
+        return call.read(raw)
 
     def drive(self, steps: Steps[T]) -> T:
         try:

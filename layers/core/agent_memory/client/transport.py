@@ -34,7 +34,8 @@ from urllib.parse import quote, urlencode
 
 import httpx
 
-from .errors import ApiError, ConnectionFailed
+from .errors import ApiError, ConnectionFailed, UnexpectedResponse
+from .paths import no_dot_segments
 
 logger = logging.getLogger("agent_memory.client")
 
@@ -131,7 +132,10 @@ def headers(token: str | None) -> dict[str, str]:
 
 
 def target(base: str, path: str, query: dict[str, Any] | None) -> str:
-    """The request's URL: agent ids and memory paths travel as plain segments, so `/` stays."""
+    """The request's URL: agent ids and memory paths travel as plain segments, so `/` stays;
+    every other character outside the unreserved set is percent-encoded (`%`, `?`, `#`, spaces,
+    non-ASCII), and a `.` or `..` segment is refused before anything is sent."""
+    no_dot_segments(path)
     url = base + quote(path, safe="/-._~")
     params = {k: _query_value(v) for k, v in (query or {}).items() if v is not None}
     return url + "?" + urlencode(params) if params else url
@@ -160,9 +164,13 @@ def answer(response: httpx.Response, lines: bool) -> Any:
         except ValueError:
             payload = {"error": {"code": "http_error", "message": raw.decode(errors="replace")}}
         raise ApiError(response.status_code, payload)
-    if lines:
-        return [json.loads(line) for line in raw.decode().splitlines() if line.strip()]
-    return json.loads(raw) if raw else None
+    try:
+        if lines:
+            return [json.loads(line) for line in raw.decode().splitlines() if line.strip()]
+        return json.loads(raw) if raw else None
+    except ValueError as exc:
+        where = f"{response.request.method} {response.request.url.path}"
+        raise UnexpectedResponse(response.status_code, where, f"not JSON ({exc})") from exc
 
 
 def unreachable(url: str, exc: httpx.TransportError) -> ConnectionFailed:

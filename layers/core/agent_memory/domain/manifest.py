@@ -24,6 +24,10 @@ from .deferred import DeferredModel
 from .errors import InvalidRequest
 from .secrets import SecretMode
 
+# The manifest document's top-level keys, each with its field on `Manifest`: a save with any
+# other key is refused (a typo, or a body meant for another route). Adding one is one line here.
+MANIFEST_KEYS: tuple[str, ...] = ("harness",)
+
 Scope = Literal["session", "agent"]
 ToolName = Literal["add_memory", "read_memory", "delete_memory", "search_memory"]
 Name = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
@@ -165,6 +169,40 @@ class Manifest(DeferredModel):
     @property
     def memory_declared(self) -> bool:
         return "memory" in self.harness.model_fields_set
+
+
+class ManifestDocument(Manifest):
+    """A manifest as a caller saves it, as the API documents it: `harness` required and no
+    top-level key outside `MANIFEST_KEYS`. `check_saved_keys` holds it to that once the caller
+    is known, so a caller without a token hears 401 before any word about the body."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"required": ["harness"], "additionalProperties": False}
+    )
+
+
+def check_saved_keys(manifest: Manifest) -> None:
+    """A manifest as a caller saves it: `harness` present, and no top-level key outside
+    `MANIFEST_KEYS` (400 `invalid_manifest`, nothing saved). Versions already stored are read
+    as they are."""
+    unknown = [key for key in manifest.model_extra or {} if key not in MANIFEST_KEYS]
+    if unknown:
+        keys = ", ".join(repr(k) for k in unknown)
+        hint = (
+            " (the SDK drops `$schema`; leave it out of a direct PUT)"
+            if "$schema" in unknown
+            else ""
+        )
+        raise InvalidRequest(
+            f"unknown top-level key {keys}: a manifest takes only {', '.join(MANIFEST_KEYS)}{hint}",
+            code="invalid_manifest",
+            keys=unknown,
+        )
+    if "harness" not in manifest.model_fields_set:
+        raise InvalidRequest(
+            'a manifest needs `harness`, such as {"harness": {"memory": {}}}',
+            code="invalid_manifest",
+        )
 
 
 def check_label_numbers(previous: Manifest | None, new: Manifest) -> None:

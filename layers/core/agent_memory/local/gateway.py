@@ -95,12 +95,8 @@ class LocalGateway:
             if grant is None:
                 if self.failed_auth is not None:
                     self.failed_auth.take(client)
-                return error(
-                    start_response,
-                    401,
-                    "unauthorized",
-                    "send Authorization: Bearer <token> (see <data-dir>/token)",
-                )
+                sent = token if scheme.lower() == "bearer" else ""
+                return error(start_response, 401, "unauthorized", unauthorized_text(sent))
             if self.per_token is not None and (wait := self.per_token.take(f"token:{grant.id}")):
                 return too_many(start_response, wait)
         if grant is not None:
@@ -132,6 +128,20 @@ class LocalGateway:
         event = to_event(environ, path, body, claims)
         result, seen["route"] = self.api.handle_routed(event, None)
         return respond(start_response, result)
+
+
+def unauthorized_text(token: str) -> str:
+    """Why a request has no valid token: none sent, or one this server does not know. The same
+    words for every unknown token, so a 401 never tells whose a token was or whether it was."""
+    if not token.strip():
+        return (
+            "no API token: send the header Authorization: Bearer <token> "
+            "(the embedded server's is in <data-dir>/token)"
+        )
+    return (
+        "the API token is not recognised (unknown, revoked or expired): send one from "
+        "<data-dir>/token or `agent-memory token create`"
+    )
 
 
 def to_event(

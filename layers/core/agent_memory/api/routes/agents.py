@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from ...domain.manifest import Manifest
+from ...domain.manifest import ManifestDocument, check_saved_keys
 from ...domain.models import Agent, ManifestVersion
 from ...services import Services
 from ..paths import agent_id_from
@@ -44,13 +44,17 @@ def _agent_routes(router: Router, services: Services) -> None:
         "/v1/agents/<agent_id>",
         summary="Save an agent's manifest as its next version",
         description="Creates the agent at version 1 (201) or adds a version (200). A label once "
-        "declared keeps its number in every later version.",
+        "declared keeps its number in every later version. The body needs `harness`, and a "
+        "top-level key other than `harness` is refused (400, nothing saved).",
         responses=created_responses(Agent, replaced=True),
         tags=["agents"],
     )
-    def put_agent(agent_id: AgentId, manifest: Annotated[Manifest, Body()]) -> Response[Agent]:
+    def put_agent(
+        agent_id: AgentId, manifest: Annotated[ManifestDocument, Body()]
+    ) -> Response[Agent]:
         who = caller()
         who.can_write_agents()
+        check_saved_keys(manifest)
         agent, was_created = agents.put(who.tenant, agent_id_from(agent_id), manifest)
         return created(agent) if was_created else Response(200, "application/json", agent)
 

@@ -149,15 +149,19 @@ class FileWrites:
         if looks_like_file:
             return [get_memory(self._store, tenant, agent_id, raw_path)]
         folder = normalize_folder(raw_path)
+        under = folder.rstrip("/") + "/"
         if not recursive:
+            # A folder is only the prefix of the memories in it: with none, nothing is there.
+            if not self._store.list_files(tenant, agent_id, under, 1, None):
+                raise _nothing_at(folder)
             # One call that empties a whole folder (`/memories` itself) is never a slip.
             raise InvalidRequest(
                 f"{folder} is a folder: add ?recursive=true to delete every memory in it",
                 code="recursive_required",
             )
-        found = all_files(self._store, tenant, agent_id, folder.rstrip("/") + "/")
+        found = all_files(self._store, tenant, agent_id, under)
         if not found:
-            raise NotFound(f"no memory under {folder}", code="memory_not_found")
+            raise _nothing_at(folder)
         return found
 
     def _publish(self, tenant: str, agent_id: str, versions: list[FileVersion]) -> None:
@@ -239,3 +243,7 @@ def _conflict(path: str, current: FileMemory | None) -> MemoryConflict:
         f"{path} does not hold the content the write expected",
         current=current.model_dump(mode="json", by_alias=True) if current else None,
     )
+
+
+def _nothing_at(folder: str) -> NotFound:
+    return NotFound(f"no memory or folder at {folder}", code="memory_not_found")

@@ -21,6 +21,13 @@ from ..records import Provenance
 from ..search.service import UsageEntry
 
 Role = Literal["agent", "helper", "programmatic", "agent_as_tool"]
+# Each caller role as a sentence names it, with its article (the spec's words for them).
+ROLE_NAMES: dict[str, str] = {
+    "agent": "the session's own agent",
+    "helper": "a subagent helper",
+    "programmatic": "a programmatic tool caller",
+    "agent_as_tool": "an agent used as a tool",
+}
 
 
 class ToolRefused(DomainError):
@@ -119,8 +126,9 @@ class TurnContext:
         """Only the session's own agent writes, and only with read_write access."""
         if self.caller.role != "agent":
             raise ToolRefused(
-                f"{what} is refused: only the agent itself changes memory; a "
-                f"{self.caller.role.replace('_', ' ')} may search and read it but never write it"
+                f"{what} is refused: only the agent itself changes memory; "
+                f"{ROLE_NAMES.get(self.caller.role, self.caller.role)} may search and read it "
+                "but never write it"
             )
         if self.memory.access == "read_only":
             raise ToolRefused(f"{what} is refused: this agent's memory is read_only")
