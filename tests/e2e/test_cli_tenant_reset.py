@@ -34,7 +34,7 @@ def test_tenant_reset_agents_keeps_the_limits_and_a_whole_reset_takes_them_back(
     assert client.list_agents()["agents"] == []
     assert "memoriesPerAgent\t3\n" in run(capsys, "tenant", "limits", *flags)
     # When the whole tenant is reset
-    client.put_agent("teams/c", {})
+    client.put_agent("teams/c", {"harness": {}})
     out = run(capsys, "tenant", "reset", "--confirm", "default", *flags)
     # Then the agent is gone and the limits are the defaults again
     assert out == "tenant default reset: 1 agents deleted; limits back to the defaults\n"

@@ -12,9 +12,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-WHOLE = "/v1/tenant"
-AGENTS = "/v1/tenant/agents"
-
 
 def add_reset(actions: Any, action: Callable[[Any, str, str], argparse.ArgumentParser]) -> None:
     """The `reset` action of `tenant`, made with the CLI's own `action` helper."""
@@ -45,9 +42,7 @@ def run_reset(args: argparse.Namespace) -> int:
     limits_reset = False
     try:
         while True:
-            step = client.request(
-                "DELETE", AGENTS if args.agents else WHOLE, query={"confirm": args.confirm}
-            )
+            step = client.reset_tenant(args.confirm, agents_only=args.agents)
             deleted += step["deletedAgents"]
             limits_reset = limits_reset or bool(step.get("limitsReset"))
             if step["done"]:

@@ -231,10 +231,12 @@ class FlatMethods:
     def tenant_limits(self) -> dict[str, Any]:
         return _holding(self.request("GET", "/v1/tenant/limits"), "GET /v1/tenant/limits")
 
-    def reset_tenant(self, confirm: str) -> dict[str, Any]:
-        """One step of a tenant reset (`done: false`: call again to go on)."""
-        step = self.request("DELETE", "/v1/tenant", query={"confirm": confirm})
-        return _holding(step, "DELETE /v1/tenant", "deletedAgents", "done")
+    def reset_tenant(self, confirm: str, *, agents_only: bool = False) -> dict[str, Any]:
+        """One step of a tenant reset (`done: false`: call again to go on); `agents_only` deletes
+        the agents and keeps the tenant's limits."""
+        path = "/v1/tenant/agents" if agents_only else "/v1/tenant"
+        step = self.request("DELETE", path, query={"confirm": confirm})
+        return _holding(step, f"DELETE {path}", "deletedAgents", "done")
 
     def set_tenant_limits(
         self, memory_bytes: int | None = None, memories_per_agent: int | None = None
