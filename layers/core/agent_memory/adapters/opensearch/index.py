@@ -50,8 +50,7 @@ from ...domain.search.index import (
 )
 from .bm25 import candidates_body, query_words, read_statistics, rescore, statistics_body
 from .bodies import (
-    LENGTH_FIELD,
-    TEXT_FIELD,
+    ADDED_FIELDS,
     cosine_from_score,
     doc_key,
     document_source,
@@ -120,8 +119,8 @@ class OpenSearchIndex(SearchIndex):
         # written without it (found by their own words only) rather than refused.
         self._with_context = True
         # False when it could not gain `length`: written without it, the statistics average
-        # the lengths of the documents that have one (bm25.rescore).
-        self._with_length = True
+        # the lengths of the documents that have one (bm25.rescore). Likewise `words`.
+        self._with_length = self._with_words = True
 
     @property
     def index_name(self) -> str:
@@ -150,11 +149,8 @@ class OpenSearchIndex(SearchIndex):
         """An index made by an earlier version gets the fields added since (a mapping only
         ever gains fields; adding one that is there already changes nothing). One request a
         field, so a field refused does not keep the other out."""
-        self._with_context = self._add_field(
-            "context", TEXT_FIELD, "history events are indexed without the words said before them"
-        )
-        self._with_length = self._add_field(
-            "length", LENGTH_FIELD, "lexical scores average the lengths of documents that have one"
+        self._with_context, self._with_length, self._with_words = (
+            self._add_field(*field) for field in ADDED_FIELDS
         )
 
     def _add_field(self, name: str, mapping: dict[str, Any], without: str) -> bool:
@@ -203,7 +199,14 @@ class OpenSearchIndex(SearchIndex):
                 vector, model_id = newest.vector, newest.model_id
             if not self._with_context and doc.context:
                 doc = dataclasses.replace(doc, context="")
-            source = document_source(key, doc, vector, model_id, with_length=self._with_length)
+            source = document_source(
+                key,
+                doc,
+                vector,
+                model_id,
+                with_length=self._with_length,
+                with_words=self._with_words,
+            )
             same = next(
                 (c for c in copies if c.version == doc.version and c.digest == source["digest"]),
                 None,
