@@ -174,7 +174,6 @@ def document_source(
     doc: IndexDoc,
     vector: Sequence[float] | None,
     model_id: str | None,
-    *,
     with_length: bool = True,
     with_words: bool = True,
 ) -> dict[str, Any]:
