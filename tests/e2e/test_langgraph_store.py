@@ -5,8 +5,9 @@ InMemoryStore where their answers must agree, and the mapping onto records where
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
-import time
+import re
 from typing import Any
 
 import pytest
@@ -158,17 +159,115 @@ def test_a_query_ranks_through_the_services_search(store: AgentMemoryStore, clie
     store.put(("notes",), "drinks", {"text": "Ada drinks her coffee black every morning"})
     store.put(("notes",), "deploys", {"text": "Deploys happen on Fridays after review"})
     store.put(("other",), "coffee", {"text": "coffee beans are stored in the cellar"})
-    # Ranked by words and meaning alike: the background embedder is let finish first.
-    deadline = time.monotonic() + 60
-    while client.index_status(store.agent_id)["pendingVectors"]:
-        assert time.monotonic() < deadline, "vectors still pending after 60 s"
-        time.sleep(0.1)
+    # The store waits for its puts' vectors itself before ranking (vector_wait).
     found = store.search(("notes",), query="coffee")
-    assert [i.key for i in found] == ["drinks"]
-    assert found[0].score == 1.0
-    everywhere = store.search((), query="coffee")
+    assert client.index_status(store.agent_id)["pendingVectors"] == 0
+    # Every item under the prefix: the one the query finds first, ranked; the other after it.
+    assert [(i.key, i.score) for i in found] == [("drinks", 1.0), ("deploys", None)]
+    everywhere = store.search((), query="coffee", limit=2)
     assert sorted(i.key for i in everywhere) == ["coffee", "drinks"]
     assert [i.score for i in everywhere] == [1.0, 0.5]
+
+
+DIMS = 64
+
+
+def _words_embedding(texts: list[str]) -> list[list[float]]:
+    """InMemoryStore's embedding for the parity cases: each word a dimension (by its hash), so
+    a query ranks by the words it shares, as the service's words do."""
+    vectors = []
+    for text in texts:
+        vector = [0.0] * DIMS
+        for word in re.findall(r"[a-z]+", text.lower()):
+            vector[int(hashlib.sha256(word.encode()).hexdigest(), 16) % DIMS] += 1.0
+        vectors.append(vector)
+    return vectors
+
+
+def _indexed_reference() -> InMemoryStore:
+    return InMemoryStore(index={"dims": DIMS, "embed": _words_embedding})
+
+
+def test_a_query_with_a_filter_returns_every_item_passing_the_filter_ranked(
+    store: AgentMemoryStore,
+) -> None:
+    # LangGraph's case: filter={"color": "red"}, query="apple" gives both red items.
+    reference = _indexed_reference()
+    rows = [
+        ("a", {"text": "apple pie with cinnamon", "color": "red"}),
+        ("b", {"text": "the invoice was paid on Monday", "color": "red"}),
+        ("c", {"text": "apple juice", "color": "green"}),
+    ]
+    for target in (store, reference):
+        for key, value in rows:
+            target.put(("fruit",), key, value)
+
+    ours = store.search(("fruit",), filter={"color": "red"}, query="apple")
+    theirs = reference.search(("fruit",), filter={"color": "red"}, query="apple")
+
+    assert [i.key for i in ours] == [i.key for i in theirs] == ["a", "b"]
+    assert ours[0].score == 1.0
+    # Paged like LangGraph's: the offset counts the ranked items first.
+    assert [i.key for i in store.search(("fruit",), query="apple", limit=1, offset=1)] == [
+        i.key for i in reference.search(("fruit",), query="apple", limit=1, offset=1)
+    ]
+
+
+def test_a_search_right_after_a_put_finds_what_only_its_meaning_finds(
+    store: AgentMemoryStore,
+) -> None:
+    # No word of "coffee" is in either value: only the first one's meaning is near it.
+    store.put(("drinks",), "morning", {"text": "Ada starts every day with a double espresso"})
+    store.put(("drinks",), "deploys", {"text": "Deploys happen on Fridays after review"})
+
+    found = store.search(("drinks",), query="coffee")
+
+    assert (found[0].key, found[0].score) == ("morning", 1.0)
+
+
+def test_a_put_with_index_false_is_stored_but_never_ranked_by_a_query(
+    store: AgentMemoryStore, client: Client
+) -> None:
+    reference = _indexed_reference()
+    for target in (store, reference):
+        target.put(("docs",), "hidden", {"text": "falcon launch checklist"}, index=False)
+        target.put(("docs",), "shown", {"text": "falcon launch window"})
+
+    # Read back and found by prefix as any item; by a query, after the ranked ones, unscored.
+    assert store.get(("docs",), "hidden") is not None
+    assert sorted(i.key for i in store.search(("docs",))) == ["hidden", "shown"]
+    ours = store.search(("docs",), query="falcon checklist")
+    theirs = reference.search(("docs",), query="falcon checklist")
+    assert [(i.key, i.score is None) for i in ours] == [(i.key, i.score is None) for i in theirs]
+    assert [(i.key, i.score is None) for i in ours] == [("shown", False), ("hidden", True)]
+    # Deviation: the service's own search (an agent's search_memory) still finds it.
+    found = client.list_records(store.agent_id, query="checklist", kind="langgraph")["records"]
+    assert [r["labels"]["key"] for r in found][:1] == ["hidden"]
+
+
+def test_deviation_a_put_indexing_some_fields_is_found_by_all_of_them(
+    store: AgentMemoryStore,
+) -> None:
+    # LangGraph embeds only `title` here; the service indexes the whole value.
+    store.put(("docs",), "k", {"title": "release notes", "body": "zeppelin"}, index=["title"])
+
+    assert [(i.key, i.score) for i in store.search(("docs",), query="zeppelin")] == [("k", 1.0)]
+
+
+def test_deviation_a_namespace_emptied_by_deletes_is_not_listed(store: AgentMemoryStore) -> None:
+    reference = InMemoryStore()
+    for target in (store, reference):
+        target.put(("gone",), "k", {"v": 1})
+        target.put(("kept",), "k", {"v": 1})
+        target.delete(("gone",), "k")
+
+    assert store.list_namespaces() == [("kept",)]
+    assert reference.list_namespaces() == [("gone",), ("kept",)]
+
+
+def test_a_negative_vector_wait_is_refused(client: Client) -> None:
+    with pytest.raises(ValueError, match="vector_wait is seconds"):
+        AgentMemoryStore(client, "lg/never", vector_wait=-1)
 
 
 def test_list_namespaces_with_conditions_depth_limit_and_offset(store: AgentMemoryStore) -> None:
@@ -187,9 +286,18 @@ def test_list_namespaces_with_conditions_depth_limit_and_offset(store: AgentMemo
         {"prefix": ("a",)},
         {"suffix": ("c",)},
         {"prefix": ("*", "b")},
+        {"prefix": ("*", "b", "*")},
+        {"prefix": ("a", "*", "d")},
+        {"suffix": ("b", "*")},
+        {"suffix": ("*", "*", "*")},
+        {"prefix": ("a", "b", "c", "d")},  # deeper than every namespace: none
+        {"prefix": ("a",), "suffix": ("c",)},
+        {"prefix": ("*",), "suffix": ("x",), "max_depth": 1},
         {"prefix": ("a",), "max_depth": 2},
         {"max_depth": 1},
+        {"max_depth": 5},
         {"limit": 2, "offset": 1},
+        {"prefix": ("*", "b"), "limit": 1, "offset": 1},
     ]
     for case in cases:
         assert store.list_namespaces(**case) == reference.list_namespaces(**case), case
@@ -258,7 +366,7 @@ def test_the_agents_manifest_gains_only_what_the_store_needs(client: Client) -> 
     assert memory["instructions"] == "keep it short"
     assert memory["labels"]["customer"]["number"] == 5
     numbers = [label["number"] for label in memory["labels"].values()]
-    assert len(set(numbers)) == len(numbers) == 8
+    assert len(set(numbers)) == len(numbers) == 9
     assert "langgraph" in memory["kinds"]
     assert "agent" in memory["scope"]["write"]
     # A second store on the same agent saves no new version.

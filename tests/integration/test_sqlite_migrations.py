@@ -1,7 +1,7 @@
 """An embedded data file made by an earlier version is migrated in place at start, and keeps
 everything: here the words index of migration 4, partitioned by owner in migration 9, given
-a context column (words said before a history event) in migration 10 and split into a table per
-tenant and kind in migration 16."""
+a context column (words said before a history event) in migration 10, split into a table per
+tenant and kind in migration 16 and tokenized anew for every script in migration 17."""
 
 from __future__ import annotations
 
@@ -51,7 +51,10 @@ def _file_at(path, version):
     conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY)")
     for number, statements in enumerate(MIGRATIONS[:version], start=1):
         for statement in statements:
-            conn.execute(statement)
+            if callable(statement):
+                statement(conn)
+            else:
+                conn.execute(statement)
         conn.execute("INSERT INTO schema_migrations (version) VALUES (?)", (number,))
     return conn
 
@@ -104,4 +107,51 @@ def test_the_shared_words_table_is_split_by_tenant_and_kind_and_keeps_every_word
     assert words_table("globex", "event") not in tables
     for owner in made:
         assert read.execute(f"SELECT count(*) FROM {words_table(*owner)}").fetchone()[0] == 1
+    store.close()
+
+
+def test_words_stored_before_every_script_was_split_are_split_anew_and_none_is_lost(tmp_path):
+    # Given a file of migration 16, its words tables made with the tokenizer of then (Japanese
+    # and Korean runs one word each, marks separators), holding texts of several scripts
+    path = tmp_path / "agent-memory.sqlite3"
+    conn = _file_at(path, 16)
+    rows = [
+        ("rec_ja", "record", "これは日本語です", ""),
+        ("rec_ko", "record", "이건 한국어야", ""),
+        ("rec_hi", "record", "हिन्दी में लिखा गया संदेश", ""),
+        ("rec_en", "record", "Releases ship on Tuesdays", ""),
+        ("evt_1", "event", "了解しました", "明日の会議は何時ですか"),
+    ]
+    for doc_id, kind, text, context in rows:
+        table = words_table("acme", kind)
+        conn.execute(
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(text, owner, context,"
+            " tokenize = 'porter unicode61')"
+        )
+        seq = _doc_row(conn, "acme", "teams/web", doc_id, kind)
+        conn.execute(
+            f"INSERT INTO {table} (rowid, text, owner, context) VALUES (?, ?, ?, ?)",
+            (seq, text, owner_key("acme", "teams/web", kind), context),
+        )
+    conn.close()
+
+    # When the store opens it (migration 17)
+    store = SqliteStore(path)
+    index = store.attach_index(None, None)
+
+    def found(kind, query):
+        return [h.id for h in index.lexical("acme", "teams/web", query, IndexFilter(kind=kind), 5)]
+
+    # Then every document is found by a word from inside it, English as before
+    assert found("record", "日本語") == ["rec_ja"]
+    assert found("record", "한국어") == ["rec_ko"]
+    assert found("record", "लिखा गया") == ["rec_hi"]
+    assert found("record", "when do releases ship") == ["rec_en"]
+    assert found("event", "会議") == ["evt_1"]  # by the words said before it
+    read = store.db.read()
+    for kind, count in (("record", 4), ("event", 1)):
+        table = words_table("acme", kind)
+        assert read.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == count
+        sql = read.execute("SELECT sql FROM sqlite_schema WHERE name = ?", (table,)).fetchone()
+        assert "Mc Mn" in sql[0]
     store.close()

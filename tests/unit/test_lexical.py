@@ -17,7 +17,8 @@ pytestmark = pytest.mark.unit
         ("the and of", []),
         ("Das Büro liegt in Zürich", ["das", "buro", "liegt", "zurich"]),
         ("naïve CAFÉ, Ørsted", ["naive", "cafe", "ørsted"]),
-        ("東京 オフィス", ["東京", "オフィス"]),
+        # Scripts without spaces: each character and each pair (domain/search/scripts.py).
+        ("東京 オフィス", ["東", "京", "東京", "オ", "フ", "ィ", "ス", "オフ", "フィ", "ィス"]),
         ("snake_case", ["snake", "case"]),
     ],
 )

@@ -37,6 +37,13 @@ def candidate(doc_id: str, text: str, context: str = "", created: str = "2025-01
     return {"_id": f"aoss-{doc_id}", "_score": 1.0, "_source": source}
 
 
+def asked(clause: dict) -> dict:
+    """The engine's analysed match of a word's clause (beside it: the domain's own `words`)."""
+    matched, words = clause["bool"]["should"]
+    assert words == {"terms": {"words": [matched["multi_match"]["query"]]}}
+    return matched["multi_match"]
+
+
 def scores(hits) -> dict[str, float]:
     return {hit.id: hit.score for hit in hits}
 
@@ -55,9 +62,9 @@ def test_the_statistics_are_one_search_over_the_agents_documents_of_the_kind_onl
     assert body["aggs"]["average_length"] == {"avg": {"field": "length"}}
     holding = body["aggs"]["holding"]["filters"]["filters"]
     assert list(holding) == ["0", "1"]  # a bucket a word, in the order of the words
-    assert holding["0"]["multi_match"]["query"] == "falcon"
-    assert holding["1"]["multi_match"]["query"] == "plans"
-    assert holding["0"]["multi_match"]["operator"] == "and"
+    assert asked(holding["0"])["query"] == "falcon"
+    assert asked(holding["1"])["query"] == "plans"
+    assert asked(holding["0"])["operator"] == "and"
 
 
 def test_the_statistics_are_read_from_the_total_and_the_buckets():
@@ -100,7 +107,7 @@ def test_candidates_score_the_agents_idf_of_each_word_they_hold_and_pass_every_f
     assert query["filter"] == clauses
     assert query["minimum_should_match"] == 1
     boosts = {
-        c["constant_score"]["filter"]["multi_match"]["query"]: c["constant_score"]["boost"]
+        asked(c["constant_score"]["filter"])["query"]: c["constant_score"]["boost"]
         for c in query["should"]
     }
     assert boosts == pytest.approx({"falcon": IDF_FALCON, "plan": IDF_PLAN})
@@ -118,7 +125,7 @@ def test_a_word_no_document_holds_is_not_asked_for_and_none_held_asks_nothing():
     body = candidates_body(query_words("falcon zebra"), STATS, PARTITION, 5)
     assert body is not None
     [clause] = body["query"]["bool"]["should"]
-    assert clause["constant_score"]["filter"]["multi_match"]["query"] == "falcon"
+    assert asked(clause["constant_score"]["filter"])["query"] == "falcon"
 
     assert candidates_body(query_words("zebra"), STATS, PARTITION, 5) is None
 

@@ -209,18 +209,19 @@ def test_an_index_that_already_exists_only_gains_the_fields_added_since():
     )
     client = RecordingClient(create_error=exists)
     OpenSearchIndex(client, "memories", 8).create_index()
-    assert [verb for verb, _ in client.calls] == ["create", "put_mapping", "put_mapping"]
+    assert [verb for verb, _ in client.calls] == ["create", *["put_mapping"] * 3]
     mapped = index_body(8)["mappings"]["properties"]
-    # One request a field, so one refused does not keep the other out.
+    # One request a field, so one refused does not keep the others out.
     assert [call["body"]["properties"] for _, call in client.calls[1:]] == [
         {"context": mapped["context"]},
         {"length": mapped["length"]},
+        {"words": mapped["words"]},
     ]
 
 
 def test_history_context_words_are_kept_only_when_said_and_count_a_quarter_in_the_length():
     # A word is looked for in the document's text and in the words said before it.
-    fields = word_clause(query_words("ship")[0])["multi_match"]["fields"]
+    fields = word_clause(query_words("ship")[0])["bool"]["should"][0]["multi_match"]["fields"]
     assert fields == ["text", "text.english", "context", "context.english"]
     said = "turn 2, user: Tuesdays."  # turn, 2, user, tuesday: 4 words
     doc = index_docs.doc(
@@ -237,6 +238,29 @@ def test_history_context_words_are_kept_only_when_said_and_count_a_quarter_in_th
 def test_an_index_without_the_length_field_is_written_without_it():
     doc = index_docs.doc("r1", "deploy the api", tenant="acme", agent_id="a")
     assert "length" not in document_source("k", doc, None, None, with_length=False)
+
+
+def test_text_not_in_ascii_keeps_the_domains_words_beside_it_and_english_keeps_none():
+    # Given a Korean record, a German one and an English one
+    korean = index_docs.doc("r1", "이건 한국어야", tenant="acme", agent_id="a")
+    german = index_docs.doc("r2", "Grüße aus Zürich", tenant="acme", agent_id="a")
+    english = index_docs.doc("r3", "deploy the api", tenant="acme", agent_id="a")
+
+    # Then the first two carry their words as the domain splits them (pairs, folded), at
+    # spaces only; the English one nothing new (its stored form is as it was)
+    assert index_body(8)["mappings"]["properties"]["words"]["analyzer"] == "whitespace"
+    assert (
+        document_source("k", korean, None, None)["words"] == "이 건 이건 한 국 어 야 한국 국어 어야"
+    )
+    assert document_source("k", german, None, None)["words"] == "gruße aus zurich"
+    assert "words" not in document_source("k", english, None, None)
+    # And an index that refused the field is written without it
+    assert "words" not in document_source("k", korean, None, None, with_words=False)
+    # And a query's pair is looked for in them, beside the piece of the query it came from
+    assert [word.word for word in query_words("한국어")] == ["한국", "국어"]
+    assert word_clause(query_words("한국어")[0])["bool"]["should"][-1] == {
+        "terms": {"words": ["한국", "한국어"]}
+    }
 
 
 def test_other_engine_errors_become_storage_unavailable():

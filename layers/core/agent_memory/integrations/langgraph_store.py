@@ -3,40 +3,17 @@ to agent-memory by changing the line that makes its store:
 
     store = AgentMemoryStore(Client(url, token), "teams/web/assistant")
 
-How a store maps onto records (all of one agent, in agent scope, of one kind, `langgraph` by
-default):
-
-| LangGraph | agent-memory |
-|---|---|
-| namespace `("users", "u1", "prefs")` | label `namespace` = `users.u1.prefs` (LangGraph forbids `.` in a namespace label), and `ns1`..`ns4` = its first four labels, so a prefix search filters in the service |
-| key | label `key` |
-| value (a dict) | `content`: the value as JSON; `summary`: `key: value` on one line (at most 500 characters), both found by words and meaning |
-| put of an existing key | `add_memory` with `replaces` the current record (the old one stays in its versions) |
-| delete | `delete_memory` (stays readable through history) |
-| created_at / updated_at | label `created_at` (carried over by each put) / the record's `createdAt` |
-| search with `query` | the service's hybrid search (words, meaning, recency; the agent's `search` settings); `score` is from the rank (1, 1/2, 1/3, ...): the service returns order, not scores |
-| search without `query` | newest first |
-| `filter` | applied to the values here, with LangGraph's operators (`$eq`, `$ne`, `$gt`, `$gte`, `$lt`, `$lte`, nested dicts) |
-
-A batch reads first, then writes (as LangGraph's in-memory store does: the last put of a key
-wins), its writes in one turn committed at once, so they apply together or not at all; a turn
-holds at most 24 writes, so a larger batch is several turns. The first call saves what the
-agent's manifest needs (memory enabled, agent scope, the two tools, the kind and the labels) as
-a new manifest version when something is missing, keeping the rest.
-
-What does not carry over: TTL (`supports_ttl` is false, as LangGraph's base expects, so a `ttl`
-is refused by BaseStore itself), `index` configuration and a put's `index=` (every record is
-indexed whole by the service's own embedding model), and wildcards in a search prefix. A
-namespace (joined) and a key are at most 256 characters each (the longest label value).
-`filter` and a prefix deeper than four labels are applied to the service's candidates: a
-ranked search looks at its best 200.
+How it maps onto records, what it answers as LangGraph's own stores do and where it does not:
+`AgentMemoryStore`'s docstring.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -54,7 +31,10 @@ from langgraph.store.base import (
 )
 
 from ..client import ApiError, Client
+from .langgraph_filters import namespace_matches, value_matches
 from .turns import TurnRunner
+
+logger = logging.getLogger(__name__)
 
 PREFIX_LABELS = 4
 LABEL_VALUE_MAX = 256
@@ -63,13 +43,75 @@ SUMMARY_MAX = 500
 TURN_WRITES = 24
 # The most records the service lists or ranks in one call.
 PAGE = 200
-_LABELS = ("namespace", "key", "created_at", *(f"ns{i}" for i in range(1, PREFIX_LABELS + 1)))
+_LABELS = (
+    "namespace",
+    "key",
+    "created_at",
+    "indexed",
+    *(f"ns{i}" for i in range(1, PREFIX_LABELS + 1)),
+)
+# How long a search with a query waits for the store's last writes' vectors, in seconds.
+VECTOR_WAIT = 30.0
 
 
 class AgentMemoryStore(BaseStore):
-    """LangGraph's store over the records of `agent_id` (see the module's docstring)."""
+    """LangGraph's store over the records of `agent_id`: all of one agent, in agent scope, of one
+    kind (`langgraph` by default).
 
-    __slots__ = ("client", "agent_id", "kind", "runner", "_ready", "_lock")
+    | LangGraph | agent-memory |
+    |---|---|
+    | namespace `("users", "u1", "prefs")` | label `namespace` = `users.u1.prefs` (LangGraph forbids `.` in a namespace label), and `ns1`..`ns4` = its first four labels, so a prefix search filters in the service |
+    | key | label `key` |
+    | value (a dict) | `content`: the value as JSON; `summary`: `key: value` on one line (at most 500 characters), both found by words and meaning |
+    | put of an existing key | `add_memory` with `replaces` the current record (the old one stays in its versions) |
+    | delete | `delete_memory` (stays readable through history) |
+    | created_at / updated_at | label `created_at` (carried over by each put, as LangGraph's Postgres store keeps it) / the record's `createdAt` |
+    | put with `index=False` | label `indexed` = `false` |
+
+    As LangGraph's stores answer (tests/e2e/test_langgraph_store.py runs each case against its
+    InMemoryStore too):
+    - `search` returns every item under the prefix that passes `filter`. With a `query`, those
+      the service's hybrid search (words, meaning, recency; the agent's `search` settings) finds
+      come first, in its order, scored by their rank among them (1, 1/2, 1/3, ...: the service
+      returns order, not scores); the rest follow newest first with score None, as InMemoryStore places items it
+      has no vector for. Without a query: newest first (as the Postgres store orders).
+    - `filter` takes LangGraph's operators (`$eq`, `$ne`, `$gt`, `$gte`, `$lt`, `$lte`, nested
+      dicts). `list_namespaces` takes prefix and suffix conditions with `*` wildcards,
+      `max_depth`, `limit` and `offset`, sorted as LangGraph sorts them.
+    - A put with `index=False` is stored and read back, found by a search's prefix and filter,
+      never ranked by a query: it is among the items after the ranked ones.
+    - A search with a query right after a put waits for the put's vectors (up to
+      `vector_wait` seconds, while the service reports vectors pending), so it finds what only
+      meaning finds. The cloud's index cannot tell what is pending (it embeds as it indexes,
+      a moment after the write); the put's item is then still returned, among the unranked.
+    - A batch reads first, then writes (as LangGraph's in-memory store does: the last put of a
+      key wins), its writes in one turn committed at once, so they apply together or not at
+      all; a turn holds at most 24 writes, so a larger batch is several turns. The first call
+      saves what the agent's manifest needs (memory enabled, agent scope, the two tools, the
+      kind and the labels) as a new manifest version when something is missing.
+
+    Deviations that remain (each tested):
+    - `index=[fields]` on a put: the whole value is indexed, not only those fields (the
+      service indexes a record's summary and content whole). An `index=False` record is still
+      found by the service's own search (an agent's `search_memory`): only this store's
+      ranking leaves it out.
+    - TTL: `supports_ttl` is false, so BaseStore itself refuses a `ttl`.
+    - A namespace (joined) and a key are at most 256 characters each (the longest label value).
+    - `filter`, and a prefix deeper than four labels, are applied to the service's answers: a
+      query ranks its best 200 candidates, the rest of the items follow unranked.
+    - A namespace whose every item was deleted is not listed (InMemoryStore keeps listing it).
+    """
+
+    __slots__ = (
+        "client",
+        "agent_id",
+        "kind",
+        "runner",
+        "vector_wait",
+        "_ready",
+        "_lock",
+        "_unembedded",
+    )
 
     def __init__(
         self,
@@ -78,14 +120,20 @@ class AgentMemoryStore(BaseStore):
         *,
         kind: str = "langgraph",
         session_id: str | None = None,
+        vector_wait: float = VECTOR_WAIT,
     ) -> None:
+        if vector_wait < 0:
+            raise ValueError(f"vector_wait is seconds, 0 or more: {vector_wait}")
         self.client = client
         self.agent_id = agent_id
         self.kind = kind
         # The store's writes are turns of one session (made on the first write).
         self.runner = TurnRunner(client, agent_id, session_id)
+        self.vector_wait = vector_wait
         self._ready = False
         self._lock = threading.Lock()
+        # Whether this store wrote since it last saw the agent's vectors all in.
+        self._unembedded = False
 
     # -- BaseStore ---------------------------------------------------------------------------
 
@@ -128,31 +176,61 @@ class AgentMemoryStore(BaseStore):
         return found[0] if found else None
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
-        prefix = op.namespace_prefix
+        """Every item under the prefix passing the filter: with a query, those it finds first in
+        its order, then the rest newest first (the class docstring)."""
+        prefix = tuple(op.namespace_prefix)
         labels = {f"ns{i + 1}": _label(part, "namespace") for i, part in enumerate(prefix)}
         labels = {k: v for k, v in labels.items() if int(k[2:]) <= PREFIX_LABELS}
         wanted = op.offset + op.limit
         query: dict[str, Any] = {"kind": self.kind, "scope": "agent"}
         if labels:
             query["labels"] = json.dumps(labels)
-        if op.query:
-            records: Iterable[dict[str, Any]] = self.client.list_records(
-                self.agent_id, query=op.query, limit=PAGE, **query
-            )["records"]
-        else:
-            records = self._pages(query)
+
+        def passes(item: Item) -> bool:
+            if item.namespace[: len(prefix)] != prefix:
+                return False
+            return not op.filter or all(
+                value_matches(item.value.get(k), v) for k, v in op.filter.items()
+            )
+
         found: list[SearchItem] = []
-        for rank, record in enumerate(records):
-            item = _item(record)
-            if item.namespace[: len(prefix)] != tuple(prefix):
-                continue
-            if op.filter and not all(_matches(item.value.get(k), v) for k, v in op.filter.items()):
-                continue
-            score = 1.0 / (rank + 1) if op.query else None
-            found.append(_search_item(item, score))
+        ranked: set[str] = set()
+        if op.query:
+            self._await_vectors()
+            answer = self.client.list_records(self.agent_id, query=op.query, limit=PAGE, **query)
+            for record in answer["records"]:
+                item = _item(record)
+                if record["labels"].get("indexed") == "false" or not passes(item):
+                    continue
+                ranked.add(record["id"])
+                found.append(_search_item(item, 1.0 / (len(found) + 1)))
+                if len(found) >= wanted:
+                    return found[op.offset : wanted]
+        for record in self._pages(query):
             if len(found) >= wanted:
                 break
+            item = _item(record)
+            if record["id"] not in ranked and passes(item):
+                found.append(_search_item(item, None))
         return found[op.offset : wanted]
+
+    def _await_vectors(self) -> None:
+        """After this store's writes, until the service has their vectors (or `vector_wait`
+        seconds pass, or it cannot tell): a query then finds them by meaning too."""
+        if not self._unembedded:
+            return
+        deadline = time.monotonic() + self.vector_wait
+        pause = 0.02
+        while self.client.index_status(self.agent_id).get("pendingVectors"):
+            if time.monotonic() >= deadline:
+                logger.warning(
+                    "searching before every vector is in",
+                    extra={"agent_id": self.agent_id, "waited_s": self.vector_wait},
+                )
+                return  # still pending: a later search waits again
+            time.sleep(pause)
+            pause = min(2 * pause, 0.5)
+        self._unembedded = False
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         namespaces = {
@@ -160,7 +238,7 @@ class AgentMemoryStore(BaseStore):
             for record in self._pages({"kind": self.kind, "scope": "agent"})
         }
         for condition in op.match_conditions or ():
-            namespaces = {ns for ns in namespaces if _namespace_matches(condition, ns)}
+            namespaces = {ns for ns in namespaces if namespace_matches(condition, ns)}
         if op.max_depth is not None:
             namespaces = {ns[: op.max_depth] for ns in namespaces}
         return sorted(namespaces)[op.offset : op.offset + op.limit]
@@ -187,11 +265,15 @@ class AgentMemoryStore(BaseStore):
                 continue
             created = _item(current).created_at if current is not None else datetime.now(UTC)
             arguments = self._record(op.namespace, op.key, dict(op.value), created)
+            if op.index is False:
+                arguments["labels"]["indexed"] = "false"
             if current is not None:
                 arguments["replaces"] = current["id"]
             calls.append(("add_memory", arguments))
         for start in range(0, len(calls), TURN_WRITES):
             self.runner.run(self._calls(calls[start : start + TURN_WRITES]))
+        if any(name == "add_memory" for name, _ in calls):
+            self._unembedded = True
 
     def _calls(self, calls: list[tuple[str, dict[str, Any]]]) -> Callable[[str, str], None]:
         """The work of one turn: each call in it, in order."""
@@ -298,38 +380,3 @@ def _search_item(item: Item, score: float | None) -> SearchItem:
         updated_at=item.updated_at,
         score=score,
     )
-
-
-def _namespace_matches(condition: Any, namespace: tuple[str, ...]) -> bool:
-    path = tuple(condition.path)
-    if len(namespace) < len(path):
-        return False
-    part = namespace[: len(path)] if condition.match_type == "prefix" else namespace[-len(path) :]
-    return all(p == "*" or p == n for p, n in zip(path, part, strict=True))
-
-
-def _matches(value: Any, wanted: Any) -> bool:
-    """LangGraph's filter semantics: exact values, nested dicts, and $-operators."""
-    if isinstance(wanted, dict):
-        if any(k.startswith("$") for k in wanted):
-            return all(_operator(value, k, v) for k, v in wanted.items())
-        return isinstance(value, dict) and all(_matches(value.get(k), v) for k, v in wanted.items())
-    return bool(value == wanted)
-
-
-def _operator(value: Any, operator: str, operand: Any) -> bool:
-    if operator == "$eq":
-        return bool(value == operand)
-    if operator == "$ne":
-        return bool(value != operand)
-    if value is None:
-        return False
-    compare = {
-        "$gt": lambda a, b: a > b,
-        "$gte": lambda a, b: a >= b,
-        "$lt": lambda a, b: a < b,
-        "$lte": lambda a, b: a <= b,
-    }.get(operator)
-    if compare is None:
-        raise ValueError(f"unsupported filter operator: {operator}")
-    return bool(compare(float(value), float(operand)))

@@ -226,7 +226,7 @@ class WordPostings:
         self, tenant: str, agent_id: str, query: str, where: IndexFilter, limit: int
     ) -> list[Hit]:
         """BM25 over the postings of the query's words, filtered, best first; newer wins ties."""
-        words = list(dict.fromkeys(stems(query)))
+        words = list(dict.fromkeys(stems(query, query=True)))
         if not words or limit < 1:
             return []
         pk = keys.words_pk(tenant, agent_id, where.kind)

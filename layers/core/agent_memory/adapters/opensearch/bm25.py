@@ -68,7 +68,7 @@ def query_words(query: str) -> list[QueryWord]:
     no word to find (stopwords and punctuation only)."""
     phrases: dict[str, list[str]] = {}
     for piece in query.split():
-        tokens = tokenize(piece)
+        tokens = tokenize(piece, query=True)
         for token in tokens:
             found = phrases.setdefault(stem(token), [])
             for phrase in (token, piece) if tokens != [piece.lower()] else (token,):
@@ -82,10 +82,13 @@ def word_clause(word: QueryWord) -> dict[str, Any]:
     phrase like the documents and parses no query syntax, so quotes, `AND` or `what's` are just
     words; `and` makes a piece the analyser splits (`eu-west-1`) find only documents holding all
     of it, not every document holding any of its parts."""
-    matches = [
+    matches: list[dict[str, Any]] = [
         {"multi_match": {"query": phrase, "fields": WORD_FIELDS, "operator": "and"}}
         for phrase in word.phrases
     ]
+    # The domain's own words of documents not in ASCII (bodies.WORDS_FIELD): a Korean or Thai
+    # word inside a run the analysers keep whole, a folded `zurich` in `Zürich`.
+    matches.append({"terms": {"words": list(word.phrases)}})
     if len(matches) == 1:
         return matches[0]
     return {"bool": {"should": matches, "minimum_should_match": 1}}

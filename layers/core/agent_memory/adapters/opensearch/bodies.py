@@ -28,6 +28,17 @@ TEXT_FIELD = {
 # A document's words as BM25 counts them (`weighted_words`), for the average length of an agent's
 # documents; a float, as context words count a fraction of a word.
 LENGTH_FIELD = {"type": "float"}
+# The domain's words of a text that is not all ASCII (domain/search/scripts.py: Korean, Thai...
+# as characters and their pairs, diacritics folded), split at spaces only: what finds a word in
+# any script whatever language analysers an engine offers. ASCII text has none (`text` finds it).
+WORDS_FIELD = {"type": "text", "analyzer": "whitespace"}
+# Fields an index made before them gains (OpenSearchIndex._add_fields), and what an index that
+# refuses one goes without.
+ADDED_FIELDS = (
+    ("context", TEXT_FIELD, "history events are indexed without the words said before them"),
+    ("length", LENGTH_FIELD, "lexical scores average the lengths of documents that have one"),
+    ("words", WORDS_FIELD, "text not in ASCII is found by the standard analyser's words only"),
+)
 
 
 def doc_key(tenant: str, agent_id: str, kind: str, doc_id: str) -> str:
@@ -64,6 +75,7 @@ def index_body(dimensions: int) -> dict[str, Any]:
             # History: the words said just before an event, searched at CONTEXT_WEIGHT.
             "context": dict(TEXT_FIELD),
             "length": dict(LENGTH_FIELD),
+            "words": dict(WORDS_FIELD),
             # Vectors are unit length, so the inner product is the cosine. AOSS vector
             # collections take faiss or nmslib (not lucene); faiss HNSW filters inside the search.
             "vector": {
@@ -162,12 +174,13 @@ def document_source(
     doc: IndexDoc,
     vector: Sequence[float] | None,
     model_id: str | None,
-    *,
     with_length: bool = True,
+    with_words: bool = True,
 ) -> dict[str, Any]:
     """What is stored for one copy of a document. `digest` fingerprints everything but the copy
     id, so writing the same version with the same content again is recognised and skipped.
-    `with_length` False: the index has no `length` field (an older index that refused it)."""
+    `with_length`, `with_words` False: the index has no such field (an older index that
+    refused it)."""
     source: dict[str, Any] = {
         "key": key,
         "tenant": doc.tenant,
@@ -189,6 +202,8 @@ def document_source(
         source["context"] = doc.context
     if with_length:
         source["length"] = lexical.weighted_words(doc.text, doc.context).length
+    if with_words and not (doc.text.isascii() and doc.context.isascii()):
+        source["words"] = " ".join(lexical.tokenize(doc.text) + lexical.tokenize(doc.context))
     if vector is not None:
         source["vector"] = [float(x) for x in vector]
     canonical = json.dumps(source, sort_keys=True, separators=(",", ":"))

@@ -50,8 +50,7 @@ from ...domain.search.index import (
 )
 from .bm25 import candidates_body, query_words, read_statistics, rescore, statistics_body
 from .bodies import (
-    LENGTH_FIELD,
-    TEXT_FIELD,
+    ADDED_FIELDS,
     cosine_from_score,
     doc_key,
     document_source,
@@ -119,9 +118,10 @@ class OpenSearchIndex(SearchIndex):
         # False when an existing index could not gain the `context` field: documents are then
         # written without it (found by their own words only) rather than refused.
         self._with_context = True
-        # False when it could not gain `length`: written without it, the statistics average
-        # the lengths of the documents that have one (bm25.rescore).
-        self._with_length = True
+        # (with_length, with_words) of document_source: False when it could not gain `length`:
+        # written without it, the statistics average the lengths of the documents that have one
+        # (bm25.rescore); likewise `words`.
+        self._optional_fields = (True, True)
 
     @property
     def index_name(self) -> str:
@@ -150,12 +150,8 @@ class OpenSearchIndex(SearchIndex):
         """An index made by an earlier version gets the fields added since (a mapping only
         ever gains fields; adding one that is there already changes nothing). One request a
         field, so a field refused does not keep the other out."""
-        self._with_context = self._add_field(
-            "context", TEXT_FIELD, "history events are indexed without the words said before them"
-        )
-        self._with_length = self._add_field(
-            "length", LENGTH_FIELD, "lexical scores average the lengths of documents that have one"
-        )
+        self._with_context, *optional = (self._add_field(*field) for field in ADDED_FIELDS)
+        self._optional_fields = (optional[0], optional[1])
 
     def _add_field(self, name: str, mapping: dict[str, Any], without: str) -> bool:
         """False when refused (no aoss:UpdateIndex, or the field mapped otherwise): indexing
@@ -203,7 +199,7 @@ class OpenSearchIndex(SearchIndex):
                 vector, model_id = newest.vector, newest.model_id
             if not self._with_context and doc.context:
                 doc = dataclasses.replace(doc, context="")
-            source = document_source(key, doc, vector, model_id, with_length=self._with_length)
+            source = document_source(key, doc, vector, model_id, *self._optional_fields)
             same = next(
                 (c for c in copies if c.version == doc.version and c.digest == source["digest"]),
                 None,

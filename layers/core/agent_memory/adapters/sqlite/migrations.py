@@ -4,7 +4,7 @@ A step is an SQL statement, or a function of the connection for what SQL alone c
 import sqlite3
 from collections.abc import Callable
 
-from .words import split_by_tenant
+from .words import retokenize, split_by_tenant
 
 Step = str | Callable[[sqlite3.Connection], None]
 
@@ -284,4 +284,7 @@ MIGRATIONS: list[list[Step]] = [
     # 16: the words index split by tenant (words.py): BM25's statistics were the whole file's, so
     # what one tenant stored moved another's scores
     [split_by_tenant],
+    # 17: words of every script (words.py): Japanese, Korean, Thai... as characters and their
+    # pairs, marks kept in their words, text folded as queries are
+    [retokenize],
 ]

@@ -36,6 +36,7 @@ from .words import (
     ensure_words_table,
     flush_words,
     hold_words,
+    index_texts,
     insert_words,
     missing_table,
     words_table,
@@ -43,9 +44,8 @@ from .words import (
 
 
 def match_expression(query: str) -> str | None:
-    """User text never reaches MATCH raw: `api.example.com`, `what's` or `eu-west-1` are FTS5
-    syntax errors. Each word is quoted and the words are OR-ed; stopwords are dropped."""
-    terms = list(dict.fromkeys(tokenize(query)))
+    """User text never reaches MATCH raw (`eu-west-1` is syntax): words quoted, OR-ed."""
+    terms = list(dict.fromkeys(tokenize(query, query=True)))
     return " OR ".join(f'"{t}"' for t in terms) if terms else None
 
 
@@ -302,7 +302,7 @@ class EmbeddedIndex(SearchIndex):
                     flushed = True
                 conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (found["seq"],))
                 conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
-            self._insert(conn, table, doc, model_id, vector, doc.text, doc.context, hold=hold)
+            self._insert(conn, table, doc, model_id, vector, *index_texts(doc), hold=hold)
             if doc.embed is not None and vector is None and self._model_id is not None:
                 self._queue(conn, doc)
 

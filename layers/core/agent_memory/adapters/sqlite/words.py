@@ -18,6 +18,12 @@ make a segment a message (and merges of them that grow with the table); held, th
 a batch. The temporary table rolls back with the savepoint that wrote to it, as the words
 table would; whatever reads or deletes words in the batch flushes it first.
 
+Words are indexed as the domain splits them (domain/search/scripts.py), so a query's words and
+a document's agree in every script: text that is not ASCII is stored folded, with each run of
+Chinese, Japanese, Korean, Thai... characters as its characters and their pairs, and the
+tokenizer keeps the marks written on letters (a Devanagari vowel sign, a Thai tone) inside the
+word. ASCII text is stored as it is, so English is split and stemmed by FTS5 as it always was.
+
 A table is named by a digest of its tenant and kind (tenant ids are arbitrary text) and made by
 the first write that needs it, inside that write's transaction; a rolled-back write takes it away
 again, so every write makes sure of it (`CREATE ... IF NOT EXISTS`, ~5 µs) rather than trusting
@@ -29,7 +35,13 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 
+from ...domain.search.index import IndexDoc
+from ...domain.search.scripts import spaced
+
 WORDS_PREFIX = "search_words_"
+# Letters, digits and the marks on letters are word characters (unicode61 takes marks for
+# separators by default, cutting `हिन्दी` into pieces); stemmed by porter where English.
+TOKENIZER = "porter unicode61 categories ''L* N* Co Mc Mn''"
 # Per connection (a temporary table), so each thread's batch holds its own words.
 _HELD = "temp.words_held"
 
@@ -48,9 +60,20 @@ def ensure_words_table(conn: sqlite3.Connection, tenant: str, kind: str) -> str:
     table = words_table(tenant, kind)
     conn.execute(
         f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(text, owner, context,"
-        " tokenize = 'porter unicode61')"
+        f" tokenize = '{TOKENIZER}')"
     )
     return table
+
+
+def index_text(text: str) -> str:
+    """What the words table holds of a document's text: ASCII as it is, the rest as the
+    domain's words (`spaced`)."""
+    return text if text.isascii() else spaced(text)
+
+
+def index_texts(doc: IndexDoc) -> tuple[str, str]:
+    """What the words table holds of a document: its text and its context (`index_text`)."""
+    return index_text(doc.text), index_text(doc.context)
 
 
 def hold_words(conn: sqlite3.Connection) -> None:
@@ -120,3 +143,26 @@ def split_by_tenant(conn: sqlite3.Connection) -> None:
             (tenant, kind),
         )
     conn.execute("DROP TABLE search_fts")
+
+
+def retokenize(conn: sqlite3.Connection) -> None:
+    """Migration 17: every words table made again with TOKENIZER, its documents' text and
+    context as `index_text` makes them, at the same rowids (nothing is lost: what was stored is
+    what is folded)."""
+    tables = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?"
+        " AND sql LIKE 'CREATE VIRTUAL TABLE%'",
+        (f"{WORDS_PREFIX}%",),
+    ).fetchall()
+    conn.create_function("index_text", 1, index_text, deterministic=True)
+    for (table,) in tables:
+        conn.execute(
+            f"CREATE VIRTUAL TABLE {WORDS_PREFIX}retokenized USING fts5(text, owner, context,"
+            f" tokenize = '{TOKENIZER}')"
+        )
+        conn.execute(
+            f"INSERT INTO {WORDS_PREFIX}retokenized (rowid, text, owner, context)"
+            f" SELECT rowid, index_text(text), owner, index_text(context) FROM {table}"
+        )
+        conn.execute(f"DROP TABLE {table}")
+        conn.execute(f"ALTER TABLE {WORDS_PREFIX}retokenized RENAME TO {table}")

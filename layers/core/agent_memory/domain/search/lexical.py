@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .index import CONTEXT_WEIGHT
+from .scripts import words
 
-# Letters and digits of any script (not `_`), as SQLite's unicode61 tokenizer splits them.
-_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for from
@@ -25,19 +22,11 @@ STOPWORDS = frozenset(
 )
 
 
-def fold(text: str) -> str:
-    """Lower case without diacritics (`Zürich` -> `zurich`), as unicode61 indexes words."""
-    if text.isascii():
-        return text.lower()  # nothing to strip: skips a Python step per character
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def tokenize(text: str) -> list[str]:
+def tokenize(text: str, *, query: bool = False) -> list[str]:
     """Folded word tokens without stopwords; `what's` -> `what`, `eu-west-1` -> eu west 1,
-    `Zürich` -> zurich."""
+    `Zürich` -> zurich, `日本語` -> 日 本 語 日本 本語 (`query`: 日本 本語; scripts.py)."""
     tokens = []
-    for token in _TOKEN.findall(fold(text)):
+    for token in words(text, query=query):
         token = token.split("'", 1)[0]
         if token and token not in STOPWORDS:
             tokens.append(token)
@@ -66,9 +55,9 @@ def stem(word: str) -> str:
     return word
 
 
-def stems(text: str) -> list[str]:
+def stems(text: str, *, query: bool = False) -> list[str]:
     """`tokenize`, each word stemmed."""
-    return [stem(word) for word in tokenize(text)]
+    return [stem(word) for word in tokenize(text, query=query)]
 
 
 @dataclass(frozen=True)
@@ -114,7 +103,7 @@ def bm25_term(
 def bm25(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[Scored]:
     """Documents sharing a word with the query, best first; ties go to the later document
     (callers pass documents oldest first, so newer wins)."""
-    terms = set(tokenize(query))
+    terms = set(tokenize(query, query=True))
     if not terms or not documents:
         return []
     tokenized = [tokenize(doc) for doc in documents]

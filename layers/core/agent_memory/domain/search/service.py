@@ -261,7 +261,7 @@ def staged_hits(query: str, extra: Sequence[Record], indexed: Sequence[Hit]) -> 
     has every word of the query scored below an indexed one that shares a single word. Each
     scores the share of the query's words it has, times the best indexed score: one with every
     word ties the best indexed hit (and, newer, wins the tie)."""
-    terms = set(tokenize(query))
+    terms = set(tokenize(query, query=True))
     if not terms:
         return []
     top = max((h.score for h in indexed if h.score > 0), default=1.0)

@@ -304,7 +304,7 @@ class HistorySearch:
         """The best `wanted` visible results, one an event, each with the candidate that found
         it; and whether candidates were left unexamined."""
         cache = TurnCache(self._store, tenant, agent_id)
-        words = set(tokenize(query))
+        words = set(tokenize(query, query=True))
         # Events are read a batch at a time as the candidates are walked, the first batch a
         # little more than the page wants (most candidates are visible).
         batch = min(READ_AHEAD, 2 * wanted + 5)
