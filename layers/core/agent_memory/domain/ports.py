@@ -143,7 +143,8 @@ class SessionStore(ABC):
         writes: TurnWrites = NO_WRITES,
     ) -> Turn:
         """Move an open turn to committed or rolled back and apply `writes` with it: all or
-        none. The turn's `extraction` (a queued review) is kept with it.
+        none. The turn's `extraction` (a queued review) and, on a commit, its `memory_updates`
+        (what each call changed) are kept with it.
 
         PreconditionFailed if the turn is not open or any expected version does not hold;
         LimitExceeded if the file writes would take the agent past max_files memories.

@@ -20,6 +20,7 @@ from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 
 from ...domain.errors import Conflict, NotFound, StorageUnavailable
+from ...domain.events import updates_json
 from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import NO_WRITES, PreconditionFailed, Store, TurnWrites
 from . import keys
@@ -291,6 +292,8 @@ class DynamoStore(
                 item.extraction.set(turn.extraction.model_dump_json()),
                 item.extraction_status.set(turn.extraction.status.value),
             ]
+        if status is TurnStatus.COMMITTED and turn.memory_updates:
+            actions.append(item.memory_updates.set(updates_json(turn.memory_updates)))
         is_open = item.status == TurnStatus.OPEN.value
         if writes.effects is not None:
             # Only while the turn holds no effect staged after the commit read them (see

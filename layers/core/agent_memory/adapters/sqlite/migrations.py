@@ -284,4 +284,7 @@ MIGRATIONS: list[list[Step]] = [
     # 16: the words index split by tenant (words.py): BM25's statistics were the whole file's, so
     # what one tenant stored moved another's scores
     [split_by_tenant],
+    # 17: what each call of a committed turn changed (JSON list of MemoryUpdate), the session's
+    # record of its memory.updated events
+    ["ALTER TABLE turns ADD COLUMN memory_updates TEXT"],
 ]

@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ...domain.errors import NotFound
-from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import NO_WRITES, PreconditionFailed, Store, TurnWrites
 from ...domain.search.index import IndexDoc
 from .audit import SqliteAudit
@@ -21,6 +21,7 @@ from .files import SqliteFiles
 from .history import SqliteHistory
 from .records import SqliteRecords
 from .search import EmbeddedIndex
+from .turn_rows import turn_from_row as _turn
 from .usage import SqliteUsage
 
 
@@ -394,24 +395,4 @@ def _session(row: sqlite3.Row) -> Session:
         metadata=json.loads(row["metadata"]),
         created_at=datetime.fromisoformat(row["created_at"]),
         owner=row["owner"],
-    )
-
-
-def _turn(row: sqlite3.Row) -> Turn:
-    return Turn(
-        tenant=row["tenant"],
-        agent_id=row["agent_id"],
-        session_id=row["session_id"],
-        id=row["turn_id"],
-        sequence=row["sequence"],
-        status=TurnStatus(row["status"]),
-        preview=bool(row["preview"]),
-        replay_of=row["replay_of"],
-        started_by=row["started_by"],
-        trigger_run_id=row["trigger_run_id"],
-        manifest_version=row["manifest_version"],
-        created_at=datetime.fromisoformat(row["created_at"]),
-        ended_at=datetime.fromisoformat(row["ended_at"]) if row["ended_at"] else None,
-        extraction=Extraction.model_validate_json(row["extraction"]) if row["extraction"] else None,
-        reviewed=bool(row["reviewed"]),
     )
