@@ -20,6 +20,7 @@ from .extraction.job import ExtractionJob
 from .files.models import FileMemory, FileVersion, FileWrite, PreviewFile, TenantLimits
 from .history import HistoryEvent
 from .history_keys import EventKeys
+from .manifests.models import NamedManifestStore
 from .models import (
     Agent,
     Extraction,
@@ -404,6 +405,7 @@ class ExtractionStarter(ABC):
 
 
 class Store(
+    NamedManifestStore,
     AgentStore,
     SessionStore,
     TurnLog,

@@ -12,8 +12,8 @@ from ...domain.ports import PreconditionFailed
 from ...domain.records import RecordWrite
 from ...domain.search.index import IndexDoc
 from .database import Database
+from .rows import turn_from_row
 from .search import EmbeddedIndex
-from .turn_rows import turn_from_row
 
 
 def set_extraction(

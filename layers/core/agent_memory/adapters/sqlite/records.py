@@ -25,8 +25,8 @@ from .database import Database, require_open_turn
 from .database import lost_race as _lost_race
 from .extraction import set_extraction
 from .filters import RECORD_COLUMNS, filter_sql
+from .rows import updates_json
 from .search import EmbeddedIndex
-from .turn_rows import updates_json
 
 
 class SqliteRecords:

@@ -19,14 +19,25 @@ from .database import lost_race as _lost_race
 from .extraction import SqliteExtraction
 from .files import SqliteFiles
 from .history import SqliteHistory
+from .named_manifests import SqliteNamedManifests
 from .records import SqliteRecords
+from .rows import agent_from_row as _agent
+from .rows import session_from_row as _session
+from .rows import turn_from_row as _turn
+from .rows import version_from_row as _version
 from .search import EmbeddedIndex
-from .turn_rows import turn_from_row as _turn
 from .usage import SqliteUsage
 
 
 class SqliteStore(
-    SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, SqliteExtraction, SqliteAudit, Store
+    SqliteRecords,
+    SqliteFiles,
+    SqliteUsage,
+    SqliteHistory,
+    SqliteExtraction,
+    SqliteAudit,
+    SqliteNamedManifests,
+    Store,
 ):
     def __init__(self, path: Path | str, synchronous: str = "FULL") -> None:
         self.db = Database(path, synchronous)
@@ -362,37 +373,3 @@ class SqliteStore(
 
 def _session_key(tenant: str, agent_id: str, session_id: str) -> tuple[str, ...]:
     return ("session", tenant, agent_id, session_id)
-
-
-def _agent(row: sqlite3.Row) -> Agent:
-    return Agent(
-        tenant=row["tenant"],
-        id=row["agent_id"],
-        manifest_version=row["manifest_version"],
-        manifest=json.loads(row["manifest"]),
-        forked_from=row["forked_from"],
-        created_at=datetime.fromisoformat(row["created_at"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
-    )
-
-
-def _version(row: sqlite3.Row) -> ManifestVersion:
-    return ManifestVersion(
-        agent_id=row["agent_id"],
-        version=row["version"],
-        manifest=json.loads(row["manifest"]),
-        created_at=datetime.fromisoformat(row["created_at"]),
-    )
-
-
-def _session(row: sqlite3.Row) -> Session:
-    return Session(
-        tenant=row["tenant"],
-        agent_id=row["agent_id"],
-        id=row["session_id"],
-        last_sequence=row["last_sequence"],
-        reviewed_through=row["reviewed_through"],
-        metadata=json.loads(row["metadata"]),
-        created_at=datetime.fromisoformat(row["created_at"]),
-        owner=row["owner"],
-    )
