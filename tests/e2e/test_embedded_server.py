@@ -222,7 +222,9 @@ def test_the_python_client_makes_every_call_a_harness_and_an_app_make(server):
     assert recalled["records"][0]["summary"] == "Releases ship on Tuesdays"
     assert [e["text"] for e in client.history(agent, session)["events"]] == ["ship on tuesdays"]
     exported = client.export(agent, session)
-    assert [line["type"] for line in exported] == ["turn", "event", "turn"]
+    # The first turn's add_memory changed memory: its memory.updated follows the turn's events.
+    assert [line["type"] for line in exported] == ["turn", "event", "memory.updated", "turn"]
+    assert exported[2]["changes"][0]["operation"] == "create"
     assert client.memory_index(agent, session)["index"] == ""
     assert client.compact(agent, session)["index"] == ""
     assert "embed" in {u["purpose"] for u in client.usage(agent)["usage"]}

@@ -35,6 +35,7 @@ TOKENS = {
     "acme-u2-own": TokenGrant("acme", frozenset({SESSIONS_OWN}), "tok_u2", "u2"),
     "acme-helper": TokenGrant("acme", ALL_SCOPES, "tok_helper", "u1", frozenset({"helper"})),
 }
+MANIFEST_NAME = "releases"
 MANIFEST = {
     "harness": {
         "memory": {
@@ -110,6 +111,7 @@ def world(services):
     open_turn = probe.ok("POST", turns, {})["id"]
     versions = probe.ok("GET", f"{base}/-/memory-versions")["versions"]
     probe("globex-admin", "PUT", "/v1/agents/teams/globex", {"harness": {}})
+    probe.ok("PUT", f"/v1/agent-manifests/{MANIFEST_NAME}", MANIFEST)
     values = {
         "agentId": AGENT,
         "session_id": "s1",
@@ -119,6 +121,7 @@ def world(services):
         "version_id": versions[0]["id"],
         "version": "1",
         "name": "add_memory",
+        "manifest_name": MANIFEST_NAME,
     }
     return probe, values
 
@@ -133,6 +136,8 @@ def acme_state(probe: Probe) -> dict[str, Any]:
         "agents": probe.ok("GET", "/v1/agents"),
         "agent": probe.ok("GET", base),
         "manifests": probe.ok("GET", f"{base}/-/manifest-versions"),
+        "named manifests": probe.ok("GET", "/v1/agent-manifests"),
+        "named versions": probe.ok("GET", f"/v1/agent-manifests/{MANIFEST_NAME}/versions"),
         "sessions": sessions,
         "records": probe.ok("GET", f"{base}/-/records", status="all", preview="any"),
         "memories": probe.ok("GET", f"{base}/-/memories"),

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .domain.embeddings import Embedder
 from .domain.extraction.model import MemoryModel
+from .domain.manifests.service import NamedManifestService
 from .domain.metrics import NO_METRICS, MeteredEmbedder, Metrics
 from .domain.ports import EventPublisher, ExtractionStarter, Store
 from .domain.search.index import SearchIndex
@@ -297,6 +298,7 @@ def build_services(
         tools=tools,
         ingest=ingest,
         audit=AuditService(store, settings.audit_retention_days),
+        agent_manifests=NamedManifestService(store, agents),
         extraction=extraction,
         starter=starter,
         vectors=vectors,

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .domain.manifests.service import NamedManifestService
 from .domain.ports import EventPublisher, ExtractionStarter, Store
 from .domain.services.agent_search import AgentSearch
 from .domain.services.agents import AgentService
@@ -42,6 +43,7 @@ class Services:
     tools: ToolService
     ingest: IngestService
     audit: AuditService
+    agent_manifests: NamedManifestService
     extraction: ExtractionService | None = None
     starter: ExtractionStarter | None = None
     # Embedded shape: adds the vectors of what writes queued (the server runs it in background).

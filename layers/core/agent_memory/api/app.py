@@ -24,6 +24,7 @@ from .context import principal_from_event
 from .openapi_constraints import state_constraints
 from .openapi_tools import describe_tools
 from .paths import audit_target, external, normalize_event, route_template
+from .routes.agent_manifests import agent_manifests_router
 from .routes.agent_turns import agent_turns_router
 from .routes.agents import agents_router
 from .routes.audit import audit_router
@@ -206,6 +207,7 @@ class Api:
         self.resolver = ConcurrentHttpResolver(enable_validation=True)
         self.resolver.include_router(health_router())
         self.resolver.include_router(agents_router(services))
+        self.resolver.include_router(agent_manifests_router(services))
         self.resolver.include_router(sessions_router(services))
         self.resolver.include_router(agent_turns_router(services))
         self.resolver.include_router(tools_router(services))

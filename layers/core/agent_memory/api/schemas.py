@@ -8,6 +8,7 @@ from pydantic import ConfigDict, Field, StrictBool, StringConstraints
 
 from ..domain.answers import IngestResult
 from ..domain.deferred import DeferredModel
+from ..domain.manifests.models import NamedManifest, NamedManifestVersion
 from ..domain.models import Agent, ManifestVersion, Session, StartedBy, Turn
 from ..domain.records import Record, RecordVersion
 
@@ -44,6 +45,16 @@ class AgentList(DeferredModel):
 
 class ManifestVersionList(DeferredModel):
     versions: list[ManifestVersion]
+    next: str | None
+
+
+class NamedManifestList(DeferredModel):
+    manifests: list[NamedManifest]
+    next: str | None
+
+
+class NamedManifestVersionList(DeferredModel):
+    versions: list[NamedManifestVersion]
     next: str | None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any, cast
 
+from .agent_manifests import AgentManifests
 from .agents import Agents
 from .calls import Runner
 from .sessions import History, Sessions, Turns
@@ -25,6 +26,7 @@ class ClientBase:
         runner = cast(Runner, self)  # each subclass runs calls its own way (sync or async)
         # Typed by each subclass: the sync namespaces, or async_types' coroutine view of them.
         self.agents: Any = Agents(runner)
+        self.agent_manifests: Any = AgentManifests(runner)
         self.sessions: Any = Sessions(runner)
         self.turns: Any = Turns(runner)
         self.history: Any = History(runner)

@@ -24,9 +24,10 @@ from .deferred import DeferredModel
 from .errors import InvalidRequest
 from .secrets import SecretMode
 
-# The manifest document's top-level keys, each with its field on `Manifest`: a save with any
-# other key is refused (a typo, or a body meant for another route). Adding one is one line here.
-MANIFEST_KEYS: tuple[str, ...] = ("harness",)
+# The manifest document's top-level keys: `harness` (the manifest itself) or `manifest` (the name
+# of a named manifest the agent follows; stored versions keep it as {name, version}). A save with
+# any other key is refused (a typo, or a body meant for another route).
+MANIFEST_KEYS: tuple[str, ...] = ("harness", "manifest")
 
 Scope = Literal["session", "agent"]
 ToolName = Literal["add_memory", "read_memory", "delete_memory", "search_memory"]
@@ -171,21 +172,30 @@ class Manifest(DeferredModel):
         return "memory" in self.harness.model_fields_set
 
 
-class ManifestDocument(Manifest):
-    """A manifest as a caller saves it, as the API documents it: `harness` required and no
-    top-level key outside `MANIFEST_KEYS`. `check_saved_keys` holds it to that once the caller
-    is known, so a caller without a token hears 401 before any word about the body."""
+def _document_schema(schema: dict[str, Any]) -> None:
+    schema.setdefault("properties", {})["manifest"] = {
+        "type": "string",
+        "description": "The name of a named manifest (PUT /v1/agent-manifests/{name}) for the "
+        "agent to follow, in place of a harness of its own.",
+    }
+    schema["additionalProperties"] = False
 
-    model_config = ConfigDict(
-        json_schema_extra={"required": ["harness"], "additionalProperties": False}
-    )
+
+class ManifestDocument(Manifest):
+    """A manifest as a caller saves it, as the API documents it: `harness`, or `manifest` (the
+    name of a named manifest to follow), and no other top-level key. `check_saved_keys` holds it
+    to that once the caller is known, so a caller without a token hears 401 before any word about
+    the body."""
+
+    model_config = ConfigDict(json_schema_extra=_document_schema)
 
 
 def check_saved_keys(manifest: Manifest) -> None:
     """A manifest as a caller saves it: `harness` present, and no top-level key outside
     `MANIFEST_KEYS` (400 `invalid_manifest`, nothing saved). Versions already stored are read
     as they are."""
-    unknown = [key for key in manifest.model_extra or {} if key not in MANIFEST_KEYS]
+    extra = manifest.model_extra or {}
+    unknown = [key for key in extra if key not in MANIFEST_KEYS]
     if unknown:
         keys = ", ".join(repr(k) for k in unknown)
         hint = (
@@ -194,13 +204,15 @@ def check_saved_keys(manifest: Manifest) -> None:
             else ""
         )
         raise InvalidRequest(
-            f"unknown top-level key {keys}: a manifest takes only {', '.join(MANIFEST_KEYS)}{hint}",
+            f"unknown top-level key {keys}: a manifest takes only harness, or manifest (the "
+            f"name of a named manifest to follow){hint}",
             code="invalid_manifest",
             keys=unknown,
         )
-    if "harness" not in manifest.model_fields_set:
+    if "harness" not in manifest.model_fields_set and "manifest" not in extra:
         raise InvalidRequest(
-            'a manifest needs `harness`, such as {"harness": {"memory": {}}}',
+            'a manifest needs `harness`, such as {"harness": {"memory": {}}}, or `manifest`, '
+            'the name of a named manifest to follow, such as {"manifest": "releases"}',
             code="invalid_manifest",
         )
 

@@ -6,7 +6,13 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import ConfigDict, Field, field_serializer
+from pydantic import (
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_serializer,
+    model_serializer,
+)
 
 from .deferred import DeferredModel
 
@@ -102,6 +108,37 @@ class Extraction(Entity):
     ended_at: datetime | None = Field(default=None, serialization_alias="endedAt")
 
 
+class Change(Entity):
+    """One thing a commit changed: a record (`id`) or a file memory (`path`)."""
+
+    id: str | None = None
+    path: str | None = None
+    operation: str
+    version: int
+    # The staged call that made it and its place in the turn: a turn publishes one
+    # memory.updated a call, in call order. Not part of any event's shape.
+    effect_id: str | None = Field(default=None, exclude=True)
+    sequence: int = Field(default=0, exclude=True)
+
+    @model_serializer(mode="wrap")
+    def _named_once(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A change names a record by `id` or a file by `path`, never both: the other is left out
+        # wherever a change is shown (an event, a turn, an export).
+        doc: dict[str, Any] = handler(self)
+        for key in ("id", "path"):
+            if doc.get(key, "") is None:
+                del doc[key]
+        return doc
+
+
+class MemoryUpdate(Entity):
+    """What one call of a turn changed, kept with the committed turn and published as its
+    `memory.updated`: the call's effect id and its changes, in the order it made them."""
+
+    effect_id: str = Field(alias="effectId")  # read back as stored (stores keep the API form)
+    changes: list[Change]
+
+
 class Turn(Entity):
     tenant: str = Field(exclude=True)
     agent_id: str = Field(serialization_alias="agentId")
@@ -119,6 +156,10 @@ class Turn(Entity):
     extraction: Extraction | None = None
     # Whether a finished post-turn review has read this turn's messages (each is read once).
     reviewed: bool = False
+    # One entry a call that changed memory, in call order, kept by the commit that applied it.
+    memory_updates: list[MemoryUpdate] = Field(
+        default_factory=list, serialization_alias="memoryUpdates"
+    )
 
     @property
     def sessionless(self) -> bool:

@@ -20,6 +20,7 @@ from .extraction.job import ExtractionJob
 from .files.models import FileMemory, FileVersion, FileWrite, PreviewFile, TenantLimits
 from .history import HistoryEvent
 from .history_keys import EventKeys
+from .manifests.models import NamedManifestStore
 from .models import (
     Agent,
     Extraction,
@@ -143,7 +144,8 @@ class SessionStore(ABC):
         writes: TurnWrites = NO_WRITES,
     ) -> Turn:
         """Move an open turn to committed or rolled back and apply `writes` with it: all or
-        none. The turn's `extraction` (a queued review) is kept with it.
+        none. The turn's `extraction` (a queued review) and, on a commit, its `memory_updates`
+        (what each call changed) are kept with it.
 
         PreconditionFailed if the turn is not open or any expected version does not hold;
         LimitExceeded if the file writes would take the agent past max_files memories.
@@ -403,6 +405,7 @@ class ExtractionStarter(ABC):
 
 
 class Store(
+    NamedManifestStore,
     AgentStore,
     SessionStore,
     TurnLog,

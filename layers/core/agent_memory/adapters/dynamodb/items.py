@@ -19,22 +19,19 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from pynamodb.attributes import (
-    Attribute,
     BooleanAttribute,
     JSONAttribute,
     NumberAttribute,
-    TTLAttribute,
     UnicodeAttribute,
 )
 from pynamodb.connection import Connection, TableConnection
-from pynamodb.constants import PAY_PER_REQUEST_BILLING_MODE, STREAM_NEW_AND_OLD_IMAGE, STRING
-from pynamodb.models import Model
+from pynamodb.constants import PAY_PER_REQUEST_BILLING_MODE, STREAM_NEW_AND_OLD_IMAGE
 
 from ...domain.audit import AuditEntry, audit_entry
 from ...domain.effects import Effect, effect_from_json
 from ...domain.files.models import FileMemory, FileVersion, PreviewFile
 from ...domain.history import HistoryEvent
-from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.models import Agent, ManifestVersion, Session
 from ...domain.records import (
     Execution,
     Record,
@@ -46,33 +43,10 @@ from ...domain.records import (
 )
 from ...domain.usage import Usage, UsageTotal
 from . import keys
+from .item_base import IsoDateTimeAttribute, Item
+from .turn_item import TurnItem
 
 M = TypeVar("M", bound="Item")
-
-
-class IsoDateTimeAttribute(Attribute[datetime]):
-    """A datetime kept as its ISO 8601 text, offset included, so it reads back exactly."""
-
-    attr_type = STRING
-
-    def serialize(self, value: datetime) -> str:
-        return value.isoformat()
-
-    def deserialize(self, value: str) -> datetime:
-        return datetime.fromisoformat(value)
-
-
-class Item(Model):
-    """What every item has: its key, and an expiry DynamoDB's TTL sweeper honours when set."""
-
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
-    ttl = TTLAttribute(null=True)
-
-    @classmethod
-    def key(cls: type[M], pk: str, sk: str) -> M:
-        """An instance holding only the key, to update or delete an item without reading it."""
-        return cls(pk, sk)
 
 
 class AgentItem(Item):
@@ -175,77 +149,6 @@ class SessionItem(Item):
             metadata=self.metadata,
             created_at=self.created_at,
             owner=self.owner,
-        )
-
-
-class TurnItem(Item):
-    tenant = UnicodeAttribute()
-    agent_id = UnicodeAttribute()
-    session_id = UnicodeAttribute()
-    turn_id = UnicodeAttribute()
-    sequence = NumberAttribute()
-    status = UnicodeAttribute()
-    preview = BooleanAttribute()
-    replay_of = UnicodeAttribute(null=True)
-    started_by = UnicodeAttribute()
-    trigger_run_id = UnicodeAttribute(null=True)
-    manifest_version = NumberAttribute()
-    created_at = IsoDateTimeAttribute()
-    ended_at = IsoDateTimeAttribute(null=True)
-    # The post-turn review as JSON text (the form SqliteStore keeps), its status beside it.
-    extraction = UnicodeAttribute(null=True)
-    extraction_status = UnicodeAttribute(null=True)
-    reviewed = BooleanAttribute(null=True)
-    # How many effects the turn staged (stage_effect adds one; a commit ends the turn only at
-    # the count it read). Absent on turns begun before it was kept: not checked for those.
-    staged = NumberAttribute(null=True)
-    # The facts the last review that read the turn proposed from its events (JSON list of
-    # history_keys.EventKeys): the stream indexer makes their key documents.
-    fact_keys = UnicodeAttribute(null=True)
-    # When that review finished: the version of the key documents (a later review's replace
-    # an earlier one's, whatever order the index sees them in).
-    fact_keys_at = IsoDateTimeAttribute(null=True)
-
-    @classmethod
-    def of(cls, turn: Turn) -> TurnItem:
-        return cls(
-            keys.session_pk(turn.tenant, turn.agent_id, turn.session_id),
-            keys.turn_sk(turn.id),
-            tenant=turn.tenant,
-            agent_id=turn.agent_id,
-            session_id=turn.session_id,
-            turn_id=turn.id,
-            sequence=turn.sequence,
-            status=turn.status.value,
-            preview=turn.preview,
-            replay_of=turn.replay_of,
-            started_by=turn.started_by,
-            trigger_run_id=turn.trigger_run_id,
-            manifest_version=turn.manifest_version,
-            created_at=turn.created_at,
-            ended_at=turn.ended_at,
-            extraction=turn.extraction.model_dump_json() if turn.extraction else None,
-            extraction_status=turn.extraction.status.value if turn.extraction else None,
-            reviewed=turn.reviewed or None,
-        )
-
-    def to_turn(self) -> Turn:
-        return Turn(
-            tenant=self.tenant,
-            agent_id=self.agent_id,
-            session_id=self.session_id,
-            id=self.turn_id,
-            sequence=self.sequence,
-            status=TurnStatus(self.status),
-            preview=self.preview,
-            replay_of=self.replay_of,
-            started_by=self.started_by,
-            trigger_run_id=self.trigger_run_id,
-            manifest_version=self.manifest_version,
-            created_at=self.created_at,
-            ended_at=self.ended_at,
-            extraction=Extraction.model_validate_json(self.extraction) if self.extraction else None,
-            reviewed=bool(self.reviewed),
         )
 
 

@@ -20,6 +20,8 @@
     usage total       pk T#{tenant}#A#{agentId}#U            sk TOTAL#["{purpose}","{modelId}"]
     tenant limits     pk T#{tenant}#LIMITS                   sk LIMITS
     audit entry       pk T#{tenant}#AUDIT                    sk AU#{auditId}
+    named manifest    pk T#{tenant}#NM                       sk NM#{name}
+    its version       pk T#{tenant}#NM#{name}                sk NMV#{version:010d}
     word posting      pk T#{tenant}#A#{agentId}#W#{kind}     sk WP#{word}#{docId}
     word document     pk T#{tenant}#A#{agentId}#W#{kind}     sk WD#{docId}
     word totals       pk T#{tenant}#A#{agentId}#W#{kind}     sk WN
@@ -102,6 +104,26 @@ def tenant_limits_pk(tenant: str) -> str:
 
 def audit_pk(tenant: str) -> str:
     return f"T#{_part(tenant)}#{AUDIT}"
+
+
+NAMED_MANIFEST = "NM#"
+NAMED_MANIFEST_VERSION = "NMV#"
+
+
+def named_manifests_pk(tenant: str) -> str:
+    return f"T#{_part(tenant)}#NM"
+
+
+def named_manifest_sk(name: str) -> str:
+    return NAMED_MANIFEST + _part(name)
+
+
+def named_manifest_versions_pk(tenant: str, name: str) -> str:
+    return f"T#{_part(tenant)}#NM#{_part(name)}"
+
+
+def named_manifest_version_sk(version: int) -> str:
+    return f"{NAMED_MANIFEST_VERSION}{version:010d}"
 
 
 def audit_sk(audit_id: str) -> str:

@@ -12,14 +12,14 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
-from itertools import chain, islice, takewhile
+from itertools import chain
 from typing import Any, TypeVar
 
 from pynamodb.exceptions import DeleteError, TableError, UpdateError
-from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 
 from ...domain.errors import Conflict, NotFound, StorageUnavailable
+from ...domain.events import updates_json
 from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import NO_WRITES, PreconditionFailed, Store, TurnWrites
 from . import keys
@@ -29,12 +29,14 @@ from .extraction import DynamoExtraction
 from .files import DynamoFiles, files_failure
 from .history import DynamoHistory
 from .items import Item, bind_items
+from .named_manifests import DynamoNamedManifests
 from .records import TURN, DynamoRecords, write_failure
 from .transactions import (
     ConditionsFailed,
     Transaction,
     get_item,
     is_condition_failure,
+    query_items,
     storage_errors,
     unavailable,
 )
@@ -50,7 +52,14 @@ _BATCH_BACKOFF_SECONDS = 0.05
 
 
 class DynamoStore(
-    DynamoRecords, DynamoFiles, DynamoUsage, DynamoHistory, DynamoExtraction, DynamoAudit, Store
+    DynamoRecords,
+    DynamoFiles,
+    DynamoUsage,
+    DynamoHistory,
+    DynamoExtraction,
+    DynamoAudit,
+    DynamoNamedManifests,
+    Store,
 ):
     """The Store port on the single table `table_name`; `host` points it at a local endpoint.
 
@@ -291,6 +300,8 @@ class DynamoStore(
                 item.extraction.set(turn.extraction.model_dump_json()),
                 item.extraction_status.set(turn.extraction.status.value),
             ]
+        if status is TurnStatus.COMMITTED and turn.memory_updates:
+            actions.append(item.memory_updates.set(updates_json(turn.memory_updates)))
         is_open = item.status == TurnStatus.OPEN.value
         if writes.effects is not None:
             # Only while the turn holds no effect staged after the commit read them (see
@@ -328,43 +339,7 @@ class DynamoStore(
 
     _get = staticmethod(get_item)
 
-    @staticmethod
-    def _query(
-        model: type[M],
-        pk: str,
-        prefix: str,
-        limit: int,
-        start_after: str | None,
-        *,
-        newest_first: bool = False,
-        filter_condition: Condition | None = None,
-    ) -> list[M]:
-        """Up to `limit` items of one kind (sort keys starting `prefix`) in sort-key order.
-
-        `start_after` is an exclusive bound in the direction of travel. The key condition cannot
-        also say "starts with prefix" once it holds a bound, so reading stops at the first item
-        of another kind instead.
-        """
-        if limit <= 0:
-            return []
-        condition: Condition
-        if start_after is None:
-            condition = model.sk.startswith(prefix)
-        elif newest_first:
-            condition = model.sk < prefix + start_after
-        else:
-            condition = model.sk > prefix + start_after
-        with storage_errors():
-            results = model.query(
-                pk,
-                condition,
-                filter_condition=filter_condition,
-                consistent_read=True,
-                scan_index_forward=not newest_first,
-                page_size=limit,
-            )
-            of_kind = takewhile(lambda item: item.sk.startswith(prefix), results)
-            return list(islice(of_kind, limit))
+    _query = staticmethod(query_items)
 
     def _keys(self, pk: str) -> Iterator[tuple[str, str]]:
         """Every key in a partition, read a page at a time."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from itertools import islice, takewhile
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -186,3 +187,41 @@ def item_bytes(item: Item) -> int:
         for value in typed.values():
             size += len(value.encode()) if isinstance(value, str) else len(str(value))
     return size
+
+
+def query_items(
+    model: type[M],
+    pk: str,
+    prefix: str,
+    limit: int,
+    start_after: str | None,
+    *,
+    newest_first: bool = False,
+    filter_condition: Condition | None = None,
+) -> list[M]:
+    """Up to `limit` items of one kind (sort keys starting `prefix`) in sort-key order.
+
+    `start_after` is an exclusive bound in the direction of travel. The key condition cannot
+    also say "starts with prefix" once it holds a bound, so reading stops at the first item
+    of another kind instead.
+    """
+    if limit <= 0:
+        return []
+    condition: Condition
+    if start_after is None:
+        condition = model.sk.startswith(prefix)
+    elif newest_first:
+        condition = model.sk < prefix + start_after
+    else:
+        condition = model.sk > prefix + start_after
+    with storage_errors():
+        results = model.query(
+            pk,
+            condition,
+            filter_condition=filter_condition,
+            consistent_read=True,
+            scan_index_forward=not newest_first,
+            page_size=limit,
+        )
+        of_kind = takewhile(lambda item: item.sk.startswith(prefix), results)
+        return list(islice(of_kind, limit))

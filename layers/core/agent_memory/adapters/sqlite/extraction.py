@@ -12,6 +12,7 @@ from ...domain.ports import PreconditionFailed
 from ...domain.records import RecordWrite
 from ...domain.search.index import IndexDoc
 from .database import Database
+from .rows import turn_from_row
 from .search import EmbeddedIndex
 
 
@@ -116,8 +117,6 @@ class SqliteExtraction:
     def pending_extractions(self, limit: int) -> list[Turn]:
         """Committed turns whose review is queued or was running, oldest first: the embedded
         worker's queue, as it stands after a restart."""
-        from .store import _turn
-
         rows = (
             self.db.read()
             .execute(
@@ -129,4 +128,4 @@ class SqliteExtraction:
             )
             .fetchall()
         )
-        return [_turn(row) for row in rows]
+        return [turn_from_row(row) for row in rows]

@@ -287,4 +287,24 @@ MIGRATIONS: list[list[Step]] = [
     # 17: words of every script (words.py): Japanese, Korean, Thai... as characters and their
     # pairs, marks kept in their words, text folded as queries are
     [retokenize],
+    # 18: what each call of a committed turn changed (JSON list of MemoryUpdate), the session's
+    # record of its memory.updated events
+    ["ALTER TABLE turns ADD COLUMN memory_updates TEXT"],
+    # 19: named manifests, each version kept (agents follow a name; a tenant's, not an agent's)
+    [
+        """CREATE TABLE named_manifests (
+            tenant TEXT NOT NULL,
+            name TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (tenant, name)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE named_manifest_versions (
+            tenant TEXT NOT NULL,
+            name TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (tenant, name, version)
+        ) WITHOUT ROWID""",
+    ],
 ]

@@ -25,6 +25,7 @@ from .database import Database, require_open_turn
 from .database import lost_race as _lost_race
 from .extraction import set_extraction
 from .filters import RECORD_COLUMNS, filter_sql
+from .rows import updates_json
 from .search import EmbeddedIndex
 
 
@@ -185,6 +186,18 @@ class SqliteRecords:
             raise PreconditionFailed(f"turn {turn.id!r} is not open")
         if turn.extraction is not None:
             set_extraction(conn, turn, turn.extraction)
+        if status is TurnStatus.COMMITTED and turn.memory_updates:
+            conn.execute(
+                "UPDATE turns SET memory_updates = ? WHERE tenant = ? AND agent_id = ?"
+                " AND session_id = ? AND turn_id = ?",
+                (
+                    updates_json(turn.memory_updates),
+                    turn.tenant,
+                    turn.agent_id,
+                    turn.session_id,
+                    turn.id,
+                ),
+            )
         self._apply(conn, turn.tenant, turn.agent_id, writes)
 
     def _apply(

@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ...domain.errors import NotFound
-from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import NO_WRITES, PreconditionFailed, Store, TurnWrites
 from ...domain.search.index import IndexDoc
 from .audit import SqliteAudit
@@ -19,13 +19,25 @@ from .database import lost_race as _lost_race
 from .extraction import SqliteExtraction
 from .files import SqliteFiles
 from .history import SqliteHistory
+from .named_manifests import SqliteNamedManifests
 from .records import SqliteRecords
+from .rows import agent_from_row as _agent
+from .rows import session_from_row as _session
+from .rows import turn_from_row as _turn
+from .rows import version_from_row as _version
 from .search import EmbeddedIndex
 from .usage import SqliteUsage
 
 
 class SqliteStore(
-    SqliteRecords, SqliteFiles, SqliteUsage, SqliteHistory, SqliteExtraction, SqliteAudit, Store
+    SqliteRecords,
+    SqliteFiles,
+    SqliteUsage,
+    SqliteHistory,
+    SqliteExtraction,
+    SqliteAudit,
+    SqliteNamedManifests,
+    Store,
 ):
     def __init__(self, path: Path | str, synchronous: str = "FULL") -> None:
         self.db = Database(path, synchronous)
@@ -361,57 +373,3 @@ class SqliteStore(
 
 def _session_key(tenant: str, agent_id: str, session_id: str) -> tuple[str, ...]:
     return ("session", tenant, agent_id, session_id)
-
-
-def _agent(row: sqlite3.Row) -> Agent:
-    return Agent(
-        tenant=row["tenant"],
-        id=row["agent_id"],
-        manifest_version=row["manifest_version"],
-        manifest=json.loads(row["manifest"]),
-        forked_from=row["forked_from"],
-        created_at=datetime.fromisoformat(row["created_at"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
-    )
-
-
-def _version(row: sqlite3.Row) -> ManifestVersion:
-    return ManifestVersion(
-        agent_id=row["agent_id"],
-        version=row["version"],
-        manifest=json.loads(row["manifest"]),
-        created_at=datetime.fromisoformat(row["created_at"]),
-    )
-
-
-def _session(row: sqlite3.Row) -> Session:
-    return Session(
-        tenant=row["tenant"],
-        agent_id=row["agent_id"],
-        id=row["session_id"],
-        last_sequence=row["last_sequence"],
-        reviewed_through=row["reviewed_through"],
-        metadata=json.loads(row["metadata"]),
-        created_at=datetime.fromisoformat(row["created_at"]),
-        owner=row["owner"],
-    )
-
-
-def _turn(row: sqlite3.Row) -> Turn:
-    return Turn(
-        tenant=row["tenant"],
-        agent_id=row["agent_id"],
-        session_id=row["session_id"],
-        id=row["turn_id"],
-        sequence=row["sequence"],
-        status=TurnStatus(row["status"]),
-        preview=bool(row["preview"]),
-        replay_of=row["replay_of"],
-        started_by=row["started_by"],
-        trigger_run_id=row["trigger_run_id"],
-        manifest_version=row["manifest_version"],
-        created_at=datetime.fromisoformat(row["created_at"]),
-        ended_at=datetime.fromisoformat(row["ended_at"]) if row["ended_at"] else None,
-        extraction=Extraction.model_validate_json(row["extraction"]) if row["extraction"] else None,
-        reviewed=bool(row["reviewed"]),
-    )

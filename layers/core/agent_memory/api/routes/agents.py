@@ -44,8 +44,10 @@ def _agent_routes(router: Router, services: Services) -> None:
         "/v1/agents/<agent_id>",
         summary="Save an agent's manifest as its next version",
         description="Creates the agent at version 1 (201) or adds a version (200). A label once "
-        "declared keeps its number in every later version. The body needs `harness`, and a "
-        "top-level key other than `harness` is refused (400, nothing saved).",
+        "declared keeps its number in every later version. The body is a manifest "
+        '(`{"harness": ...}`) or `{"manifest": "<name>"}`: the agent then follows that named '
+        "manifest, moving to each version saved after (its versions name the one they came "
+        "from). Any other top-level key is refused (400, nothing saved).",
         responses=created_responses(Agent, replaced=True),
         tags=["agents"],
     )
@@ -55,7 +57,9 @@ def _agent_routes(router: Router, services: Services) -> None:
         who = caller()
         who.can_write_agents()
         check_saved_keys(manifest)
-        agent, was_created = agents.put(who.tenant, agent_id_from(agent_id), manifest)
+        agent, was_created = services.agent_manifests.put_agent(
+            who.tenant, agent_id_from(agent_id), manifest
+        )
         return created(agent) if was_created else Response(200, "application/json", agent)
 
     @router.get("/v1/agents/<agent_id>", summary="Get an agent", responses=ERRORS, tags=["agents"])

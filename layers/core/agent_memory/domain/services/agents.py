@@ -84,8 +84,11 @@ class AgentService:
         self._manifests = manifests
         self._search = search
 
-    def put(self, tenant: str, agent_id: str, manifest: Manifest) -> tuple[Agent, bool]:
-        """Save a manifest as the agent's next version, creating the agent at version 1.
+    def put(
+        self, tenant: str, agent_id: str, manifest: Manifest, create: bool = True
+    ) -> tuple[Agent, bool]:
+        """Save a manifest as the agent's next version, creating the agent at version 1
+        (unless `create` is False: then a missing agent is a 404).
 
         Returns the agent and whether it was created. Concurrent saves each get their own version.
         """
@@ -97,7 +100,7 @@ class AgentService:
                 code="manifest_too_large",
             )
         return optimistic(
-            partial(self._save_once, tenant, agent_id, manifest),
+            partial(self._save_once, tenant, agent_id, manifest, create),
             attempts=_SAVE_ATTEMPTS,
             hold=self._store.exclusive,
             exhausted=lambda: Conflict(
@@ -105,11 +108,15 @@ class AgentService:
             ),
         )
 
-    def _save_once(self, tenant: str, agent_id: str, manifest: Manifest) -> tuple[Agent, bool]:
+    def _save_once(
+        self, tenant: str, agent_id: str, manifest: Manifest, create: bool
+    ) -> tuple[Agent, bool]:
         """One try at saving the next version; a save that lost a race to another raises
         PreconditionFailed (read again and numbered after the winner)."""
         current = self._store.get_agent(tenant, agent_id)
         now = utcnow()
+        if current is None and not create:
+            raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
         if current is None:
             agent = Agent(
                 tenant=tenant,

@@ -92,11 +92,23 @@ class _RecordChanges:
     heads: dict[str, Record]
     now: datetime
     versions: dict[str, list[RecordVersion]] = field(default_factory=dict)
+    changes: list[Change] = field(default_factory=list)
 
-    def change(self, record: Record, operation: RecordOperation, by: Provenance) -> None:
+    def change(
+        self, record: Record, operation: RecordOperation, by: Provenance, effect: RecordEffect
+    ) -> None:
         self.heads[record.id] = record
         self.versions.setdefault(record.id, []).append(
             RecordVersion(record=record, operation=operation, changed_by=by, at=self.now)
+        )
+        self.changes.append(
+            Change(
+                id=record.id,
+                operation=operation.value,
+                version=record.version,
+                effect_id=effect.effect_id,
+                sequence=effect.sequence,
+            )
         )
 
     def add(self, effect: RecordAddEffect) -> None:
@@ -112,7 +124,7 @@ class _RecordChanges:
             # Another turn replaced or deleted it first: keep replaces/replacedBy paired.
             update["replaces"] = None
         record = record.model_copy(update=update)
-        self.change(record, RecordOperation.CREATE, record.provenance)
+        self.change(record, RecordOperation.CREATE, record.provenance, effect)
         if supersedes and target is not None:
             superseded = target.model_copy(
                 update={
@@ -122,7 +134,7 @@ class _RecordChanges:
                     "updated_at": self.now,
                 }
             )
-            self.change(superseded, RecordOperation.SUPERSEDE, record.provenance)
+            self.change(superseded, RecordOperation.SUPERSEDE, record.provenance, effect)
 
     def delete(self, effect: RecordDeleteEffect) -> None:
         target = self.heads.get(effect.payload.id)
@@ -138,7 +150,7 @@ class _RecordChanges:
                 "updated_at": self.now,
             }
         )
-        self.change(deleted, RecordOperation.DELETE, effect.payload.by)
+        self.change(deleted, RecordOperation.DELETE, effect.payload.by, effect)
 
 
 def plan_records(
@@ -160,12 +172,7 @@ def plan_records(
         )
         for rid, versions in applied.versions.items()
     ]
-    changes = [
-        Change(id=v.record.id, operation=v.operation.value, version=v.record.version)
-        for versions in applied.versions.values()
-        for v in versions
-    ]
-    return RecordPlan(writes, changes)
+    return RecordPlan(writes, applied.changes)
 
 
 # -- file memory ------------------------------------------------------------------------------
@@ -228,6 +235,8 @@ class _FileChanges:
     now: datetime
     state: dict[str, FileMemory | None] = field(default_factory=dict)
     versions: dict[str, list[FileVersion]] = field(default_factory=dict)
+    # The call that made each version (by version id): its change is published with that call.
+    made_by: dict[str, FileChangeEffect] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.state = dict(self.base)
@@ -247,7 +256,7 @@ class _FileChanges:
             and not self.versions.get(target)
         )
 
-    def apply(self, change: FileChangeItem) -> None:
+    def apply(self, change: FileChangeItem, effect: FileChangeEffect) -> None:
         path, content, source = change.path, change.content, change.from_path
         if change.operation == "rename" and source is not None:
             moved = self.state[source]
@@ -281,6 +290,7 @@ class _FileChanges:
             at=self.now,
         )
         self.versions.setdefault(path, []).append(version)
+        self.made_by[version.id] = effect
         self.state[path] = None if content is None else self.head(path, content, previous + 1)
 
 
@@ -300,7 +310,7 @@ def plan_files(
     applied = _FileChanges(turn=turn, base=base, now=now)
     for effect in effects:
         for change in effect.payload.changes:
-            applied.apply(change)
+            applied.apply(change, effect)
     check_base(effects, base)
     writes = []
     for path, original in base.items():
@@ -319,10 +329,18 @@ def plan_files(
         )
     # Only what is stored: a memory made and deleted within the turn was never there.
     changes = [
-        Change(path=v.path, operation=v.operation, version=v.version)
+        Change(
+            path=v.path,
+            operation=v.operation,
+            version=v.version,
+            effect_id=applied.made_by[v.id].effect_id,
+            sequence=applied.made_by[v.id].sequence,
+        )
         for write in writes
         for v in write.versions
     ]
+    # In call order: a call's changes are published together, the calls one after another.
+    changes.sort(key=lambda c: c.sequence)
     return FilePlan(writes, changes)
 
 

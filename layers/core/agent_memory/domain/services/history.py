@@ -298,14 +298,17 @@ class HistoryService:
         return HistoryPage(events=found, next=next_cursor)
 
     def export(self, tenant: str, agent_id: str, session_id: str, turns: list[Turn]) -> str:
-        """The whole session as JSON Lines: each turn, then the events it kept."""
+        """The whole session as JSON Lines: each turn, the events it kept, then a
+        `memory.updated` line for each of its calls that changed memory, in call order."""
         lines = []
         for turn in turns:
-            lines.append(
-                json.dumps({"type": "turn", **turn.model_dump(mode="json", by_alias=True)})
-            )
+            head = turn.model_dump(mode="json", by_alias=True, exclude={"memory_updates"})
+            lines.append(json.dumps({"type": "turn", **head}))
             for event in self._store.turn_events(tenant, agent_id, session_id, turn.id):
                 lines.append(
                     json.dumps({"type": "event", **event.model_dump(mode="json", by_alias=True)})
                 )
+            for update in turn.memory_updates:
+                body = update.model_dump(mode="json", by_alias=True, exclude_none=True)
+                lines.append(json.dumps({"type": "memory.updated", "turnId": turn.id, **body}))
         return "\n".join(lines) + ("\n" if lines else "")

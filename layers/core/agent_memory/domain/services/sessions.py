@@ -10,7 +10,7 @@ from functools import partial
 
 from ..auth import Principal
 from ..errors import Conflict, InvalidRequest, NotFound
-from ..events import Change, memory_updated
+from ..events import turn_updated, updates_by_call
 from ..extraction.job import ExtractionJob
 from ..ids import new_id, validate_opaque_id
 from ..metrics import NO_METRICS, TURN_COMMITS, Metrics
@@ -273,7 +273,7 @@ class SessionService:
         A write that lost a race with another turn (its record changed meanwhile) is worked out
         again against the new state; the turn commits exactly once.
         """
-        ended, changes, reviewed = optimistic(
+        ended, reviewed = optimistic(
             partial(self._commit_once, tenant, agent_id, session_id, turn_id),
             attempts=_BEGIN_ATTEMPTS,
             hold=self._store.exclusive,
@@ -283,7 +283,8 @@ class SessionService:
             ),
         )
         # Committed: what follows must not turn the answer into an error.
-        self._after_commit(partial(self._publish, ended, changes))
+        if ended.memory_updates:
+            self._after_commit(partial(self._events.publish, turn_updated(ended)))
         if reviewed:
             self._after_commit(partial(self._start_extraction, ended))
         self._after_commit(partial(self._metrics.count, TURN_COMMITS))
@@ -291,8 +292,9 @@ class SessionService:
 
     def _commit_once(
         self, tenant: str, agent_id: str, session_id: str, turn_id: str
-    ) -> tuple[Turn, list[Change], bool]:
-        """One try at the commit: the ended turn, what it changed, whether a review is queued.
+    ) -> tuple[Turn, bool]:
+        """One try at the commit: the ended turn (with what each of its calls changed, kept
+        with it), whether a review is queued.
         A write that lost a race raises PreconditionFailed (worked out again from a fresh read)."""
         turn = self.open_turn(tenant, agent_id, session_id, turn_id)
         # Read once, before the writes are worked out: one staged after is caught at the end.
@@ -303,7 +305,12 @@ class SessionService:
         review = self._plan_review(turn)
         try:
             ended = self._store.end_turn(
-                turn.model_copy(update={"extraction": review}),
+                turn.model_copy(
+                    update={
+                        "extraction": review,
+                        "memory_updates": updates_by_call(changes + file_changes),
+                    }
+                ),
                 TurnStatus.COMMITTED,
                 utcnow(),
                 TurnWrites(
@@ -319,7 +326,7 @@ class SessionService:
                 f"the turn's memory changes would pass the limit: {exc.message}",
                 code="limit_exceeded",
             ) from exc
-        return ended, changes + file_changes, review is not None
+        return ended, review is not None
 
     def rollback(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
         """End the turn; nothing it staged is ever applied."""
@@ -328,10 +335,6 @@ class SessionService:
             return self._store.end_turn(turn, TurnStatus.ROLLED_BACK, utcnow())
         except PreconditionFailed as exc:
             raise turn_closed(self.get_turn(tenant, agent_id, session_id, turn_id)) from exc
-
-    def _publish(self, turn: Turn, changes: list[Change]) -> None:
-        if changes:
-            self._events.publish(memory_updated(turn, changes, f"eff_{turn.id}"))
 
     def rerun_extraction(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
         """Queue a committed turn's failed review again and start it."""

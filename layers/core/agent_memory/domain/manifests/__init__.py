@@ -1,0 +1,1 @@
+"""Named agent manifests: a versioned manifest document that agents follow by name."""
