@@ -52,7 +52,7 @@ def test_over_http_neither_the_raw_nor_the_resolved_path_saves_anything(server, 
     status, body = raw_put(server, client.token, f"/v1/agents/{AGENT}/x.md", {"content": "x"})
     assert (status, body["error"]["code"]) == (400, "invalid_manifest")
     assert body["error"]["message"] == (
-        "unknown top-level key 'content': a manifest takes only harness"
+        "unknown top-level key 'content': a manifest takes only harness, or manifest to follow a named one"
     )
     # A dot segment inside the memory path: refused, nothing written
     status, body = raw_put(

@@ -243,17 +243,24 @@ def test_a_json_body_counts_whatever_content_type_the_client_declared(api, conte
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ({"content": "x"}, "unknown top-level key 'content': a manifest takes only harness"),
+        (
+            {"content": "x"},
+            "unknown top-level key 'content': a manifest takes only harness, or manifest to follow a named one",
+        ),
         (
             {"harness": {}, "name": "releases", "runtime": {}},
-            "unknown top-level key 'name', 'runtime': a manifest takes only harness",
+            "unknown top-level key 'name', 'runtime': a manifest takes only harness, or manifest to follow a named one",
         ),
         (
             {"$schema": "https://example.com/manifest.json", "harness": {}},
-            "unknown top-level key '$schema': a manifest takes only harness (the SDK drops "
+            "unknown top-level key '$schema': a manifest takes only harness, or manifest to follow a named one (the SDK drops "
             "`$schema`; leave it out of a direct PUT)",
         ),
-        ({}, 'a manifest needs `harness`, such as {"harness": {"memory": {}}}'),
+        (
+            {},
+            'a manifest needs `harness`, such as {"harness": {"memory": {}}}, or `manifest`, '
+            'the name of a named manifest to follow, such as {"manifest": "releases"}',
+        ),
     ],
 )
 def test_a_manifest_without_harness_or_with_an_unknown_key_saves_nothing(api, body, message):

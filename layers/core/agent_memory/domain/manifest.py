@@ -204,8 +204,8 @@ def check_saved_keys(manifest: Manifest) -> None:
             else ""
         )
         raise InvalidRequest(
-            f"unknown top-level key {keys}: a manifest takes only harness, or manifest (the "
-            f"name of a named manifest to follow){hint}",
+            f"unknown top-level key {keys}: a manifest takes only harness, or manifest to "
+            f"follow a named one{hint}",
             code="invalid_manifest",
             keys=unknown,
         )
