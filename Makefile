@@ -36,7 +36,7 @@ lint: $(STAMP)
 # The reference in docs/ as a site (mkdocs.yml), built strictly: a broken link, a missing anchor
 # or a page left out of the navigation fails. The OpenAPI page is generated from the app.
 docs: $(STAMP)
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # The core layer's requirements are generated from pyproject.toml (lint fails when they drift).
 pins: $(STAMP)
