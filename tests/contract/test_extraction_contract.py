@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from agent_memory.domain.history import event_id
-from agent_memory.domain.history_keys import EventKeys
-from agent_memory.domain.models import (
+from agent_memory.domain.history.keys import EventKeys
+from agent_memory.domain.history.models import event_id
+from agent_memory.domain.kernel.models import (
     Extraction,
     ExtractionStatus,
     Session,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from agent_memory.domain.files.models import FileMemory, FileVersion, FileWrite
-from agent_memory.domain.models import Session, TurnStatus, utcnow
+from agent_memory.domain.kernel.models import Session, TurnStatus, utcnow
 from agent_memory.domain.ports import LimitExceeded, PreconditionFailed, Store, TurnWrites
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time

@@ -12,9 +12,9 @@ import pytest
 
 import index_docs
 from agent_memory.adapters.dynamodb import DynamoStore
-from agent_memory.domain.errors import PayloadTooLarge
-from agent_memory.domain.history import HistoryEvent
-from agent_memory.domain.models import Session, Turn, TurnStatus, utcnow
+from agent_memory.domain.history.models import HistoryEvent
+from agent_memory.domain.kernel.errors import PayloadTooLarge
+from agent_memory.domain.kernel.models import Session, Turn, TurnStatus, utcnow
 from agent_memory.domain.ports import PreconditionFailed, Store, TurnWrites
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time

@@ -7,8 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from agent_memory.domain.manifests.models import NamedManifest, NamedManifestVersion
-from agent_memory.domain.models import utcnow
+from agent_memory.domain.agents.named_manifests import NamedManifest, NamedManifestVersion
+from agent_memory.domain.kernel.models import utcnow
 from agent_memory.domain.ports import PreconditionFailed, Store
 
 pytestmark = pytest.mark.contract

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 import pytest
 from record_filter_cases import FIND_CASES, filter_records
 
-from agent_memory.domain.models import Session, TurnStatus, utcnow
+from agent_memory.domain.kernel.models import Session, TurnStatus, utcnow
 from agent_memory.domain.ports import PreconditionFailed, Store, TurnWrites
-from agent_memory.domain.records import (
+from agent_memory.domain.records.models import (
     Record,
     RecordOperation,
     RecordQuery,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from agent_memory.domain.models import Change, MemoryUpdate, Session, TurnStatus, utcnow
+from agent_memory.domain.kernel.models import Change, MemoryUpdate, Session, TurnStatus, utcnow
 from agent_memory.domain.ports import PreconditionFailed, Store, TurnWrites
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time

@@ -12,16 +12,15 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
-from .audit import AuditEntry
-from .effects import Effect
-from .errors import Conflict
-from .events import Event
+from .agents.named_manifests import NamedManifestStore
+from .audit.models import AuditEntry
 from .extraction.job import ExtractionJob
 from .files.models import FileMemory, FileVersion, FileWrite, PreviewFile, TenantLimits
-from .history import HistoryEvent
-from .history_keys import EventKeys
-from .manifests.models import NamedManifestStore
-from .models import (
+from .history.keys import EventKeys
+from .history.models import HistoryEvent
+from .kernel.errors import Conflict
+from .kernel.events import Event
+from .kernel.models import (
     Agent,
     Extraction,
     ExtractionStatus,
@@ -30,9 +29,10 @@ from .models import (
     Turn,
     TurnStatus,
 )
-from .records import Execution, Record, RecordQuery, RecordVersion, RecordWrite
+from .records.models import Execution, Record, RecordQuery, RecordVersion, RecordWrite
 from .search.index import IndexDoc
-from .usage import Usage, UsageTotal
+from .sessions.effects import Effect
+from .usage.models import Usage, UsageTotal
 
 
 class PreconditionFailed(Conflict):

@@ -10,7 +10,7 @@ from functools import cached_property
 from pynamodb.attributes import NumberAttribute, UnicodeAttribute
 from pynamodb.exceptions import DeleteError
 
-from ...domain.manifests.models import NamedManifest, NamedManifestVersion
+from ...domain.agents.named_manifests import NamedManifest, NamedManifestVersion
 from ...domain.ports import PreconditionFailed
 from . import keys
 from .item_base import Item

@@ -13,7 +13,7 @@ from pynamodb.connection import Connection
 from pynamodb.expressions.condition import Condition
 
 from ...domain.ports import PreconditionFailed
-from ...domain.usage import Usage, UsageTotal
+from ...domain.usage.models import Usage, UsageTotal
 from . import keys
 from .items import Items
 from .records import AGENT, live_agent

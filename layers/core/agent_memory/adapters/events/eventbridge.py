@@ -9,7 +9,7 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from ...domain.events import Event
+from ...domain.kernel.events import Event
 from ...domain.ports import EventPublisher
 from ..aws import LazyClient
 

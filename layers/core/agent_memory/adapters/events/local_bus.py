@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ...domain.events import Event
+from ...domain.kernel.events import Event
 from ...domain.ports import EventPublisher
 from .webhooks import signed_headers
 

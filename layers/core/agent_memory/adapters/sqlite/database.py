@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar, cast
 
-from ...domain.errors import StorageUnavailable
+from ...domain.kernel.errors import StorageUnavailable
 from .migrations import MIGRATIONS
 
 logger = logging.getLogger(__name__)
@@ -288,7 +288,7 @@ def require_open_turn(
     written (a turn that ended meanwhile keeps nothing more). In a batch, a turn its memo holds
     is read from there: every write of a turn in the batch puts the turn as it wrote it there
     (SqliteStore.begin_turn, end_turn), and no other connection writes while the batch runs."""
-    from ...domain.models import Turn, TurnStatus
+    from ...domain.kernel.models import Turn, TurnStatus
     from ...domain.ports import PreconditionFailed
 
     memo = db.batch_memo()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ...domain.manifests.models import NamedManifest, NamedManifestVersion
+from ...domain.agents.named_manifests import NamedManifest, NamedManifestVersion
 from ...domain.ports import PreconditionFailed
 from .database import Database
 

@@ -9,8 +9,8 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 
-from ...domain.errors import NotFound
-from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.kernel.errors import NotFound
+from ...domain.kernel.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.ports import NO_WRITES, PreconditionFailed, Store, TurnWrites
 from ...domain.search.index import IndexDoc
 from .audit import SqliteAudit
