@@ -14,7 +14,6 @@ from agent_memory.adapters.dynamodb import DynamoStore
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.bootstrap import build_services
 from agent_memory.domain.kernel.models import Session, TurnStatus
-from agent_memory.domain.ports import Store
 from agent_memory.domain.records.models import RecordStatus, to_doc
 from agent_memory.domain.sessions.effects import (
     FileChangeEffect,
@@ -22,6 +21,7 @@ from agent_memory.domain.sessions.effects import (
     RecordDeleteEffect,
     effect_from_json,
 )
+from agent_memory.domain.store import Store
 from agent_memory.settings import Settings
 
 if TYPE_CHECKING:

@@ -11,6 +11,7 @@ import pytest
 
 from agent_memory.domain.history.keys import EventKeys
 from agent_memory.domain.history.models import event_id
+from agent_memory.domain.kernel.errors import PreconditionFailed
 from agent_memory.domain.kernel.models import (
     Extraction,
     ExtractionStatus,
@@ -19,7 +20,7 @@ from agent_memory.domain.kernel.models import (
     TurnStatus,
     utcnow,
 )
-from agent_memory.domain.ports import PreconditionFailed, Store
+from agent_memory.domain.store import Store
 
 if TYPE_CHECKING:
     from conftest import Build

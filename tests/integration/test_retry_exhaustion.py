@@ -7,8 +7,7 @@ import pytest
 
 from agent_memory.domain.agents.service import parse_manifest
 from agent_memory.domain.extraction.job import ExtractionJob
-from agent_memory.domain.kernel.errors import Conflict, DomainError
-from agent_memory.domain.ports import PreconditionFailed
+from agent_memory.domain.kernel.errors import Conflict, DomainError, PreconditionFailed
 
 pytestmark = pytest.mark.integration
 

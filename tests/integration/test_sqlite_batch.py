@@ -399,7 +399,7 @@ def test_in_a_batch_the_store_itself_refuses_events_for_a_turn_the_batch_ended(t
     # Given a batch that began a turn and committed it (its memo holds the ended turn)
     from agent_memory.domain.history.append import history_event
     from agent_memory.domain.history.models import EventIn
-    from agent_memory.domain.ports import PreconditionFailed
+    from agent_memory.domain.kernel.errors import PreconditionFailed
 
     store, services = keeping_history(tmp_path)
     base = {"agent": A, "session": "s", "turn": "t-1"}

@@ -2,9 +2,8 @@
 
 import pytest
 
-from agent_memory.domain.kernel.errors import Conflict, InvalidRequest
+from agent_memory.domain.kernel.errors import Conflict, InvalidRequest, PreconditionFailed
 from agent_memory.domain.kernel.retry import TryAgain, optimistic
-from agent_memory.domain.ports import PreconditionFailed
 
 
 def _attempts(*outcomes):

@@ -12,12 +12,13 @@ from .domain.agents.search import AgentSearch
 from .domain.agents.service import AgentService
 from .domain.audit.service import AuditService
 from .domain.extraction.model import MemoryModel
+from .domain.extraction.ports import ExtractionStarter
 from .domain.extraction.service import ExtractionService
 from .domain.files.service import FileLimits, FileService
 from .domain.history.search import HistorySearch, history_input_error
 from .domain.history.service import HistoryService
+from .domain.kernel.events import EventPublisher
 from .domain.kernel.metrics import NO_METRICS, MeteredEmbedder, Metrics
-from .domain.ports import EventPublisher, ExtractionStarter, Store
 from .domain.records.service import RecordService
 from .domain.search.embeddings import Embedder
 from .domain.search.index import SearchIndex
@@ -25,6 +26,7 @@ from .domain.search.service import SearchService
 from .domain.sessions.ingest import IngestService
 from .domain.sessions.service import SessionService
 from .domain.sessions.turn_context import ManifestCache
+from .domain.store import Store
 from .domain.tools.io import HistoryOut, MemoryIn, MemoryOut, SearchHistoryIn, memory_input_error
 from .domain.tools.service import ToolService
 from .services import Services

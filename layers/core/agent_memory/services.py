@@ -13,14 +13,16 @@ from .domain.agents.named_manifest_service import NamedManifestService
 from .domain.agents.search import AgentSearch
 from .domain.agents.service import AgentService
 from .domain.audit.service import AuditService
+from .domain.extraction.ports import ExtractionStarter
 from .domain.extraction.service import ExtractionService
 from .domain.files.service import FileService
 from .domain.history.search import HistorySearch
 from .domain.history.service import HistoryService
-from .domain.ports import EventPublisher, ExtractionStarter, Store
+from .domain.kernel.events import EventPublisher
 from .domain.records.service import RecordService
 from .domain.sessions.ingest import IngestService
 from .domain.sessions.service import SessionService
+from .domain.store import Store
 from .domain.tools.service import ToolService
 from .settings import Settings
 

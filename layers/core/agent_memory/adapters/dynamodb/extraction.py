@@ -12,6 +12,7 @@ from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 
 from ...domain.history.keys import EventKeys, keys_by_turn, keys_from_json, keys_json
+from ...domain.kernel.errors import PreconditionFailed
 from ...domain.kernel.models import (
     UNFINISHED_EXTRACTION,
     Extraction,
@@ -19,7 +20,6 @@ from ...domain.kernel.models import (
     Turn,
     utcnow,
 )
-from ...domain.ports import PreconditionFailed
 from ...domain.records.models import RecordWrite
 from ...domain.search.index import IndexDoc
 from . import keys

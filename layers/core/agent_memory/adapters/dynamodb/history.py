@@ -27,10 +27,9 @@ from pynamodb.connection import Connection
 from pynamodb.exceptions import DoesNotExist
 
 from ...domain.history.models import HistoryEvent
-from ...domain.kernel.errors import PayloadTooLarge, StorageUnavailable
+from ...domain.kernel.errors import PayloadTooLarge, PreconditionFailed, StorageUnavailable
 from ...domain.kernel.models import TurnStatus
 from ...domain.kernel.retry import TryAgain, optimistic
-from ...domain.ports import PreconditionFailed
 from . import keys
 from .blobs import Blobs
 from .items import EventIdItem, EventItem, Items, event_of_doc

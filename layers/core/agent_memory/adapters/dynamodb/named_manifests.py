@@ -11,7 +11,7 @@ from pynamodb.attributes import NumberAttribute, UnicodeAttribute
 from pynamodb.exceptions import DeleteError
 
 from ...domain.agents.named_manifests import NamedManifest, NamedManifestVersion
-from ...domain.ports import PreconditionFailed
+from ...domain.kernel.errors import PreconditionFailed
 from . import keys
 from .item_base import Item
 from .items import Items

@@ -15,8 +15,8 @@ from typing import TypeVar
 from pynamodb.connection import Connection
 from pynamodb.expressions.condition import Condition
 
+from ...domain.kernel.errors import PreconditionFailed
 from ...domain.kernel.models import TurnStatus
-from ...domain.ports import PreconditionFailed
 from ...domain.records.models import Execution, Record, RecordQuery, RecordVersion, RecordWrite
 from ...domain.sessions.effects import Effect
 from . import keys

@@ -12,7 +12,7 @@ from itertools import islice, takewhile
 from pynamodb.connection import Connection
 from pynamodb.expressions.condition import Condition
 
-from ...domain.ports import PreconditionFailed
+from ...domain.kernel.errors import PreconditionFailed
 from ...domain.usage.models import Usage, UsageTotal
 from . import keys
 from .items import Items

@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import Callable, Collection, Sequence
 
 from ...domain.history.keys import EventKeys, keys_by_turn, keys_from_json, keys_json
+from ...domain.kernel.errors import PreconditionFailed
 from ...domain.kernel.models import (
     UNFINISHED_EXTRACTION,
     Extraction,
@@ -14,7 +15,6 @@ from ...domain.kernel.models import (
     Turn,
     TurnStatus,
 )
-from ...domain.ports import PreconditionFailed
 from ...domain.records.models import RecordWrite
 from ...domain.search.index import IndexDoc
 from .database import Database

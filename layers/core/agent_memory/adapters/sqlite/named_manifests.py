@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ...domain.agents.named_manifests import NamedManifest, NamedManifestVersion
-from ...domain.ports import PreconditionFailed
+from ...domain.kernel.errors import PreconditionFailed
 from .database import Database
 
 

@@ -7,8 +7,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ...domain.kernel.errors import PreconditionFailed
 from ...domain.kernel.models import Turn, TurnStatus
-from ...domain.ports import PreconditionFailed
 from ...domain.records.models import (
     Execution,
     Record,

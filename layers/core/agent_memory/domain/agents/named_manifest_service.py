@@ -14,7 +14,7 @@ from ..kernel.errors import Conflict, InvalidRequest, NotFound, PayloadTooLarge
 from ..kernel.models import Agent, Page, utcnow
 from ..kernel.paging import check_limit, decode_cursor, int_field, page, str_field
 from ..kernel.retry import optimistic
-from ..ports import Store
+from ..store import Store
 from .manifest import Manifest, check_label_numbers
 from .named_manifests import FOLLOWS, NamedManifest, NamedManifestVersion, validate_manifest_name
 from .service import MAX_MANIFEST_BYTES, AgentService

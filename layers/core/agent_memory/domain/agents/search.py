@@ -14,12 +14,12 @@ from collections.abc import Iterable
 from ..answers import EventHit, HistoryHit, Hit, MemoryHit, RecordHit, SearchHits
 from ..history.search import HistorySearch
 from ..kernel.errors import InvalidRequest, NotFound
-from ..ports import Store
 from ..records.models import RecordQuery, RecordStatus
 from ..records.service import RecordService
 from ..search.index import IndexFilter
 from ..search.ranking import Ranked
 from ..search.service import CANDIDATES, SearchService
+from ..store import Store
 from ..usage.models import usage_rows
 from .manifest import Manifest
 

@@ -19,6 +19,7 @@ from ..kernel.errors import (
     InvalidRequest,
     NotFound,
     PayloadTooLarge,
+    PreconditionFailed,
     field_problems,
     problems_text,
 )
@@ -27,10 +28,10 @@ from ..kernel.models import Agent, ManifestVersion, Page, utcnow
 from ..kernel.paging import check_limit, decode_cursor, int_field, str_field
 from ..kernel.paging import page as _page
 from ..kernel.retry import optimistic
-from ..ports import PreconditionFailed, Store
 from ..records.fork import copy_agent_records
 from ..search.service import SearchService
 from ..sessions.turn_context import ManifestCache
+from ..store import Store
 from .manifest import Manifest, check_label_numbers
 
 logger = logging.getLogger(__name__)

@@ -10,8 +10,8 @@ from ..kernel.errors import InvalidRequest
 from ..kernel.ids import id_floor, new_id, validate_agent_id
 from ..kernel.models import Page, utcnow
 from ..kernel.paging import check_limit, decode_cursor, page, str_field
-from ..ports import AuditStore
 from .models import AUDIT_PREFIX, AuditEntry
+from .ports import AuditStore
 
 logger = logging.getLogger(__name__)
 

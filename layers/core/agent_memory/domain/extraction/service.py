@@ -20,14 +20,14 @@ import json
 import logging
 from collections.abc import Sequence
 
-from ..kernel.errors import Conflict, DomainError, InvalidRequest
-from ..kernel.events import Change, memory_updated
+from ..kernel.errors import Conflict, DomainError, InvalidRequest, PreconditionFailed
+from ..kernel.events import Change, EventPublisher, memory_updated
 from ..kernel.metrics import EXTRACTION_FAILURES, EXTRACTION_RUNS, NO_METRICS, Metrics
 from ..kernel.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn, utcnow
 from ..kernel.retry import TryAgain, optimistic
-from ..ports import EventPublisher, PreconditionFailed, Store
 from ..records.service import RecordService
 from ..sessions.turn_context import ManifestCache
+from ..store import Store
 from ..usage.models import ModelCall, usage_rows
 from . import trigger as extraction_trigger
 from .job import ExtractionJob

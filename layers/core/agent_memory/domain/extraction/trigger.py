@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..agents.manifest import MemoryConfig
 from ..kernel.models import Extraction, ExtractionStatus, Turn, utcnow
-from ..ports import Store
+from ..store import Store
 from .pipeline import extraction_due, window
 from .window import COUNT_LIMIT, unread
 

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from ..agents.manifest import MemoryConfig
 from ..history.models import HistoryEvent
 from ..kernel.models import Extraction, Turn, TurnStatus
-from ..ports import Store
 from ..records.models import RecordQuery
 from ..records.service import RecordService, rank_lexical
 from ..search.service import UsageEntry
 from ..sessions.turn_context import Caller, TurnContext
+from ..store import Store
 from .model import Candidate, Existing, Message
 from .pipeline import window
 

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from ..history.keys import EventKeys, key_doc, proposed_keys
 from ..kernel.ids import new_id
 from ..kernel.models import Extraction, ExtractionStatus, Turn, utcnow
-from ..ports import Store
 from ..records.models import Provenance, Record
 from ..records.service import stored_bytes
 from ..search.index import IndexDoc
@@ -23,6 +22,7 @@ from ..sessions.effects import (
     RecordDeleteEffect,
     RecordEffect,
 )
+from ..store import Store
 from .model import Candidate, ModelUsage, Proposal
 from .pipeline import Dropped, ValidDecision
 

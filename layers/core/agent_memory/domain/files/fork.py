@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 from ..kernel.ids import new_id
 from ..kernel.models import utcnow
-from ..ports import Store
 from ..sessions.commit_plan import file_head
+from ..store import Store
 from .models import FileVersion, FileWrite
 from .paths import MEMORY_ROOT
 from .reads import all_files

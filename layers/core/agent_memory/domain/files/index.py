@@ -4,7 +4,7 @@ session so it stays the same all session long until compacted."""
 from __future__ import annotations
 
 from ..kernel.models import utcnow
-from ..ports import Store
+from ..store import Store
 from .limits import FileLimits
 from .paths import MEMORY_ROOT
 from .reads import all_files

@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass, replace
 
 from ..kernel.errors import InvalidRequest
-from ..ports import Store
+from ..store import Store
 from .models import TenantLimits
 
 logger = logging.getLogger(__name__)

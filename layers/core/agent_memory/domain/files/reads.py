@@ -5,9 +5,9 @@ from __future__ import annotations
 from ..kernel.errors import InvalidRequest, NotFound
 from ..kernel.models import Page
 from ..kernel.paging import check_limit, decode_cursor, page, str_field
-from ..ports import Store
 from ..search.index import IndexFilter
 from ..search.service import SearchService
+from ..store import Store
 from ..usage.models import usage_rows
 from .models import FileMemory, FileVersion
 from .paths import MEMORY_ROOT, normalize_folder, normalize_path

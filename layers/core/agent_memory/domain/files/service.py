@@ -14,13 +14,13 @@ from typing import Any
 
 from .. import secrets
 from ..kernel.errors import InvalidRequest
-from ..kernel.events import Change
+from ..kernel.events import Change, EventPublisher
 from ..kernel.models import Page, Turn
-from ..ports import EventPublisher, Store
 from ..search.service import SearchService
 from ..sessions.commit_plan import MemoryConflict, stamp
 from ..sessions.effects import Effect
 from ..sessions.turn_context import TurnContext
+from ..store import Store
 from ..tools.io import MemoryIn, MemoryOut
 from . import fork as file_fork
 from . import index as file_index

@@ -8,15 +8,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import secrets
+from ..kernel.errors import PreconditionFailed
 from ..kernel.events import Change
 from ..kernel.models import Turn, utcnow
-from ..ports import PreconditionFailed, Store
 from ..records.service import check_turn_budget, staging_refused
 from ..search.service import SearchService
 from ..sessions import commit_plan
 from ..sessions.commit_plan import stamp
 from ..sessions.effects import Effect, FileChange, FileChangeEffect, FileChangeItem, FileStamp
 from ..sessions.turn_context import TurnContext, replayed_effects
+from ..store import Store
 from ..tools.io import MemoryIn, MemoryOut
 from .commands import CommandResult, MemoryToolError, run_command
 from .limits import FileLimits

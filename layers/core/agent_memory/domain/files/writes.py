@@ -9,14 +9,21 @@ from functools import partial
 
 from .. import secrets
 from ..agents.manifest import Manifest
-from ..kernel.errors import Conflict, InvalidRequest, NotFound, PayloadTooLarge
-from ..kernel.events import Change, Event
+from ..kernel.errors import (
+    Conflict,
+    InvalidRequest,
+    LimitExceeded,
+    NotFound,
+    PayloadTooLarge,
+    PreconditionFailed,
+)
+from ..kernel.events import Change, Event, EventPublisher
 from ..kernel.ids import new_id
 from ..kernel.models import utcnow
 from ..kernel.retry import TryAgain, optimistic
-from ..ports import EventPublisher, LimitExceeded, PreconditionFailed, Store
 from ..search.service import SearchService
 from ..sessions.commit_plan import MemoryConflict, file_head
+from ..store import Store
 from .limits import FileLimits
 from .models import FileMemory, FileVersion, FileWrite
 from .paths import normalize_folder

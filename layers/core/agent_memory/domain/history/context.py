@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..kernel.models import TurnStatus
-from ..ports import Store
 from ..search.index import EmbedRequest, IndexDoc
+from ..store import Store
 from .models import HistoryEvent, part_id
 
 # An event's meaning is embedded with the CONTEXT_MESSAGES messages before it

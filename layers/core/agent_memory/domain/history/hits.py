@@ -13,8 +13,8 @@ from ..answers import HistoryHit
 from ..kernel.errors import InvalidRequest
 from ..kernel.models import TurnStatus
 from ..kernel.paging import decode_cursor, encode_cursor, int_field, str_field
-from ..ports import Store
 from ..search.ranking import Ranked
+from ..store import Store
 from .models import HistoryEvent, event_id, part_id
 
 # How deep a search looks for candidates it may return, at most (a cursor past it is not ours).

@@ -21,7 +21,6 @@ from ..agents.manifest import Manifest
 from ..answers import HistoryHit, HistorySearchPage
 from ..kernel.errors import DomainError, InvalidRequest, NotFound
 from ..kernel.models import utcnow
-from ..ports import Store
 from ..search.index import IndexFilter
 from ..search.lexical import tokenize
 from ..search.ranking import Ranked, credit_answered, favour_windows, weigh_replies
@@ -29,6 +28,7 @@ from ..search.service import CANDIDATES, SearchService, UsageEntry
 from ..search.speaker import asks_for_replies
 from ..search.when import Window, windows
 from ..sessions.turn_context import ManifestCache, ToolRefused, TurnContext
+from ..store import Store
 from ..tools.io import HISTORY_MAX_LIMIT, HistoryOut, SearchHistoryIn
 from ..usage.models import usage_rows
 from .hits import (

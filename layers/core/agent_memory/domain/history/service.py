@@ -10,14 +10,14 @@ from pydantic import ConfigDict, Field, ValidationError
 
 from ..answers import AppendOut, HistoryPage
 from ..kernel.deferred import DeferredModel
-from ..kernel.errors import Conflict, InvalidRequest, NotFound, problems_text
+from ..kernel.errors import Conflict, InvalidRequest, NotFound, PreconditionFailed, problems_text
 from ..kernel.models import Turn, TurnStatus
 from ..kernel.paging import check_limit, decode_cursor, encode_cursor, int_pair_field
 from ..kernel.retry import TryAgain, optimistic
-from ..ports import PreconditionFailed, Store
 from ..search.index import EmbedRequest, IndexDoc
 from ..search.service import SearchService
 from ..sessions.turn_context import ManifestCache, turn_closed
+from ..store import Store
 from .append import Appending, guarded, history_event, same_event
 from .context import CONTEXT_MESSAGES, context_words, event_doc, said_before, with_context
 from .models import MEMORY_TOOL, MEMORY_VIEW, EventIn, HistoryEvent, event_id, kept

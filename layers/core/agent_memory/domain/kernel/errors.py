@@ -84,3 +84,13 @@ def field_problems(errors: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
 def problems_text(errors: Iterable[Mapping[str, Any]]) -> str:
     """The same problems on one line: `a.b: message; c: message`."""
     return "; ".join(f"{p['field']}: {p['message']}" for p in field_problems(errors))
+
+
+class PreconditionFailed(Conflict):
+    """A conditional write lost a race; the service decides whether to retry or report it."""
+
+    code = "precondition_failed"
+
+
+class LimitExceeded(Conflict):
+    code = "limit_exceeded"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from datetime import datetime
 from functools import cache
@@ -93,3 +94,12 @@ __all__ = [
     "updates_from_json",
     "updates_json",
 ]
+
+
+class EventPublisher(ABC):
+    """Where memory events go: an in-process bus served as SSE, or EventBridge."""
+
+    @abstractmethod
+    def publish(self, events: Sequence[Event]) -> None:
+        """Deliver events after the change they describe has committed. Never raises for a
+        delivery failure: the change is already durable, so a lost event is logged, not fatal."""

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TypeVar
 
-from ..ports import PreconditionFailed
+from .errors import PreconditionFailed
 
 T = TypeVar("T")
 

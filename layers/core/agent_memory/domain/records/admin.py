@@ -6,13 +6,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..kernel.errors import Conflict, NotFound
-from ..kernel.events import Change, Event
+from ..kernel.events import Change, Event, EventPublisher
 from ..kernel.ids import new_id
 from ..kernel.models import Page, utcnow
 from ..kernel.paging import check_limit, decode_cursor, int_field, page, str_field
 from ..kernel.retry import optimistic
-from ..ports import EventPublisher, Store
 from ..search.service import SearchService
+from ..store import Store
 from .models import (
     Provenance,
     Record,

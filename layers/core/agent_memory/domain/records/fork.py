@@ -6,8 +6,8 @@ import json
 import logging
 
 from ..kernel.models import utcnow
-from ..ports import Store
 from ..search.service import SearchService
+from ..store import Store
 from .models import (
     Provenance,
     Record,

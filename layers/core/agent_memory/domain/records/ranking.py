@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..agents.manifest import Manifest
-from ..ports import Store
 from ..search.index import IndexFilter
 from ..search.lexical import bm25
 from ..search.service import SearchService
 from ..sessions.turn_context import TurnContext
+from ..store import Store
 from ..usage.models import usage_rows
 from .models import Record, RecordQuery
 from .view import CANDIDATES, RecordView

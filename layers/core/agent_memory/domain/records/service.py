@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..kernel.events import Change
+from ..kernel.events import Change, EventPublisher
 from ..kernel.models import Page, Turn, utcnow
-from ..ports import EventPublisher, Store
 from ..search.service import SearchService
 from ..sessions import commit_plan
 from ..sessions.effects import Effect, RecordEffect
@@ -23,6 +22,7 @@ from ..sessions.turn_budget import (
     stored_bytes,
 )
 from ..sessions.turn_context import ManifestCache, TurnContext
+from ..store import Store
 from ..tools.io import AddMemoryIn, IdIn, MemoriesOut, RecordsOut, SearchMemoryIn, SourcesOut
 from .admin import RecordAdmin
 from .models import Record, RecordQuery, RecordVersion, RecordWrite

@@ -9,11 +9,10 @@ from pydantic import ValidationError
 
 from .. import secrets
 from ..agents.manifest import MemoryConfig, scope_list
-from ..kernel.errors import Conflict, DomainError, problems_text
+from ..kernel.errors import Conflict, DomainError, PreconditionFailed, problems_text
 from ..kernel.ids import new_id
 from ..kernel.models import utcnow
 from ..kernel.paging import decode_cursor, page, str_field
-from ..ports import PreconditionFailed, Store
 from ..sessions.effects import (
     RecordAdd,
     RecordAddEffect,
@@ -23,6 +22,7 @@ from ..sessions.effects import (
 )
 from ..sessions.turn_budget import check_turn_budget, staging_refused, stored_bytes
 from ..sessions.turn_context import ToolRefused, TurnContext, replayed_effects
+from ..store import Store
 from ..tools.io import (
     AddMemoryIn,
     DeletedRef,

@@ -5,9 +5,9 @@ records a preview record replaces)."""
 from __future__ import annotations
 
 from ..kernel.models import TurnStatus
-from ..ports import Store
 from ..sessions.effects import Effect, RecordAddEffect, RecordDeleteEffect, RecordEffect
 from ..sessions.turn_context import TurnContext
+from ..store import Store
 from .models import Record, RecordQuery, RecordStatus
 
 ALL_STATUSES = frozenset(RecordStatus)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import logging
 
 from ..agents.manifest import Manifest, scope_list
-from ..kernel.errors import Conflict
+from ..kernel.errors import Conflict, PreconditionFailed
 from ..kernel.models import AGENT_SESSION, Agent, Session, utcnow
-from ..ports import PreconditionFailed, Store
+from ..store import Store
 
 logger = logging.getLogger(__name__)
 

@@ -10,12 +10,13 @@ from functools import partial
 
 from ..agents.service import AgentService
 from ..extraction.job import ExtractionJob
+from ..extraction.ports import ExtractionStarter
 from ..extraction.service import ExtractionService
 from ..files.service import FileService
 from ..history.service import HistoryService
 from ..kernel.auth import Principal
-from ..kernel.errors import Conflict, InvalidRequest, NotFound
-from ..kernel.events import turn_updated, updates_by_call
+from ..kernel.errors import Conflict, InvalidRequest, LimitExceeded, NotFound, PreconditionFailed
+from ..kernel.events import EventPublisher, turn_updated, updates_by_call
 from ..kernel.ids import new_id, validate_opaque_id
 from ..kernel.metrics import NO_METRICS, TURN_COMMITS, Metrics
 from ..kernel.models import (
@@ -31,16 +32,10 @@ from ..kernel.models import (
 )
 from ..kernel.paging import check_limit, decode_cursor, int_field, page, str_field
 from ..kernel.retry import optimistic
-from ..ports import (
-    EventPublisher,
-    ExtractionStarter,
-    LimitExceeded,
-    PreconditionFailed,
-    Store,
-    TurnWrites,
-)
 from ..records.service import RecordService
+from ..store import Store
 from .agent_turns import check_sessionless, ensure_agent_session
+from .ports import TurnWrites
 from .turn_context import turn_closed
 
 logger = logging.getLogger(__name__)

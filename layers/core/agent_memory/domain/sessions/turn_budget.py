@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 from ..kernel.errors import Conflict
 from ..kernel.models import TurnStatus
-from ..ports import Store
 from ..records.models import Record, to_doc
+from ..store import Store
 from .effects import Effect, FileChange, RecordAdd, RecordDelete
 from .turn_context import TurnContext, turn_closed
 

@@ -15,9 +15,9 @@ from ..agents.manifest import Manifest, MemoryConfig
 from ..kernel.deferred import DeferredModel
 from ..kernel.errors import Conflict, DomainError, InvalidRequest
 from ..kernel.models import Turn, TurnStatus
-from ..ports import Store
 from ..records.models import Provenance
 from ..search.service import UsageEntry
+from ..store import Store
 from .effects import Effect
 
 Role = Literal["agent", "helper", "programmatic", "agent_as_tool"]

@@ -11,9 +11,9 @@ from typing import Any
 from ..answers import TurnWithWrites
 from ..kernel.models import Turn
 from ..kernel.paging import check_limit, decode_cursor, page, str_field
-from ..ports import Store
 from ..records.service import RecordService
 from ..search.service import SearchService
+from ..store import Store
 from ..tools.io import UsagePage
 from ..usage.models import usage_rows
 from .service import SessionService

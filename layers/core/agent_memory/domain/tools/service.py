@@ -19,7 +19,6 @@ from ..kernel.errors import DomainError, NotFound
 from ..kernel.ids import new_id
 from ..kernel.metrics import NO_METRICS, TOOL_CALLS, Metrics
 from ..kernel.models import Turn, utcnow
-from ..ports import Store
 from ..records.models import Execution
 from ..records.service import RecordService, tool_input_error
 from ..search.service import SearchService
@@ -27,6 +26,7 @@ from ..secrets import redact_tree
 from ..sessions.service import SessionService
 from ..sessions.turn_context import ManifestCache, ToolRefused, TurnContext, parse_caller, root_of
 from ..sessions.turn_reads import TurnAccess, TurnReads, record_usage
+from ..store import Store
 from .executions import EXECUTION_MAX_BYTES, KEPT_CHARS, RECORDED_DEPTH, fitted
 from .instructions import HISTORY_RULE, Instructions
 from .io import (
