@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agent_memory.domain.embeddings import Embedder, Embedding
+from agent_memory.domain.search.embeddings import Embedder, Embedding
 
 
 class CachedEmbedder(Embedder):

@@ -1,7 +1,7 @@
 """Fact keys (issue #16 item 6) in the history benchmarks: `--fact-keys none|rule|observations`.
 
 A review's proposed facts become extra keys of the messages they cite (the service's
-domain/history_keys.py), so a history benchmark measures them only if its agents run post-turn
+domain/history/keys.py), so a history benchmark measures them only if its agents run post-turn
 reviews, and only once every review (and, with embeddings, every vector) is done:
 
 - `none`: memory read_only, so no review runs and no message has keys (the figures as before

@@ -297,7 +297,7 @@ def given_embedder(model: Any) -> Any:
     vectors were precomputed) and asks the model for anything else; same model id."""
     import numpy as np
 
-    from agent_memory.domain.embeddings import Embedder, Embedding
+    from agent_memory.domain.search.embeddings import Embedder, Embedding
 
     class Given(Embedder):
         model_id = model.model_id
@@ -324,8 +324,8 @@ def given_embedder(model: Any) -> Any:
 
 
 def _record(spec: dict[str, Any], agent_id: str, now: datetime) -> Any:
-    from agent_memory.domain.ids import new_id
-    from agent_memory.domain.records import Provenance, Record
+    from agent_memory.domain.kernel.ids import new_id
+    from agent_memory.domain.records.models import Provenance, Record
 
     return Record(
         tenant=TENANT,
@@ -362,7 +362,7 @@ class Loader:
         self.chroma_seconds = 0.0
 
     def load(self, agent_index: int, agent_id: str, start: int, stop: int) -> None:
-        from agent_memory.domain.records import (
+        from agent_memory.domain.records.models import (
             Provenance,
             RecordOperation,
             RecordVersion,
@@ -494,10 +494,10 @@ def http_calls(client: Any, turn: Turn, bodies: list[dict[str, Any]]) -> list[An
 def index_calls(
     index: Any, queries: list[tuple[str, str]], query_vectors: Any
 ) -> dict[str, list[Any]]:
-    from agent_memory.domain.records import RecordQuery
+    from agent_memory.domain.records.models import RecordQuery
+    from agent_memory.domain.records.service import index_filter
     from agent_memory.domain.search.ranking import fuse
     from agent_memory.domain.search.service import CANDIDATES
-    from agent_memory.domain.services.records import index_filter
 
     # The filter the service passes for this manifest (agent scope read, no preview).
     where = index_filter(RecordQuery(include_agent=True, preview="live"))

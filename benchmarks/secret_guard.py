@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from agent_memory.api.app import Api  # noqa: E402
 from agent_memory.bootstrap import build_services  # noqa: E402
+from agent_memory.domain.files import service as files_service
 from agent_memory.domain.secrets import scan  # noqa: E402
-from agent_memory.domain.services import files as files_service  # noqa: E402
 from agent_memory.settings import Settings  # noqa: E402
 from apiclient import http_event  # noqa: E402
 from secrets_corpus import LOOKALIKES, SECRETS, _english  # noqa: E402

@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "layers" / "core"))
 
 from agent_memory.bootstrap import build_services  # noqa: E402
-from agent_memory.domain.services.agents import parse_manifest  # noqa: E402
-from agent_memory.domain.services.history import AppendIn  # noqa: E402
+from agent_memory.domain.agents.service import parse_manifest  # noqa: E402
+from agent_memory.domain.history.service import AppendIn  # noqa: E402
 from agent_memory.settings import Settings  # noqa: E402
 
 AGENT = "bench/sync"

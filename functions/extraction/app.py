@@ -2,7 +2,7 @@
 
 Each invocation runs one step of the turn's review named in the event (begin, propose, decide,
 apply, or fail: the Catch's record of a review that failed for good). The event's shape is read
-by agent_memory.adapters.extraction.steps; the steps are agent_memory.domain.services.extraction.
+by agent_memory.adapters.extraction.steps; the steps are agent_memory.domain.extraction.service.
 Errors propagate so the state machine's Retry and Catch see them.
 """
 

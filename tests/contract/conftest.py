@@ -18,18 +18,16 @@ from agent_memory.adapters.dynamodb import DynamoStore
 from agent_memory.adapters.opensearch import OpenSearchIndex
 from agent_memory.adapters.s3vectors.index import S3VectorsIndex
 from agent_memory.adapters.sqlite import SqliteStore
-from agent_memory.domain.effects import RecordAdd, RecordAddEffect
 from agent_memory.domain.files.models import (
     FileMemory,
     FileOperation,
     FileVersion,
     FileWrite,
 )
-from agent_memory.domain.history import HistoryEvent, ToolCall, event_id
-from agent_memory.domain.ids import new_id
-from agent_memory.domain.models import Agent, ManifestVersion, Session, Turn, utcnow
-from agent_memory.domain.ports import Store
-from agent_memory.domain.records import (
+from agent_memory.domain.history.models import HistoryEvent, ToolCall, event_id
+from agent_memory.domain.kernel.ids import new_id
+from agent_memory.domain.kernel.models import Agent, ManifestVersion, Session, Turn, utcnow
+from agent_memory.domain.records.models import (
     Execution,
     Provenance,
     Record,
@@ -39,7 +37,9 @@ from agent_memory.domain.records import (
     RecordWrite,
 )
 from agent_memory.domain.search.index import SearchIndex
-from agent_memory.domain.services.commit_plan import file_head
+from agent_memory.domain.sessions.commit_plan import file_head
+from agent_memory.domain.sessions.effects import RecordAdd, RecordAddEffect
+from agent_memory.domain.store import Store
 from s3vectors_moto import install_query_vectors, s3vectors_index
 
 REGION = "us-east-1"

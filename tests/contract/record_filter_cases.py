@@ -1,7 +1,7 @@
 """The record filter rules as one table: a spread of records over every field a filter reads,
 and queries with the ids each must find, newest first.
 
-`RecordQuery.matches` (domain/records.py) is the definition. Every other place that applies the
+`RecordQuery.matches` (domain/records/models.py) is the definition. Every other place that applies the
 rules runs this table: the stores' `find_records` (SQLite SQL, DynamoDB's pre-filter)
 in test_records_contract.py, the search indexes' pre-filters (EmbeddedIndex's SQL and numpy
 mask, OpenSearchIndex's bool filter) in test_record_filter_rules.py.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent_memory.domain.records import Record, RecordQuery, RecordStatus
+from agent_memory.domain.records.models import Record, RecordQuery, RecordStatus
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build

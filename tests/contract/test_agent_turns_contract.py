@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from agent_memory.domain.effects import RecordAdd, RecordAddEffect
-from agent_memory.domain.errors import Conflict
-from agent_memory.domain.models import AGENT_SESSION, TurnStatus, utcnow
-from agent_memory.domain.ports import Store
-from agent_memory.domain.records import Provenance, Record
-from agent_memory.domain.services.agent_turns import check_sessionless, ensure_agent_session
+from agent_memory.domain.kernel.errors import Conflict
+from agent_memory.domain.kernel.models import AGENT_SESSION, TurnStatus, utcnow
+from agent_memory.domain.records.models import Provenance, Record
+from agent_memory.domain.sessions.agent_turns import check_sessionless, ensure_agent_session
+from agent_memory.domain.sessions.effects import RecordAdd, RecordAddEffect
+from agent_memory.domain.store import Store
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build

@@ -7,10 +7,10 @@ from datetime import timedelta
 
 import pytest
 
-from agent_memory.domain.audit import AUDIT_PREFIX, AuditEntry
-from agent_memory.domain.ids import new_id
-from agent_memory.domain.models import utcnow
-from agent_memory.domain.ports import Store
+from agent_memory.domain.audit.models import AUDIT_PREFIX, AuditEntry
+from agent_memory.domain.kernel.ids import new_id
+from agent_memory.domain.kernel.models import utcnow
+from agent_memory.domain.store import Store
 
 pytestmark = pytest.mark.contract
 

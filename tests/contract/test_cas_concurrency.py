@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 import pytest
 
 from agent_memory.adapters.events.local_bus import InProcessBus
-from agent_memory.domain.models import Agent, ManifestVersion
-from agent_memory.domain.ports import Store
+from agent_memory.domain.files.service import FileLimits, FileService, MemoryConflict
+from agent_memory.domain.kernel.models import Agent, ManifestVersion
 from agent_memory.domain.search.service import SearchService
-from agent_memory.domain.services.files import FileLimits, FileService, MemoryConflict
+from agent_memory.domain.store import Store
 
 pytestmark = pytest.mark.contract
 

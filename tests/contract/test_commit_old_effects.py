@@ -13,15 +13,15 @@ import pytest
 from agent_memory.adapters.dynamodb import DynamoStore
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.bootstrap import build_services
-from agent_memory.domain.effects import (
+from agent_memory.domain.kernel.models import Session, TurnStatus
+from agent_memory.domain.records.models import RecordStatus, to_doc
+from agent_memory.domain.sessions.effects import (
     FileChangeEffect,
     RecordAddEffect,
     RecordDeleteEffect,
     effect_from_json,
 )
-from agent_memory.domain.models import Session, TurnStatus
-from agent_memory.domain.ports import Store
-from agent_memory.domain.records import RecordStatus, to_doc
+from agent_memory.domain.store import Store
 from agent_memory.settings import Settings
 
 if TYPE_CHECKING:

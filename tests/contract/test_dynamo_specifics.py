@@ -12,10 +12,17 @@ import pytest
 from pynamodb.exceptions import PynamoDBException
 
 from agent_memory.adapters.dynamodb import DynamoStore
-from agent_memory.domain.errors import Conflict, NotFound, PayloadTooLarge, StorageUnavailable
-from agent_memory.domain.models import Session, TurnStatus, utcnow
-from agent_memory.domain.ports import LimitExceeded, PreconditionFailed, TurnWrites
-from agent_memory.domain.records import Record, RecordOperation, RecordQuery
+from agent_memory.domain.kernel.errors import (
+    Conflict,
+    LimitExceeded,
+    NotFound,
+    PayloadTooLarge,
+    PreconditionFailed,
+    StorageUnavailable,
+)
+from agent_memory.domain.kernel.models import Session, TurnStatus, utcnow
+from agent_memory.domain.records.models import Record, RecordOperation, RecordQuery
+from agent_memory.domain.sessions.ports import TurnWrites
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build

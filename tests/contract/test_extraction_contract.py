@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from agent_memory.domain.history import event_id
-from agent_memory.domain.history_keys import EventKeys
-from agent_memory.domain.models import (
+from agent_memory.domain.history.keys import EventKeys
+from agent_memory.domain.history.models import event_id
+from agent_memory.domain.kernel.errors import PreconditionFailed
+from agent_memory.domain.kernel.models import (
     Extraction,
     ExtractionStatus,
     Session,
@@ -19,7 +20,7 @@ from agent_memory.domain.models import (
     TurnStatus,
     utcnow,
 )
-from agent_memory.domain.ports import PreconditionFailed, Store
+from agent_memory.domain.store import Store
 
 if TYPE_CHECKING:
     from conftest import Build

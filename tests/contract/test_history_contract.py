@@ -12,10 +12,11 @@ import pytest
 
 import index_docs
 from agent_memory.adapters.dynamodb import DynamoStore
-from agent_memory.domain.errors import PayloadTooLarge
-from agent_memory.domain.history import HistoryEvent
-from agent_memory.domain.models import Session, Turn, TurnStatus, utcnow
-from agent_memory.domain.ports import PreconditionFailed, Store, TurnWrites
+from agent_memory.domain.history.models import HistoryEvent
+from agent_memory.domain.kernel.errors import PayloadTooLarge, PreconditionFailed
+from agent_memory.domain.kernel.models import Session, Turn, TurnStatus, utcnow
+from agent_memory.domain.sessions.ports import TurnWrites
+from agent_memory.domain.store import Store
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build

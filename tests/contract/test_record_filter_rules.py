@@ -24,10 +24,10 @@ from record_filter_cases import FIND_CASES, filter_records
 
 from agent_memory.adapters.opensearch import OpenSearchIndex
 from agent_memory.adapters.sqlite.search import EmbeddedIndex
-from agent_memory.domain.records import Record, RecordQuery
+from agent_memory.domain.records.models import Record, RecordQuery
+from agent_memory.domain.records.service import index_filter
 from agent_memory.domain.search.index import SearchIndex
 from agent_memory.domain.search.service import record_doc
-from agent_memory.domain.services.records import index_filter
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build

@@ -9,15 +9,17 @@ from typing import TYPE_CHECKING
 import pytest
 from record_filter_cases import FIND_CASES, filter_records
 
-from agent_memory.domain.models import Session, TurnStatus, utcnow
-from agent_memory.domain.ports import PreconditionFailed, Store, TurnWrites
-from agent_memory.domain.records import (
+from agent_memory.domain.kernel.errors import PreconditionFailed
+from agent_memory.domain.kernel.models import Session, TurnStatus, utcnow
+from agent_memory.domain.records.models import (
     Record,
     RecordOperation,
     RecordQuery,
     RecordVersion,
     RecordWrite,
 )
+from agent_memory.domain.sessions.ports import TurnWrites
+from agent_memory.domain.store import Store
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from agent_memory.domain.errors import NotFound
-from agent_memory.domain.models import Session, Turn, TurnStatus, utcnow
-from agent_memory.domain.ports import PreconditionFailed, Store
+from agent_memory.domain.kernel.errors import NotFound, PreconditionFailed
+from agent_memory.domain.kernel.models import Session, Turn, TurnStatus, utcnow
+from agent_memory.domain.store import Store
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build

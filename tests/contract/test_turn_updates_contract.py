@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from agent_memory.domain.models import Change, MemoryUpdate, Session, TurnStatus, utcnow
-from agent_memory.domain.ports import PreconditionFailed, Store, TurnWrites
+from agent_memory.domain.kernel.errors import PreconditionFailed
+from agent_memory.domain.kernel.models import Change, MemoryUpdate, Session, TurnStatus, utcnow
+from agent_memory.domain.sessions.ports import TurnWrites
+from agent_memory.domain.store import Store
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from agent_memory.domain.ids import new_id
-from agent_memory.domain.models import Session
-from agent_memory.domain.ports import PreconditionFailed, Store
-from agent_memory.domain.usage import Usage, UsageTotal
+from agent_memory.domain.kernel.errors import PreconditionFailed
+from agent_memory.domain.kernel.ids import new_id
+from agent_memory.domain.kernel.models import Session
+from agent_memory.domain.store import Store
+from agent_memory.domain.usage.models import Usage, UsageTotal
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build

@@ -382,7 +382,7 @@ def test_records_of_an_agent_that_is_gone_are_404(api, services, store):
 
 
 def test_a_fork_that_fails_part_way_leaves_no_copy_and_can_be_asked_again(api, services):
-    from agent_memory.domain.errors import StorageUnavailable
+    from agent_memory.domain.kernel.errors import StorageUnavailable
 
     api.ok("PUT", A, {"harness": {}}, expect=201)
     for i in range(30):  # copied 24 a batch: the second batch fails

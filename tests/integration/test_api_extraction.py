@@ -495,7 +495,7 @@ def test_overlapping_reviews_read_each_message_once(api, services):
     assert len(proposal2.read) == 2
     extraction.apply(job2, proposal2, extraction.decide(job2, proposal2))
     # The first review read turn 1 too, but the second finished first: nothing applied ...
-    from agent_memory.domain.services.extraction import ReviewWindowMoved
+    from agent_memory.domain.extraction.service import ReviewWindowMoved
 
     with pytest.raises(ReviewWindowMoved):
         extraction.apply(job1, proposal1, extraction.decide(job1, proposal1))
@@ -506,7 +506,7 @@ def test_overlapping_reviews_read_each_message_once(api, services):
 
 
 def test_a_window_larger_than_a_review_is_read_over_several(api, services, monkeypatch):
-    from agent_memory.domain.services import extraction as module
+    from agent_memory.domain.extraction import service as module
 
     monkeypatch.setattr(module, "WINDOW_MESSAGES", 2)
     s = setup(api, extraction={"every": {"messages": 3}})

@@ -193,7 +193,7 @@ def test_the_openapi_document_states_the_real_constraints(tmp_path):
 
     from agent_memory.api.app import Api
     from agent_memory.bootstrap import build_services
-    from agent_memory.domain.ids import validate_agent_id
+    from agent_memory.domain.kernel.ids import validate_agent_id
     from agent_memory.settings import Settings
 
     document = Api(build_services(Settings(data_dir=tmp_path, embeddings="none"))).openapi()

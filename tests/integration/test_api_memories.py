@@ -309,7 +309,7 @@ def test_a_memory_deleted_and_created_again_meanwhile_is_a_conflict(agent):
 def test_a_write_landing_while_the_command_runs_is_a_conflict(agent, services, monkeypatch):
     # An app's write lands after the command read the memory and before the tool call ends:
     # the turn's change is based on what the command read, so its commit must not overwrite it.
-    import agent_memory.domain.services.files as files
+    import agent_memory.domain.files.service as files
 
     agent.ok("PUT", f"{M}/notes.md", {"content": "line one\n"}, expect=201)
     run_command = files.run_command

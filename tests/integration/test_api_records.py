@@ -635,7 +635,7 @@ def test_a_write_staged_while_the_commit_works_is_committed_with_it(
 def test_a_commit_whose_usage_is_not_recorded_still_answers_committed(
     agent, services, store, monkeypatch
 ):
-    from agent_memory.domain.ports import PreconditionFailed
+    from agent_memory.domain.kernel.errors import PreconditionFailed
 
     t = Turn(agent, session(agent))
     record = t.add("Releases ship on Tuesdays", scope="agent")

@@ -103,7 +103,7 @@ def test_a_recall_of_the_same_versions_on_the_next_turn_is_not_recorded_again(ap
 
 
 def test_a_recall_further_back_than_the_lookback_is_recorded_again(api, monkeypatch):
-    monkeypatch.setattr("agent_memory.domain.services.recall.RECALL_LOOKBACK_TURNS", 1)
+    monkeypatch.setattr("agent_memory.domain.tools.recall.RECALL_LOOKBACK_TURNS", 1)
     put(api)
     seed(api, "Releases ship on Tuesdays")
     s = session(api)

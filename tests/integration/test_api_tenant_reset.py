@@ -4,7 +4,7 @@ tenant keeps everything; a reset cut short is finished by the next; on both stor
 
 import pytest
 
-from agent_memory.domain.auth import ALL_SCOPES, Principal
+from agent_memory.domain.kernel.auth import ALL_SCOPES, Principal
 
 pytestmark = pytest.mark.integration
 

@@ -5,7 +5,7 @@ alone sets limits."""
 import pytest
 
 from agent_memory.api.context import principal_from_event
-from agent_memory.domain.auth import ALL_ROLES
+from agent_memory.domain.kernel.auth import ALL_ROLES
 from apiclient import http_event
 
 pytestmark = pytest.mark.integration

@@ -13,7 +13,7 @@ from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.adapters.sqlite.vectors import BackgroundEmbedder
 from agent_memory.api.app import Api
 from agent_memory.bootstrap import build_services
-from agent_memory.domain.embeddings import Embedder, Embedding
+from agent_memory.domain.search.embeddings import Embedder, Embedding
 from agent_memory.settings import Settings
 from apiclient import ApiClient
 

@@ -8,7 +8,7 @@ import socket
 import pytest
 
 from agent_memory.cli import build_parser, main
-from agent_memory.domain.services.agents import parse_manifest
+from agent_memory.domain.agents.service import parse_manifest
 
 pytestmark = pytest.mark.integration
 

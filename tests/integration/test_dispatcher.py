@@ -15,7 +15,7 @@ from moto import mock_aws
 from agent_memory.adapters.dynamodb.items import TurnItem
 from agent_memory.adapters.extraction.dispatch import Dispatcher
 from agent_memory.domain.extraction.job import ExtractionJob
-from agent_memory.domain.models import Extraction, ExtractionStatus, Turn, TurnStatus
+from agent_memory.domain.kernel.models import Extraction, ExtractionStatus, Turn, TurnStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_indexer import batch, change  # noqa: E402

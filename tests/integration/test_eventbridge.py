@@ -8,7 +8,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from agent_memory.adapters.events.eventbridge import EventBridgePublisher
-from agent_memory.domain.events import Change, Event
+from agent_memory.domain.kernel.events import Change, Event
 
 pytestmark = pytest.mark.integration
 

@@ -237,7 +237,7 @@ def test_a_window_that_keeps_moving_ends_the_review_after_five_tries(cloud, monk
     # ReviewWindowMoved sends the review back to Begin; a review that kept losing its window to
     # others once looped without end. After five it is recorded as failed, as the embedded
     # runner's bound has it.
-    from agent_memory.domain.services.extraction import ReviewWindowMoved
+    from agent_memory.domain.extraction.service import ReviewWindowMoved
 
     def always_moved(job, proposal, decision):
         raise ReviewWindowMoved("another review read some of these messages first")

@@ -70,7 +70,7 @@ def test_never_after_a_rolled_back_or_a_preview_turns_words(setup, store):
 
 def test_the_message_before_is_read_the_same_way_from_either_store(setup, store):
     # What the stream indexer asks the DynamoDB store, and the embedded commit the SQLite one.
-    from agent_memory.domain.services.history import said_before
+    from agent_memory.domain.history.service import said_before
 
     api, session, _ = setup
     said(api, session, ("user", "The codename is pineapple."))

@@ -23,10 +23,10 @@ from pydantic import ValidationError
 
 from agent_memory.adapters.dynamodb.items import FileItem, RecordItem
 from agent_memory.adapters.dynamodb.stream_indexer import EMBED_MAX_CHARS, StreamIndexer
-from agent_memory.domain.embeddings import Embedder, Embedding
-from agent_memory.domain.errors import StorageUnavailable
 from agent_memory.domain.files.models import FileMemory, sha256
-from agent_memory.domain.records import Provenance, Record, RecordStatus
+from agent_memory.domain.kernel.errors import StorageUnavailable
+from agent_memory.domain.records.models import Provenance, Record, RecordStatus
+from agent_memory.domain.search.embeddings import Embedder, Embedding
 from agent_memory.domain.search.index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
 from agent_memory.domain.search.service import record_doc
 
@@ -447,7 +447,7 @@ def test_large_events_are_read_through_the_blob_adapter_and_its_error_mapping(mo
 
 
 def history_event(text: str, searchable: bool = True):
-    from agent_memory.domain.history import HistoryEvent
+    from agent_memory.domain.history.models import HistoryEvent
 
     return HistoryEvent(
         tenant="t1",

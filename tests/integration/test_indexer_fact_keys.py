@@ -12,8 +12,8 @@ from test_indexer import FakeEmbedder, MemoryIndex, batch, change
 
 from agent_memory.adapters.dynamodb.items import TurnItem
 from agent_memory.adapters.dynamodb.stream_indexer import StreamIndexer
-from agent_memory.domain.history_keys import EventKeys, keys_json
-from agent_memory.domain.models import Extraction, ExtractionStatus, Turn, TurnStatus
+from agent_memory.domain.history.keys import EventKeys, keys_json
+from agent_memory.domain.kernel.models import Extraction, ExtractionStatus, Turn, TurnStatus
 
 pytestmark = pytest.mark.integration
 

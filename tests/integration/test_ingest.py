@@ -5,7 +5,7 @@ import json
 import pytest
 
 from agent_memory.adapters.sqs.ingestion import process_batch
-from agent_memory.domain.errors import Conflict, InvalidRequest
+from agent_memory.domain.kernel.errors import Conflict, InvalidRequest
 from ingest_lines import one_turn
 
 pytestmark = pytest.mark.integration

@@ -16,7 +16,7 @@ from urllib.parse import quote
 import pytest
 
 from agent_memory.api.app import Api
-from agent_memory.domain.auth import ALL_SCOPES, SESSIONS_OWN
+from agent_memory.domain.kernel.auth import ALL_SCOPES, SESSIONS_OWN
 from agent_memory.local.gateway import LocalGateway
 from agent_memory.local.tokens import TokenBook, TokenGrant
 from apiclient import http_event, wsgi_request

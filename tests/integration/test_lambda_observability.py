@@ -72,10 +72,10 @@ def test_a_domain_modules_log_is_json_with_the_request_and_correlation_ids(funct
     put["requestContext"]["requestId"] = "corr-42"
     call(function, put)
     lines = json_lines(function.logger.registered_handler.stream.getvalue())
-    # domain/services/audit.py logs each change it audits, through its stdlib logger.
+    # domain/audit/service.py logs each change it audits, through its stdlib logger.
     audited = [line for line in lines if line["message"] == "audited"]
     assert len(audited) == 1
-    assert audited[0]["name"] == "agent_memory.domain.services.audit"
+    assert audited[0]["name"] == "agent_memory.domain.audit.service"
     assert audited[0]["correlation_id"] == "corr-42"
     assert audited[0]["function_request_id"] == Context.aws_request_id
     assert audited[0]["actor"]  # its `extra=` fields are keys of the line

@@ -9,7 +9,7 @@ import pytest
 
 from agent_memory.api.app import Api
 from agent_memory.bootstrap import build_services
-from agent_memory.domain.auth import ALL_SCOPES
+from agent_memory.domain.kernel.auth import ALL_SCOPES
 from agent_memory.local.gateway import LocalGateway
 from agent_memory.local.tokens import TokenBook, TokenGrant
 from agent_memory.settings import Settings

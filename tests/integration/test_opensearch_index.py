@@ -16,7 +16,7 @@ import pytest
 
 from agent_memory.adapters.opensearch import OpenSearchIndex
 from agent_memory.adapters.opensearch.bodies import index_body
-from agent_memory.domain.errors import StorageUnavailable
+from agent_memory.domain.kernel.errors import StorageUnavailable
 from agent_memory.domain.search.index import IndexFilter
 from index_docs import doc
 

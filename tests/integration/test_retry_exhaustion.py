@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent_memory.domain.errors import Conflict, DomainError
+from agent_memory.domain.agents.service import parse_manifest
 from agent_memory.domain.extraction.job import ExtractionJob
-from agent_memory.domain.ports import PreconditionFailed
-from agent_memory.domain.services.agents import parse_manifest
+from agent_memory.domain.kernel.errors import Conflict, DomainError, PreconditionFailed
 
 pytestmark = pytest.mark.integration
 

@@ -10,8 +10,8 @@ from agent_memory.adapters.events.local_bus import InProcessBus
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.adapters.sqlite.words import words_table
 from agent_memory.bootstrap import build_services
+from agent_memory.domain.agents.service import parse_manifest
 from agent_memory.domain.search.index import IndexFilter
-from agent_memory.domain.services.agents import parse_manifest
 from agent_memory.settings import Settings
 from index_docs import doc
 from sqlite_table import table_db, values
@@ -397,9 +397,9 @@ def test_the_events_a_batch_keeps_for_a_turn_are_the_events_its_rows_hold(tmp_pa
 
 def test_in_a_batch_the_store_itself_refuses_events_for_a_turn_the_batch_ended(tmp_path):
     # Given a batch that began a turn and committed it (its memo holds the ended turn)
-    from agent_memory.domain.history import EventIn
-    from agent_memory.domain.ports import PreconditionFailed
-    from agent_memory.domain.services.history_append import history_event
+    from agent_memory.domain.history.append import history_event
+    from agent_memory.domain.history.models import EventIn
+    from agent_memory.domain.kernel.errors import PreconditionFailed
 
     store, services = keeping_history(tmp_path)
     base = {"agent": A, "session": "s", "turn": "t-1"}

@@ -11,9 +11,8 @@ import pytest
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.adapters.sqlite.database import Database
 from agent_memory.bootstrap import build_services
-from agent_memory.domain.errors import StorageUnavailable
-from agent_memory.domain.ports import PreconditionFailed
-from agent_memory.domain.services.agents import parse_manifest
+from agent_memory.domain.agents.service import parse_manifest
+from agent_memory.domain.kernel.errors import PreconditionFailed, StorageUnavailable
 from agent_memory.settings import Settings
 from sqlite_table import table_db, values
 

@@ -17,7 +17,7 @@ from agent_memory.api.answers import (
     TenantLimitsOut,
 )
 from agent_memory.domain.files.models import FileMemory
-from agent_memory.domain.services.files import FileLimits
+from agent_memory.domain.files.service import FileLimits
 
 pytestmark = pytest.mark.unit
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from agent_memory.domain.embeddings import Embedder, Embedding
+from agent_memory.domain.search.embeddings import Embedder, Embedding
 from benchmark_modules import load_benchmark
 
 pytestmark = pytest.mark.unit

@@ -15,9 +15,9 @@ from agent_memory.api.body_limits import (
     refusal,
     without_strings,
 )
-from agent_memory.domain.models import utcnow
-from agent_memory.domain.records import Execution
-from agent_memory.domain.services.tools import RECORDED_DEPTH, fitted
+from agent_memory.domain.kernel.models import utcnow
+from agent_memory.domain.records.models import Execution
+from agent_memory.domain.tools.service import RECORDED_DEPTH, fitted
 
 
 def nested(levels: int, leaf: str = '"v"') -> str:

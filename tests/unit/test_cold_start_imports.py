@@ -98,7 +98,7 @@ def test_the_api_function_imports_no_heavy_module_at_cold_start():
     # ...and nothing only some routes or other functions need was imported for it.
     assert heavy(result["modules"]) == {}
     # No model of ours was built but the settings, which are validated at start: each route
-    # builds its own on first use (domain/deferred.py).
+    # builds its own on first use (domain/kernel/deferred.py).
     assert result["models_built"] == ["agent_memory.settings.Settings"]
 
 

@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 
-from agent_memory.domain.effects import (
+from agent_memory.domain.files.models import FileMemory
+from agent_memory.domain.kernel.errors import Conflict
+from agent_memory.domain.kernel.models import Turn
+from agent_memory.domain.records.models import Provenance, Record, RecordOperation, RecordStatus
+from agent_memory.domain.sessions import commit_plan
+from agent_memory.domain.sessions.commit_plan import MemoryConflict
+from agent_memory.domain.sessions.effects import (
     FileChange,
     FileChangeEffect,
     FileChangeItem,
@@ -18,12 +24,6 @@ from agent_memory.domain.effects import (
     RecordDelete,
     RecordDeleteEffect,
 )
-from agent_memory.domain.errors import Conflict
-from agent_memory.domain.files.models import FileMemory
-from agent_memory.domain.models import Turn
-from agent_memory.domain.records import Provenance, Record, RecordOperation, RecordStatus
-from agent_memory.domain.services import commit_plan
-from agent_memory.domain.services.commit_plan import MemoryConflict
 
 pytestmark = pytest.mark.unit
 

@@ -6,13 +6,13 @@ from datetime import UTC, datetime
 import pytest
 from pydantic import ValidationError
 
-from agent_memory.domain.effects import (
+from agent_memory.domain.records.models import Provenance, Record
+from agent_memory.domain.sessions.effects import (
     FileChangeEffect,
     RecordAddEffect,
     RecordDeleteEffect,
     effect_from_json,
 )
-from agent_memory.domain.records import Provenance, Record
 
 pytestmark = pytest.mark.unit
 

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 import pytest
 
 from agent_memory.adapters.models.rule_based import RuleBasedModel
+from agent_memory.domain.agents.manifest import EveryMessages
 from agent_memory.domain.extraction.model import Candidate, Decision, Existing
 from agent_memory.domain.extraction.pipeline import (
     DEFAULT_INSTRUCTIONS,
@@ -14,8 +15,7 @@ from agent_memory.domain.extraction.pipeline import (
     validate,
     window,
 )
-from agent_memory.domain.history import HistoryEvent
-from agent_memory.domain.manifest import EveryMessages
+from agent_memory.domain.history.models import HistoryEvent
 
 pytestmark = pytest.mark.unit
 

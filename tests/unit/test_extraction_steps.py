@@ -6,9 +6,9 @@ from typing import Any
 import pytest
 
 from agent_memory.adapters.extraction.steps import run_step
-from agent_memory.domain.errors import InvalidRequest
 from agent_memory.domain.extraction.job import ExtractionJob
 from agent_memory.domain.extraction.model import Candidate, Decision, Decisions, Proposal
+from agent_memory.domain.kernel.errors import InvalidRequest
 
 JOB = {"tenant": "acme", "agentId": "teams/web", "sessionId": "ses_1", "turnId": "trn_1"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from agent_memory.domain.history import HistoryEvent, ToolCall
+from agent_memory.domain.history.models import HistoryEvent, ToolCall
 
 
 def event(**changes) -> HistoryEvent:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from agent_memory.domain.extraction.model import Candidate
-from agent_memory.domain.history import HistoryEvent
-from agent_memory.domain.history_keys import (
+from agent_memory.domain.history.keys import (
     MAX_KEYS,
     MAX_SOURCES,
     EventKeys,
     key_doc,
     proposed_keys,
 )
+from agent_memory.domain.history.models import HistoryEvent
 
 T0 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 

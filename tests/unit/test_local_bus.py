@@ -8,7 +8,7 @@ import pytest
 
 from agent_memory.adapters.events.local_bus import InProcessBus
 from agent_memory.adapters.events.webhooks import secret_key, signature
-from agent_memory.domain.events import Change, Event
+from agent_memory.domain.kernel.events import Change, Event
 
 pytestmark = pytest.mark.unit
 

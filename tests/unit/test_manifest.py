@@ -2,9 +2,9 @@
 
 import pytest
 
-from agent_memory.domain.errors import InvalidRequest
-from agent_memory.domain.manifest import Manifest, check_label_numbers
-from agent_memory.domain.services.agents import parse_manifest
+from agent_memory.domain.agents.manifest import Manifest, check_label_numbers
+from agent_memory.domain.agents.service import parse_manifest
+from agent_memory.domain.kernel.errors import InvalidRequest
 
 pytestmark = pytest.mark.unit
 

@@ -4,13 +4,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent_memory.domain.errors import DomainError
 from agent_memory.domain.files.commands import (
     Change,
     CommandResult,
     MemoryToolError,
     run_command,
 )
+from agent_memory.domain.kernel.errors import DomainError
 
 pytestmark = pytest.mark.unit
 

@@ -2,7 +2,6 @@
 
 import pytest
 
-from agent_memory.domain.errors import InvalidRequest
 from agent_memory.domain.files.paths import (
     MAX_PATH_CHARS,
     MEMORY_ROOT,
@@ -10,6 +9,7 @@ from agent_memory.domain.files.paths import (
     normalize_folder,
     normalize_path,
 )
+from agent_memory.domain.kernel.errors import InvalidRequest
 
 pytestmark = pytest.mark.unit
 

@@ -1,12 +1,12 @@
-"""The domain's Metrics port (domain/metrics.py): what the domain counts, seen through a
+"""The domain's Metrics port (domain/kernel/metrics.py): what the domain counts, seen through a
 recording adapter, with no AWS anywhere."""
 
 from collections.abc import Sequence
 
 import numpy as np
 
-from agent_memory.domain.embeddings import Embedder, Embedding
-from agent_memory.domain.metrics import NO_METRICS, MeteredEmbedder
+from agent_memory.domain.kernel.metrics import NO_METRICS, MeteredEmbedder
+from agent_memory.domain.search.embeddings import Embedder, Embedding
 from agent_memory.domain.search.index import IndexFilter
 from agent_memory.domain.search.service import CANDIDATES, SearchService
 

@@ -1,4 +1,4 @@
-"""Every model of the domain and the API is built on first use (domain/deferred.py), and every
+"""Every model of the domain and the API is built on first use (domain/kernel/deferred.py), and every
 one of them can be built: a schema pydantic cannot make fails here, not on a route's first call."""
 
 import threading
@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 import agent_memory.api.app
 import agent_memory.bootstrap
 import agent_memory.domain.extraction.job  # noqa: F401 - the extraction steps' models too
-from agent_memory.domain.deferred import DeferredModel
+from agent_memory.domain.kernel.deferred import DeferredModel
 
 pytestmark = pytest.mark.unit
 

@@ -25,7 +25,7 @@ from agent_memory.adapters.opensearch.bodies import (
     index_body,
     innerproduct_score,
 )
-from agent_memory.domain.errors import StorageUnavailable
+from agent_memory.domain.kernel.errors import StorageUnavailable
 from agent_memory.domain.search.index import IndexFilter
 
 pytestmark = pytest.mark.unit

@@ -2,8 +2,13 @@
 
 import pytest
 
-from agent_memory.domain.errors import InvalidRequest
-from agent_memory.domain.paging import decode_cursor, encode_cursor, int_field, int_pair_field
+from agent_memory.domain.kernel.errors import InvalidRequest
+from agent_memory.domain.kernel.paging import (
+    decode_cursor,
+    encode_cursor,
+    int_field,
+    int_pair_field,
+)
 
 
 def test_a_cursor_reads_back_as_issued():

@@ -11,8 +11,8 @@ from agent_memory.api.paths import (
     normalize_event,
     route_template,
 )
-from agent_memory.domain.errors import InvalidRequest
-from agent_memory.domain.ids import new_id, validate_agent_id, validate_opaque_id
+from agent_memory.domain.kernel.errors import InvalidRequest
+from agent_memory.domain.kernel.ids import new_id, validate_agent_id, validate_opaque_id
 
 pytestmark = pytest.mark.unit
 

@@ -2,9 +2,8 @@
 
 import pytest
 
-from agent_memory.domain.errors import Conflict, InvalidRequest
-from agent_memory.domain.ports import PreconditionFailed
-from agent_memory.domain.retry import TryAgain, optimistic
+from agent_memory.domain.kernel.errors import Conflict, InvalidRequest, PreconditionFailed
+from agent_memory.domain.kernel.retry import TryAgain, optimistic
 
 
 def _attempts(*outcomes):

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from agent_memory.adapters.opensearch.index import OpenSearchIndex
 from agent_memory.adapters.s3vectors.index import S3VectorsIndex
 from agent_memory.bootstrap import build_search
-from agent_memory.domain.embeddings import Embedder
+from agent_memory.domain.search.embeddings import Embedder
 from agent_memory.settings import Settings
 
 CLOUD = {"store": "dynamodb", "table_name": "agent-memory"}

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from agent_memory.domain.errors import DomainError
+from agent_memory.domain.kernel.errors import DomainError
 from agent_memory.domain.secrets import SecretDetected, check, redact, redact_tree, scan
 from secrets_corpus import LOOKALIKES, SECRETS
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from agent_memory.cli import main
-from agent_memory.domain.auth import ADMIN, AGENTS_READ, ALL_SCOPES
+from agent_memory.domain.kernel.auth import ADMIN, AGENTS_READ, ALL_SCOPES
 from agent_memory.local.tokens import (
     LEGACY_SCOPES,
     TokenBook,

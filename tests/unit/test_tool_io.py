@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from agent_memory.domain.errors import DomainError
 from agent_memory.domain.files.commands import MemoryToolError, run_command
-from agent_memory.domain.records import Record
-from agent_memory.domain.tool_io import (
+from agent_memory.domain.kernel.errors import DomainError
+from agent_memory.domain.records.models import Record
+from agent_memory.domain.tools.io import (
     MemoriesOut,
     MemoryIn,
     RecallIn,

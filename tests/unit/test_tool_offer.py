@@ -1,10 +1,10 @@
-"""The tools a manifest offers and their narrowed schemas (domain/tool_offer.py)."""
+"""The tools a manifest offers and their narrowed schemas (domain/tools/offer.py)."""
 
 import pytest
 
-from agent_memory.domain.manifest import Manifest
-from agent_memory.domain.tool_io import AddMemoryIn
-from agent_memory.domain.tool_offer import base_schema, offered_tools
+from agent_memory.domain.agents.manifest import Manifest
+from agent_memory.domain.tools.io import AddMemoryIn
+from agent_memory.domain.tools.offer import base_schema, offered_tools
 
 pytestmark = pytest.mark.unit
 

@@ -7,26 +7,28 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from .domain.embeddings import Embedder
+from .domain.agents.named_manifest_service import NamedManifestService
+from .domain.agents.search import AgentSearch
+from .domain.agents.service import AgentService
+from .domain.audit.service import AuditService
 from .domain.extraction.model import MemoryModel
-from .domain.manifests.service import NamedManifestService
-from .domain.metrics import NO_METRICS, MeteredEmbedder, Metrics
-from .domain.ports import EventPublisher, ExtractionStarter, Store
+from .domain.extraction.ports import ExtractionStarter
+from .domain.extraction.service import ExtractionService
+from .domain.files.service import FileLimits, FileService
+from .domain.history.search import HistorySearch, history_input_error
+from .domain.history.service import HistoryService
+from .domain.kernel.events import EventPublisher
+from .domain.kernel.metrics import NO_METRICS, MeteredEmbedder, Metrics
+from .domain.records.service import RecordService
+from .domain.search.embeddings import Embedder
 from .domain.search.index import SearchIndex
 from .domain.search.service import SearchService
-from .domain.services.agent_search import AgentSearch
-from .domain.services.agents import AgentService
-from .domain.services.audit import AuditService
-from .domain.services.extraction import ExtractionService
-from .domain.services.files import FileLimits, FileService
-from .domain.services.history import HistoryService
-from .domain.services.history_search import HistorySearch, history_input_error
-from .domain.services.ingest import IngestService
-from .domain.services.records import RecordService
-from .domain.services.sessions import SessionService
-from .domain.services.tools import ToolService
-from .domain.services.turn_context import ManifestCache
-from .domain.tool_io import HistoryOut, MemoryIn, MemoryOut, SearchHistoryIn, memory_input_error
+from .domain.sessions.ingest import IngestService
+from .domain.sessions.service import SessionService
+from .domain.sessions.turn_context import ManifestCache
+from .domain.store import Store
+from .domain.tools.io import HistoryOut, MemoryIn, MemoryOut, SearchHistoryIn, memory_input_error
+from .domain.tools.service import ToolService
 from .services import Services
 from .settings import Settings
 
@@ -226,7 +228,7 @@ def build_indexer(settings: Settings) -> StreamIndexer:
     if not settings.table_name:
         return StreamIndexer(index, embedder, fetch=fetch)
     from .adapters.dynamodb import DynamoStore
-    from .domain.services.history import said_before
+    from .domain.history.service import said_before
 
     store = DynamoStore(settings.table_name, settings.region, bucket=settings.history_bucket)
     return StreamIndexer(

@@ -111,7 +111,7 @@ def _csv(text: str | None) -> frozenset[str] | None:
 def _token_create(args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
-    from .domain.auth import ALL_ROLES
+    from .domain.kernel.auth import ALL_ROLES
     from .local.tokens import LEGACY_SCOPES, TokenError, add_token, parse_expiry
 
     try:

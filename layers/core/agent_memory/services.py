@@ -9,19 +9,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .domain.manifests.service import NamedManifestService
-from .domain.ports import EventPublisher, ExtractionStarter, Store
-from .domain.services.agent_search import AgentSearch
-from .domain.services.agents import AgentService
-from .domain.services.audit import AuditService
-from .domain.services.extraction import ExtractionService
-from .domain.services.files import FileService
-from .domain.services.history import HistoryService
-from .domain.services.history_search import HistorySearch
-from .domain.services.ingest import IngestService
-from .domain.services.records import RecordService
-from .domain.services.sessions import SessionService
-from .domain.services.tools import ToolService
+from .domain.agents.named_manifest_service import NamedManifestService
+from .domain.agents.search import AgentSearch
+from .domain.agents.service import AgentService
+from .domain.audit.service import AuditService
+from .domain.extraction.ports import ExtractionStarter
+from .domain.extraction.service import ExtractionService
+from .domain.files.service import FileService
+from .domain.history.search import HistorySearch
+from .domain.history.service import HistoryService
+from .domain.kernel.events import EventPublisher
+from .domain.records.service import RecordService
+from .domain.sessions.ingest import IngestService
+from .domain.sessions.service import SessionService
+from .domain.store import Store
+from .domain.tools.service import ToolService
 from .settings import Settings
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..domain.metrics import Unit
+from ..domain.kernel.metrics import Unit
 
 if TYPE_CHECKING:
     from aws_lambda_powertools import Logger

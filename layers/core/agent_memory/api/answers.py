@@ -25,8 +25,8 @@ from ..domain.answers import (  # one model per shape: the services build these
     SearchHits,
     TurnWithWrites,
 )
-from ..domain.deferred import DeferredModel
 from ..domain.files.models import FileMemory, FileVersion
+from ..domain.kernel.deferred import DeferredModel
 
 __all__ = [
     "AppendOut",

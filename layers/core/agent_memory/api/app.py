@@ -16,7 +16,7 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
 from .. import __version__
-from ..domain.errors import DomainError
+from ..domain.kernel.errors import DomainError
 from ..services import Services
 from . import request_errors
 from .body_limits import refusal

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..domain.auth import ALL_ROLES, Principal
-from ..domain.errors import Unauthorized
+from ..domain.kernel.auth import ALL_ROLES, Principal
+from ..domain.kernel.errors import Unauthorized
 
 _TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 

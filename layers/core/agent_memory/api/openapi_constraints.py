@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain.files.paths import MAX_PATH_CHARS
-from ..domain.ids import AGENT_ID_MAX_LENGTH, AGENT_ID_PATTERN, OPAQUE_ID_PATTERN
+from ..domain.kernel.ids import AGENT_ID_MAX_LENGTH, AGENT_ID_PATTERN, OPAQUE_ID_PATTERN
 
 TOOL_NAMES = [
     "add_memory",

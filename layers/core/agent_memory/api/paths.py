@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote, unquote
 
-from ..domain.ids import validate_agent_id
+from ..domain.kernel.ids import validate_agent_id
 
 AGENTS_PREFIX = "/v1/agents/"
 SEPARATOR = "/-/"

@@ -8,7 +8,7 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
-from ..domain.errors import field_problems, problems_text
+from ..domain.kernel.errors import field_problems, problems_text
 
 
 def invalid_request(exc: RequestValidationError) -> dict[str, Any]:

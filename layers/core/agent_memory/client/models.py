@@ -15,12 +15,12 @@ from typing import Any, Generic, TypeVar, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..domain import answers
-from ..domain import models as domain
 from ..domain.files import models as files
-from ..domain.history import HistoryEvent as _HistoryEvent
-from ..domain.records import Provenance, RecordStatus
-from ..domain.records import Record as _Record
-from ..domain.records import RecordVersion as _RecordVersion
+from ..domain.history.models import HistoryEvent as _HistoryEvent
+from ..domain.kernel import models as domain
+from ..domain.records.models import Provenance, RecordStatus
+from ..domain.records.models import Record as _Record
+from ..domain.records.models import RecordVersion as _RecordVersion
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")

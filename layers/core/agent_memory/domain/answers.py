@@ -13,11 +13,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from .deferred import DeferredModel
-from .history import HistoryEvent
-from .models import Turn
-from .records import Execution, Record
-from .usage import Usage
+from .history.models import HistoryEvent
+from .kernel.deferred import DeferredModel
+from .kernel.models import Turn
+from .records.models import Execution, Record
+from .usage.models import Usage
 
 
 def _unset(value: object) -> bool:

@@ -52,7 +52,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from ..client import ApiError, Client, ConnectionFailed
-from ..domain.tool_offer import ACROSS_SESSIONS
+from ..domain.tools.offer import ACROSS_SESSIONS
 from .agent_check import MCP_NEEDS, ensure_agent
 from .tool_specs import BY_NAME, TOOLS, ToolSpec
 from .turns import TurnRunner

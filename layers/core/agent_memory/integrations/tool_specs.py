@@ -2,7 +2,7 @@
 
 The input schemas are those of the models the service validates each tool's input with
 (`AddMemoryIn`, `SearchMemoryIn`, `SearchHistoryIn`, ...), so what a framework offers its model
-cannot drift from what the service accepts (`domain/tool_offer.py` holds them). These are the
+cannot drift from what the service accepts (`domain/tools/offer.py` holds them). These are the
 schemas for any manifest; a turn's instructions (`GET .../instructions`, its `tools`) give
 them narrowed to what the turn's manifest offers: its kinds, its labels with their
 descriptions, and `scope` only where scope.write includes agent.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..domain.tool_offer import DESCRIPTIONS, WRITES, base_schema
+from ..domain.tools.offer import DESCRIPTIONS, WRITES, base_schema
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from ..api.body_limits import MAX_BODY_BYTES
 from ..api.context import TOKEN_ID_CLAIM
 from ..api.routes.console import is_console_path
 from ..api.routes.health import HEALTH_PATH
-from ..domain.auth import Principal
+from ..domain.kernel.auth import Principal
 from .limits import RateLimiter, retry_after
 from .request_log import EVENTS_ROUTE, log_request
 from .sse import EventStreams

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from ..adapters.sqlite import SqliteStore
 from ..domain.files.models import FileWrite
-from ..domain.history_keys import key_doc
-from ..domain.models import TurnStatus, utcnow
-from ..domain.records import RecordQuery, RecordStatus
+from ..domain.history.keys import key_doc
+from ..domain.kernel.models import TurnStatus, utcnow
+from ..domain.records.models import RecordQuery, RecordStatus
 from ..services import Services
 
 logger = logging.getLogger(__name__)

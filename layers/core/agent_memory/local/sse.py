@@ -17,10 +17,10 @@ from urllib.parse import parse_qs
 
 from ..adapters.events.local_bus import InProcessBus
 from ..api.paths import AGENTS_PREFIX, SEPARATOR
-from ..domain.auth import Principal
-from ..domain.errors import DomainError
-from ..domain.ids import validate_agent_id
-from ..domain.services.sessions import SessionService
+from ..domain.kernel.auth import Principal
+from ..domain.kernel.errors import DomainError
+from ..domain.kernel.ids import validate_agent_id
+from ..domain.sessions.service import SessionService
 
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 # A client gone is seen when a write to it fails: often enough to free its slot soon.

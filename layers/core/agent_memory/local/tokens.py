@@ -26,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ..domain.auth import AGENTS_READ, AGENTS_WRITE, ALL_ROLES, ALL_SCOPES, SESSIONS_OWN
+from ..domain.kernel.auth import AGENTS_READ, AGENTS_WRITE, ALL_ROLES, ALL_SCOPES, SESSIONS_OWN
 
 logger = logging.getLogger(__name__)
 

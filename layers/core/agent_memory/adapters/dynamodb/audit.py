@@ -9,7 +9,7 @@ from itertools import islice
 
 from pynamodb.expressions.condition import Condition
 
-from ...domain.audit import AuditEntry
+from ...domain.audit.models import AuditEntry
 from . import keys
 from .items import Items
 from .transactions import storage_errors

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ...domain.errors import StorageUnavailable
+from ...domain.kernel.errors import StorageUnavailable
 from ..aws import LazyClient
 
 logger = logging.getLogger(__name__)

@@ -11,10 +11,16 @@ from pynamodb.exceptions import UpdateError
 from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 
-from ...domain.history_keys import EventKeys, keys_by_turn, keys_from_json, keys_json
-from ...domain.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn, utcnow
-from ...domain.ports import PreconditionFailed
-from ...domain.records import RecordWrite
+from ...domain.history.keys import EventKeys, keys_by_turn, keys_from_json, keys_json
+from ...domain.kernel.errors import PreconditionFailed
+from ...domain.kernel.models import (
+    UNFINISHED_EXTRACTION,
+    Extraction,
+    ExtractionStatus,
+    Turn,
+    utcnow,
+)
+from ...domain.records.models import RecordWrite
 from ...domain.search.index import IndexDoc
 from . import keys
 from .items import Items

@@ -24,7 +24,7 @@ from ...domain.files.models import (
     PreviewFile,
     TenantLimits,
 )
-from ...domain.ports import LimitExceeded, PreconditionFailed
+from ...domain.kernel.errors import LimitExceeded, PreconditionFailed
 from . import keys
 from .items import FILE_SUMMARY, Items
 from .records import AGENT, live_agent

@@ -26,11 +26,10 @@ from itertools import islice
 from pynamodb.connection import Connection
 from pynamodb.exceptions import DoesNotExist
 
-from ...domain.errors import PayloadTooLarge, StorageUnavailable
-from ...domain.history import HistoryEvent
-from ...domain.models import TurnStatus
-from ...domain.ports import PreconditionFailed
-from ...domain.retry import TryAgain, optimistic
+from ...domain.history.models import HistoryEvent
+from ...domain.kernel.errors import PayloadTooLarge, PreconditionFailed, StorageUnavailable
+from ...domain.kernel.models import TurnStatus
+from ...domain.kernel.retry import TryAgain, optimistic
 from . import keys
 from .blobs import Blobs
 from .items import EventIdItem, EventItem, Items, event_of_doc

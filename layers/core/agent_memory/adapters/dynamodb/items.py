@@ -27,12 +27,11 @@ from pynamodb.attributes import (
 from pynamodb.connection import Connection, TableConnection
 from pynamodb.constants import PAY_PER_REQUEST_BILLING_MODE, STREAM_NEW_AND_OLD_IMAGE
 
-from ...domain.audit import AuditEntry, audit_entry
-from ...domain.effects import Effect, effect_from_json
+from ...domain.audit.models import AuditEntry, audit_entry
 from ...domain.files.models import FileMemory, FileVersion, PreviewFile
-from ...domain.history import HistoryEvent
-from ...domain.models import Agent, ManifestVersion, Session
-from ...domain.records import (
+from ...domain.history.models import HistoryEvent
+from ...domain.kernel.models import Agent, ManifestVersion, Session
+from ...domain.records.models import (
     Execution,
     Record,
     RecordVersion,
@@ -41,7 +40,8 @@ from ...domain.records import (
     version_from_doc,
     version_to_doc,
 )
-from ...domain.usage import Usage, UsageTotal
+from ...domain.sessions.effects import Effect, effect_from_json
+from ...domain.usage.models import Usage, UsageTotal
 from . import keys
 from .item_base import IsoDateTimeAttribute, Item
 from .turn_item import TurnItem

@@ -32,8 +32,8 @@ from typing import Any
 from pynamodb.attributes import JSONAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.exceptions import DoesNotExist
 
-from ...domain.errors import StorageUnavailable
-from ...domain.retry import optimistic
+from ...domain.kernel.errors import StorageUnavailable
+from ...domain.kernel.retry import optimistic
 from ...domain.search.index import DocKind, Hit, IndexDoc, IndexFilter
 from ...domain.search.lexical import bm25_term, stems, weighted_words
 from ..s3vectors.filters import doc_fields, matches

@@ -15,10 +15,10 @@ from typing import TypeVar
 from pynamodb.connection import Connection
 from pynamodb.expressions.condition import Condition
 
-from ...domain.effects import Effect
-from ...domain.models import TurnStatus
-from ...domain.ports import PreconditionFailed
-from ...domain.records import Execution, Record, RecordQuery, RecordVersion, RecordWrite
+from ...domain.kernel.errors import PreconditionFailed
+from ...domain.kernel.models import TurnStatus
+from ...domain.records.models import Execution, Record, RecordQuery, RecordVersion, RecordWrite
+from ...domain.sessions.effects import Effect
 from . import keys
 from .items import AgentItem, Item, Items
 from .transactions import ConditionsFailed, Transaction, storage_errors

@@ -18,10 +18,11 @@ from typing import Any, TypeVar
 from pynamodb.exceptions import DeleteError, TableError, UpdateError
 from pynamodb.expressions.update import Action
 
-from ...domain.errors import Conflict, NotFound, StorageUnavailable
-from ...domain.events import updates_json
-from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
-from ...domain.ports import NO_WRITES, PreconditionFailed, Store, TurnWrites
+from ...domain.kernel.errors import Conflict, NotFound, PreconditionFailed, StorageUnavailable
+from ...domain.kernel.events import updates_json
+from ...domain.kernel.models import Agent, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.sessions.ports import NO_WRITES, TurnWrites
+from ...domain.store import Store
 from . import keys
 from .audit import DynamoAudit
 from .blobs import Blobs

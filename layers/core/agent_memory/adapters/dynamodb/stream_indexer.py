@@ -53,18 +53,18 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
     DynamoDBRecordEventName,
 )
 
-from ...domain.embeddings import Embedder
-from ...domain.errors import StorageUnavailable
-from ...domain.history import HistoryEvent, part_id
-from ...domain.history_keys import key_doc
-from ...domain.ids import new_id
-from ...domain.models import utcnow
-from ...domain.records import from_doc
+from ...domain.history.context import event_doc
+from ...domain.history.keys import key_doc
+from ...domain.history.models import HistoryEvent, part_id
+from ...domain.history.service import with_context
+from ...domain.kernel.errors import StorageUnavailable
+from ...domain.kernel.ids import new_id
+from ...domain.kernel.models import utcnow
+from ...domain.records.models import from_doc
+from ...domain.search.embeddings import Embedder
 from ...domain.search.index import DocKind, IndexDoc, SearchIndex
 from ...domain.search.service import record_doc
-from ...domain.services.history import with_context
-from ...domain.services.history_context import event_doc
-from ...domain.usage import Usage
+from ...domain.usage.models import Usage
 from . import keys
 from .stream_keys import item_key, key_change, sequence_of, turn_spans
 
@@ -174,7 +174,7 @@ class StreamIndexer:
         self._add_usage = add_usage
         self._usage: dict[tuple[str, str], list[Usage]] = {}
         # The messages said before a history event, which find it too (as in the embedded
-        # shape: agent_memory.domain.services.history.said_before); None: the event alone.
+        # shape: agent_memory.domain.history.service.said_before); None: the event alone.
         self._before = before
 
     def process(self, event: dict[str, Any], context: Any = None) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ...domain.history_keys import EventKeys, key_doc_id, keys_from_json
+from ...domain.history.keys import EventKeys, key_doc_id, keys_from_json
 from . import keys
 
 

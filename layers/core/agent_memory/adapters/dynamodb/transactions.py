@@ -22,8 +22,7 @@ from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
-from ...domain.errors import PayloadTooLarge, StorageUnavailable
-from ...domain.ports import PreconditionFailed
+from ...domain.kernel.errors import PayloadTooLarge, PreconditionFailed, StorageUnavailable
 from .items import Item
 
 CONDITION_FAILED = "ConditionalCheckFailedException"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute
 
-from ...domain.events import updates_from_json, updates_json
-from ...domain.models import Extraction, Turn, TurnStatus
+from ...domain.kernel.events import updates_from_json, updates_json
+from ...domain.kernel.models import Extraction, Turn, TurnStatus
 from . import keys
 from .item_base import IsoDateTimeAttribute, Item
 

@@ -12,8 +12,8 @@ from itertools import islice, takewhile
 from pynamodb.connection import Connection
 from pynamodb.expressions.condition import Condition
 
-from ...domain.ports import PreconditionFailed
-from ...domain.usage import Usage, UsageTotal
+from ...domain.kernel.errors import PreconditionFailed
+from ...domain.usage.models import Usage, UsageTotal
 from . import keys
 from .items import Items
 from .records import AGENT, live_agent

@@ -11,8 +11,8 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from agent_memory.adapters.aws import LazyClient
-from agent_memory.domain.embeddings import Embedder, Embedding
-from agent_memory.domain.errors import DomainError
+from agent_memory.domain.kernel.errors import DomainError
+from agent_memory.domain.search.embeddings import Embedder, Embedding
 
 logger = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent_memory.domain.embeddings import Embedder, Embedding
+from agent_memory.domain.search.embeddings import Embedder, Embedding
 
 logger = logging.getLogger(__name__)
 

@@ -9,8 +9,7 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from ...domain.events import Event
-from ...domain.ports import EventPublisher
+from ...domain.kernel.events import Event, EventPublisher
 from ..aws import LazyClient
 
 logger = logging.getLogger(__name__)

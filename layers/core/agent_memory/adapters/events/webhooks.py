@@ -13,7 +13,7 @@ import binascii
 import hashlib
 import hmac
 
-from ...domain.ids import new_id
+from ...domain.kernel.ids import new_id
 
 SECRET_PREFIX = "whsec_"
 MIN_SECRET_BYTES = 24

@@ -23,7 +23,7 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 )
 
 from ...domain.extraction.job import ExtractionJob
-from ...domain.ports import ExtractionStarter
+from ...domain.extraction.ports import ExtractionStarter
 from ..dynamodb.keys import TURN
 
 QUEUED = "queued"

@@ -9,7 +9,7 @@ import logging
 from typing import Any
 
 from ...domain.extraction.job import ExtractionJob
-from ...domain.ports import ExtractionStarter
+from ...domain.extraction.ports import ExtractionStarter
 from ..aws import LazyClient
 
 logger = logging.getLogger(__name__)

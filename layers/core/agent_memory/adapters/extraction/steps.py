@@ -12,11 +12,11 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ...domain.errors import InvalidRequest
 from ...domain.extraction.job import ExtractionJob
 from ...domain.extraction.model import Decisions, Proposal
-from ...domain.models import Extraction
-from ...domain.services.extraction import ExtractionService
+from ...domain.extraction.service import ExtractionService
+from ...domain.kernel.errors import InvalidRequest
+from ...domain.kernel.models import Extraction
 
 STEPS = ("begin", "propose", "decide", "apply", "fail")
 

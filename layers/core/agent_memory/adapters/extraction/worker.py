@@ -15,9 +15,9 @@ import threading
 from collections.abc import Callable
 
 from ...domain.extraction.job import ExtractionJob
-from ...domain.models import Turn
-from ...domain.ports import ExtractionStarter
-from ...domain.services.extraction import ExtractionService
+from ...domain.extraction.ports import ExtractionStarter
+from ...domain.extraction.service import ExtractionService
+from ...domain.kernel.models import Turn
 from ..background import BackgroundLoop
 
 logger = logging.getLogger(__name__)

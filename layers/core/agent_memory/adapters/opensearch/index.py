@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from ...domain.errors import StorageUnavailable
+from ...domain.kernel.errors import StorageUnavailable
 from ...domain.search.index import (
     DocKind,
     Hit,

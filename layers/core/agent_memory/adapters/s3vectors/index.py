@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any, NoReturn
 
-from ...domain.errors import StorageUnavailable
+from ...domain.kernel.errors import StorageUnavailable
 from ...domain.search.index import (
     DocKind,
     Hit,

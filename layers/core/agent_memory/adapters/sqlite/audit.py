@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ...domain.audit import AuditEntry, audit_entry
+from ...domain.audit.models import AuditEntry, audit_entry
 from .database import Database
 
 

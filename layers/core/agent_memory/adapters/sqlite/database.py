@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar, cast
 
-from ...domain.errors import StorageUnavailable
+from ...domain.kernel.errors import StorageUnavailable
 from .migrations import MIGRATIONS
 
 logger = logging.getLogger(__name__)
@@ -251,7 +251,7 @@ def lost_race(message: str) -> Iterator[None]:
     try:
         yield
     except sqlite3.IntegrityError as exc:
-        from ...domain.ports import PreconditionFailed
+        from ...domain.kernel.errors import PreconditionFailed
 
         raise PreconditionFailed(message) from exc
 
@@ -288,8 +288,8 @@ def require_open_turn(
     written (a turn that ended meanwhile keeps nothing more). In a batch, a turn its memo holds
     is read from there: every write of a turn in the batch puts the turn as it wrote it there
     (SqliteStore.begin_turn, end_turn), and no other connection writes while the batch runs."""
-    from ...domain.models import Turn, TurnStatus
-    from ...domain.ports import PreconditionFailed
+    from ...domain.kernel.errors import PreconditionFailed
+    from ...domain.kernel.models import Turn, TurnStatus
 
     memo = db.batch_memo()
     held = memo.get(turn_key(tenant, agent_id, session_id, turn_id)) if memo else None

@@ -6,10 +6,16 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
 
-from ...domain.history_keys import EventKeys, keys_by_turn, keys_from_json, keys_json
-from ...domain.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn, TurnStatus
-from ...domain.ports import PreconditionFailed
-from ...domain.records import RecordWrite
+from ...domain.history.keys import EventKeys, keys_by_turn, keys_from_json, keys_json
+from ...domain.kernel.errors import PreconditionFailed
+from ...domain.kernel.models import (
+    UNFINISHED_EXTRACTION,
+    Extraction,
+    ExtractionStatus,
+    Turn,
+    TurnStatus,
+)
+from ...domain.records.models import RecordWrite
 from ...domain.search.index import IndexDoc
 from .database import Database
 from .rows import turn_from_row

@@ -13,7 +13,7 @@ from ...domain.files.models import (
     PreviewFile,
     TenantLimits,
 )
-from ...domain.ports import LimitExceeded, PreconditionFailed
+from ...domain.kernel.errors import LimitExceeded, PreconditionFailed
 from .database import Database, lost_race
 
 _HEAD_COLUMNS = "path, content, bytes, content_sha256, description, version, updated_at, updated_by"

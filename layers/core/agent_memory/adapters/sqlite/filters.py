@@ -1,7 +1,7 @@
 """The record filter rules as SQL, once for both tables that hold records: `records` (the store's
 heads, `find_records`) and `search_docs` (the embedded index's documents, its lexical search).
 
-The rules are RecordQuery.matches (domain/records.py); IndexFilter carries the same ones under the
+The rules are RecordQuery.matches (domain/records/models.py); IndexFilter carries the same ones under the
 index's names. tests/contract/test_record_filter_rules.py runs one table of cases through both.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...domain.records import RecordQuery
+from ...domain.records.models import RecordQuery
 from ...domain.search.index import IndexFilter
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from ...domain.history import HistoryEvent
+from ...domain.history.models import HistoryEvent
 from .database import Database, lost_race, require_open_turn
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ...domain.manifests.models import NamedManifest, NamedManifestVersion
-from ...domain.ports import PreconditionFailed
+from ...domain.agents.named_manifests import NamedManifest, NamedManifestVersion
+from ...domain.kernel.errors import PreconditionFailed
 from .database import Database
 
 

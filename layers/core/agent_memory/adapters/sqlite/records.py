@@ -7,10 +7,9 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ...domain.effects import Effect, effect_from_json
-from ...domain.models import Turn, TurnStatus
-from ...domain.ports import PreconditionFailed
-from ...domain.records import (
+from ...domain.kernel.errors import PreconditionFailed
+from ...domain.kernel.models import Turn, TurnStatus
+from ...domain.records.models import (
     Execution,
     Record,
     RecordQuery,
@@ -21,6 +20,7 @@ from ...domain.records import (
     version_from_doc,
     version_to_doc,
 )
+from ...domain.sessions.effects import Effect, effect_from_json
 from .database import Database, require_open_turn
 from .database import lost_race as _lost_race
 from .extraction import set_extraction

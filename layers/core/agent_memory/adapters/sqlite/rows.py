@@ -6,8 +6,8 @@ import json
 import sqlite3
 from datetime import datetime
 
-from ...domain.events import updates_from_json, updates_json
-from ...domain.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.kernel.events import updates_from_json, updates_json
+from ...domain.kernel.models import Agent, Extraction, ManifestVersion, Session, Turn, TurnStatus
 
 __all__ = [
     "agent_from_row",

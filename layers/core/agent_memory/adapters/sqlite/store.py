@@ -9,10 +9,11 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 
-from ...domain.errors import NotFound
-from ...domain.models import Agent, ManifestVersion, Session, Turn, TurnStatus
-from ...domain.ports import NO_WRITES, PreconditionFailed, Store, TurnWrites
+from ...domain.kernel.errors import NotFound, PreconditionFailed
+from ...domain.kernel.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.search.index import IndexDoc
+from ...domain.sessions.ports import NO_WRITES, TurnWrites
+from ...domain.store import Store
 from .audit import SqliteAudit
 from .database import Database, turn_key
 from .database import lost_race as _lost_race

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...domain.usage import Usage, UsageTotal
+from ...domain.usage.models import Usage, UsageTotal
 from .database import Database, lost_race
 
 

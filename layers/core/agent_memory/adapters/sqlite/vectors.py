@@ -17,10 +17,10 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 
-from ...domain.embeddings import Embedder, Embedding
-from ...domain.ids import new_id
-from ...domain.models import utcnow
-from ...domain.usage import Usage
+from ...domain.kernel.ids import new_id
+from ...domain.kernel.models import utcnow
+from ...domain.search.embeddings import Embedder, Embedding
+from ...domain.usage.models import Usage
 from ..background import BackgroundLoop
 from .search import EmbeddedIndex, Queued
 from .usage import SqliteUsage

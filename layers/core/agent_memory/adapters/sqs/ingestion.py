@@ -12,10 +12,10 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
 
-from ...domain.auth import Principal
-from ...domain.errors import InvalidRequest
-from ...domain.services.audit import AuditService
-from ...domain.services.ingest import IngestService
+from ...domain.audit.service import AuditService
+from ...domain.kernel.auth import Principal
+from ...domain.kernel.errors import InvalidRequest
+from ...domain.sessions.ingest import IngestService
 
 # Who the audit trail names for a change that came through the service's own queue.
 QUEUE_ACTOR = "ingest-queue"

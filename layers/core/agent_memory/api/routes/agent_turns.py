@@ -4,7 +4,7 @@ A trigger or a wake runs the agent with no session. Only an agent whose manifest
 writes agent scope alone may (409 session_required otherwise, saying so). The turn's routes
 are a session turn's, without the session: begin, read, commit, roll back, its tools, recall,
 instructions and events; each calls the same service as its session form, in the agent's
-reserved session (domain/services/agent_turns.py). The agent's own turns are no subject's
+reserved session (domain/sessions/agent_turns.py). The agent's own turns are no subject's
 session: running them needs agents:write, reading them agents:read.
 """
 
@@ -16,10 +16,10 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from ...domain.auth import Principal
-from ...domain.models import AGENT_SESSION, Turn
-from ...domain.services.history import AppendIn
-from ...domain.tool_io import InstructionsOut, RecallIn, RecallOut
+from ...domain.history.service import AppendIn
+from ...domain.kernel.auth import Principal
+from ...domain.kernel.models import AGENT_SESSION, Turn
+from ...domain.tools.io import InstructionsOut, RecallIn, RecallOut
 from ...services import Services
 from ..answers import AppendOut, ToolCallOut, TurnWithWrites
 from ..paths import agent_id_from

@@ -8,8 +8,8 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from ...domain.audit import AuditEntry
-from ...domain.deferred import DeferredModel
+from ...domain.audit.models import AuditEntry
+from ...domain.kernel.deferred import DeferredModel
 from ...services import Services
 from .agents import Cursor, Limit
 from .common import ERRORS, caller_of

@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from pydantic import BaseModel
 
-from ...domain.auth import Principal
+from ...domain.kernel.auth import Principal
 from ...settings import Settings
 from ..context import principal_from_event
 from ..schemas import ErrorResponse

@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from pydantic import ConfigDict
 
 from ... import __version__
-from ...domain.deferred import DeferredModel
+from ...domain.kernel.deferred import DeferredModel
 
 HEALTH_PATH = "/healthz"
 

@@ -9,8 +9,8 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from ...domain.errors import InvalidRequest
-from ...domain.services.history import AppendIn
+from ...domain.history.service import AppendIn
+from ...domain.kernel.errors import InvalidRequest
 from ...services import Services
 from ..answers import AppendOut, DescribedBy, HistoryPage, HistorySearchPage, JsonObject
 from ..paths import agent_id_from

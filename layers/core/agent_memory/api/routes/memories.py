@@ -11,8 +11,8 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from pydantic import ConfigDict, Field
 
-from ...domain.deferred import DeferredModel
 from ...domain.files.models import FileMemory, FileVersion
+from ...domain.kernel.deferred import DeferredModel
 from ...services import Services
 from ..answers import (
     MemoryIndex,

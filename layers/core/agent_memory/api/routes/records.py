@@ -9,9 +9,9 @@ from typing import Annotated, Literal
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
-from ...domain.auth import Principal
-from ...domain.errors import InvalidRequest, NotFound
-from ...domain.records import Record, RecordQuery, RecordStatus
+from ...domain.kernel.auth import Principal
+from ...domain.kernel.errors import InvalidRequest, NotFound
+from ...domain.records.models import Record, RecordQuery, RecordStatus
 from ...services import Services
 from ..body_limits import refusal
 from ..paths import agent_id_from

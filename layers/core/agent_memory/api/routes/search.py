@@ -7,7 +7,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from ...domain.services.agent_search import parse_types
+from ...domain.agents.search import parse_types
 from ...services import Services
 from ..answers import SearchHits
 from ..paths import agent_id_from

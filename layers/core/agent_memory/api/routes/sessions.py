@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 
-from ...domain.models import Session, Turn
+from ...domain.kernel.models import Session, Turn
 from ...services import Services
 from ..answers import TurnWithWrites
 from ..paths import agent_id_from

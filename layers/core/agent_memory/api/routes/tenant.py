@@ -10,9 +10,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from pydantic import ConfigDict, Field, StrictInt
 
-from ...domain.deferred import DeferredModel
-from ...domain.services.agents import TenantReset
-from ...domain.services.files import FileLimits
+from ...domain.agents.service import TenantReset
+from ...domain.files.service import FileLimits
+from ...domain.kernel.deferred import DeferredModel
 from ...services import Services
 from ..answers import TenantLimitsOut
 from .common import ERRORS, caller_of

@@ -6,8 +6,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InvalidRequest
-from ..models import Turn
+from ..kernel.errors import InvalidRequest
+from ..kernel.models import Turn
 
 
 @dataclass(frozen=True)

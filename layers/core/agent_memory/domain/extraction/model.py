@@ -14,9 +14,9 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import ConfigDict, Field, field_validator
 
-from agent_memory.domain.errors import DomainError
+from agent_memory.domain.kernel.errors import DomainError
 
-from ..deferred import DeferredModel
+from ..kernel.deferred import DeferredModel
 
 SUMMARY_MAX_CHARS = 500
 CONTENT_MAX_CHARS = 8_000

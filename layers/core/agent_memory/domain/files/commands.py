@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from agent_memory.domain.errors import DomainError, InvalidRequest
+from agent_memory.domain.kernel.errors import DomainError, InvalidRequest
 
 from .listing import MAX_LINES, listing, numbered
 from .paths import MEMORY_ROOT, is_under, normalize_folder, normalize_path

@@ -9,8 +9,8 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field
 
-from ..deferred import DeferredModel
-from ..models import Entity
+from ..kernel.deferred import DeferredModel
+from ..kernel.models import Entity
 from ..search.index import IndexDoc
 
 FileOperation = Literal["create", "update", "delete", "rename"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from agent_memory.domain.errors import InvalidRequest
+from agent_memory.domain.kernel.errors import InvalidRequest
 
 MEMORY_ROOT = "/memories"
 MAX_PATH_CHARS = 512

@@ -8,11 +8,11 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from ..embeddings import Embedder
 from ..files.models import FileMemory, FileWrite
-from ..metrics import NO_METRICS, SEARCHES, Metrics
-from ..models import Turn
-from ..records import Provenance, Record
+from ..kernel.metrics import NO_METRICS, SEARCHES, Metrics
+from ..kernel.models import Turn
+from ..records.models import Provenance, Record
+from .embeddings import Embedder
 from .index import EmbedRequest, Hit, IndexDoc, IndexFilter, SearchIndex
 from .lexical import tokenize
 from .ranking import Ranked, fuse

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from ..errors import DomainError
+from ..kernel.errors import DomainError
 from .detector import Finding, redact, scan
 
 logger = logging.getLogger(__name__)

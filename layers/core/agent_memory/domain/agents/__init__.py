@@ -1,0 +1,3 @@
+"""Agents: the manifest an agent runs under and its saved versions, named manifests agents
+follow, the agents port, and the services that create, fork, update and delete agents and
+search across one agent."""

@@ -1,0 +1,169 @@
+"""One search over everything an agent knows: its records, its file memories and its history,
+in one ranked list (the management API's GET /v1/agents/{id}/-/search).
+
+The three kinds are ranked together (SearchService.rank_kinds: one embedding of the query,
+words weighed against the best match of any kind), then each candidate is re-read from the
+store as every search re-reads: an active live record, a memory that still exists, an event of
+a committed live turn. Each hit is typed and carries what reading it needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..answers import EventHit, HistoryHit, Hit, MemoryHit, RecordHit, SearchHits
+from ..history.search import HistorySearch
+from ..kernel.errors import InvalidRequest, NotFound
+from ..records.models import RecordQuery, RecordStatus
+from ..records.service import RecordService
+from ..search.index import IndexFilter
+from ..search.ranking import Ranked
+from ..search.service import CANDIDATES, SearchService
+from ..store import Store
+from ..usage.models import usage_rows
+from .manifest import Manifest
+
+TYPES = ("records", "memories", "history")
+MAX_LIMIT = 50
+
+
+def parse_types(raw: str | None) -> list[str]:
+    """`records,memories,history` (any of them, default all) as a list."""
+    if raw is None:
+        return list(TYPES)
+    types = [t.strip() for t in raw.split(",") if t.strip()]
+    unknown = sorted(set(types) - set(TYPES))
+    if not types or unknown:
+        raise InvalidRequest(
+            f"types is a comma-separated list of {', '.join(TYPES)}"
+            + (f" (not {', '.join(unknown)})" if unknown else ""),
+            code="invalid_types",
+        )
+    return list(dict.fromkeys(types))
+
+
+class AgentSearch:
+    def __init__(
+        self,
+        store: Store,
+        search: SearchService,
+        records: RecordService,
+        history: HistorySearch,
+    ) -> None:
+        self._store = store
+        self._search = search
+        self._records_service = records
+        self._history = history
+
+    def search(
+        self,
+        tenant: str,
+        agent_id: str,
+        query: str,
+        types: list[str],
+        limit: int,
+        every_session: bool = True,
+    ) -> SearchHits:
+        """`every_session` False keeps to what is agent-wide: agent-scope records and file
+        memories (a caller that reaches only the sessions it started)."""
+        if not 1 <= limit <= MAX_LIMIT:
+            raise InvalidRequest(f"limit must be between 1 and {MAX_LIMIT}", code="invalid_limit")
+        if not query.strip():
+            raise InvalidRequest("query is empty", code="invalid_query")
+        agent = self._store.get_agent(tenant, agent_id)
+        if agent is None:
+            raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
+        if self._search.index is None:
+            return SearchHits(hits=[])  # as search_history finds nothing where nothing is indexed
+        search = Manifest.model_validate(agent.manifest).harness.memory.search
+        wheres = [_where(t, every_session) for t in types]
+        ranked, usage = self._search.rank_kinds(
+            tenant, agent_id, query, wheres, search.mode, search.min_score, depth=CANDIDATES
+        )
+        if usage:
+            self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
+        by_kind: dict[str, list[Ranked]] = {}
+        for kind, candidate in ranked:
+            by_kind.setdefault(kind, []).append(candidate)
+        hits: list[Hit] = [
+            *self._records(tenant, agent_id, by_kind.get("record", []), limit, every_session),
+            *self._memories(tenant, agent_id, by_kind.get("file", []), limit),
+        ]
+        if "event" in by_kind:
+            # Scaled by the best words score of all kinds, as they were fused.
+            best_words = max((r.lexical or 0.0 for _, r in ranked), default=0.0)
+            found = self._history.app_hits(
+                tenant, agent_id, query, by_kind["event"], limit, search.mode, best_words
+            )
+            hits += [_event_hit(candidate, event) for candidate, event in found]
+        hits.sort(key=lambda h: h.score, reverse=True)
+        return SearchHits(hits=hits[:limit])
+
+    def _records(
+        self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int, every_session: bool
+    ) -> Iterable[RecordHit]:
+        # Active live records, re-read as every record search re-reads them; session-scope ones
+        # only for a caller that reads every session.
+        live = RecordQuery(
+            statuses=frozenset({RecordStatus.ACTIVE}), include_all_sessions=every_session
+        )
+        scores = {r.id: r.score for r in ranked}
+        wanted = [r.id for r in ranked]
+        for record in self._records_service.rechecked(tenant, agent_id, wanted, live, limit):
+            yield RecordHit(
+                type="record",
+                score=scores[record.id],
+                id=record.id,
+                version=record.version,
+                kind=record.kind,
+                scope=record.scope,
+                session_id=record.session_id,
+                summary=record.summary,
+                labels=record.labels,
+            )
+
+    def _memories(
+        self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int
+    ) -> Iterable[MemoryHit]:
+        found = 0
+        for candidate in ranked:
+            memory = self._store.get_file(tenant, agent_id, candidate.id)
+            if memory is None:  # deleted since it was indexed
+                continue
+            yield MemoryHit(
+                type="memory",
+                score=candidate.score,
+                path=memory.path,
+                version=memory.version,
+                content_sha256=memory.content_sha256,
+                description=memory.description,
+                updated_at=memory.updated_at.isoformat(),
+            )
+            found += 1
+            if found >= limit:
+                return
+
+
+def _event_hit(candidate: Ranked, event: HistoryHit) -> EventHit:
+    return EventHit(
+        type="history",
+        score=candidate.score,
+        session_id=event.session,
+        turn=event.turn,
+        turn_id=event.turn_id,
+        event_id=event.id,
+        sequence=event.sequence,
+        part=event.part,
+        parts=event.parts,
+        role=event.role,
+        time=event.time,
+        text=event.text,
+    )
+
+
+def _where(kind: str, every_session: bool) -> IndexFilter:
+    if kind == "records":
+        return IndexFilter(kind="record", include_agent=True, include_all_sessions=every_session)
+    if kind == "memories":
+        return IndexFilter(kind="file")
+    return IndexFilter(kind="event", include_agent=False, include_all_sessions=True)

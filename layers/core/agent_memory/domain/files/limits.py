@@ -1,0 +1,80 @@
+"""File memory's limits: the deployment's defaults, and the ones a tenant's admin sets."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+
+from ..kernel.errors import InvalidRequest
+from ..store import Store
+from .models import TenantLimits
+
+logger = logging.getLogger(__name__)
+
+# What a tenant's admin may set. memoryBytes stays well within a DynamoDB item (400 KB), which
+# holds a memory's content whole.
+MEMORY_BYTES_RANGE = (1, 256 * 1024)
+MEMORIES_PER_AGENT_RANGE = (1, 1_000_000)
+
+
+@dataclass(frozen=True)
+class FileLimits:
+    """The deployment's limits (the spec's defaults); a tenant's own replace the first two."""
+
+    memory_bytes: int = 100 * 1024
+    memories_per_agent: int = 10_000
+    index_lines: int = 200
+    index_bytes: int = 25 * 1024
+
+    def with_tenant(self, own: TenantLimits | None) -> FileLimits:
+        if own is None:
+            return self
+        return replace(
+            self,
+            memory_bytes=own.memory_bytes or self.memory_bytes,
+            memories_per_agent=own.memories_per_agent or self.memories_per_agent,
+        )
+
+
+def save_tenant_limits(
+    store: Store, tenant: str, memory_bytes: int | None, memories_per_agent: int | None
+) -> TenantLimits:
+    """Check and keep the tenant's own limits (a None argument keeps what it has)."""
+    _check(memory_bytes, memories_per_agent)
+    own = store.tenant_limits(tenant) or TenantLimits()
+    own = own.model_copy(
+        update={
+            k: v
+            for k, v in (
+                ("memory_bytes", memory_bytes),
+                ("memories_per_agent", memories_per_agent),
+            )
+            if v is not None
+        }
+    )
+    store.save_tenant_limits(tenant, own)
+    logger.info(
+        "tenant limits set",
+        extra={
+            "tenant": tenant,
+            "memory_bytes": own.memory_bytes,
+            "memories_per_agent": own.memories_per_agent,
+        },
+    )
+    return own
+
+
+def _check(memory_bytes: int | None, memories_per_agent: int | None) -> None:
+    for name, value, (low, high) in (
+        ("memoryBytes", memory_bytes, MEMORY_BYTES_RANGE),
+        ("memoriesPerAgent", memories_per_agent, MEMORIES_PER_AGENT_RANGE),
+    ):
+        if value is not None and (
+            not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high
+        ):
+            raise InvalidRequest(
+                f"{name} must be a whole number from {low} to {high}, not {value!r}",
+                code="invalid_limit",
+            )
+    if memory_bytes is None and memories_per_agent is None:
+        raise InvalidRequest("give memoryBytes, memoriesPerAgent or both", code="invalid_limit")

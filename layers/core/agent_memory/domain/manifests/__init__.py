@@ -1,1 +1,0 @@
-"""Named agent manifests: a versioned manifest document that agents follow by name."""

@@ -1,0 +1,140 @@
+"""The management API over an agent's records, for apps rather than turns: list (by recency
+or ranked by a query), read one, its versions, and delete at once (no turn, no staging)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..kernel.errors import Conflict, NotFound
+from ..kernel.events import Change, Event, EventPublisher
+from ..kernel.ids import new_id
+from ..kernel.models import Page, utcnow
+from ..kernel.paging import check_limit, decode_cursor, int_field, page, str_field
+from ..kernel.retry import optimistic
+from ..search.service import SearchService
+from ..store import Store
+from .models import (
+    Provenance,
+    Record,
+    RecordOperation,
+    RecordQuery,
+    RecordStatus,
+    RecordVersion,
+    RecordWrite,
+)
+from .ranking import RecordRanking
+
+# An app's delete racing other writes to the record: each loser reads it again.
+_DELETE_ATTEMPTS = 10
+
+
+class RecordAdmin:
+    """`/agents/{agentId}/records...`: what an app reads and deletes, whatever the scopes."""
+
+    def __init__(
+        self, store: Store, events: EventPublisher, search: SearchService, ranking: RecordRanking
+    ) -> None:
+        self._store = store
+        self._events = events
+        self._search = search
+        self._ranking = ranking
+
+    def list_records(
+        self,
+        tenant: str,
+        agent_id: str,
+        query: RecordQuery,
+        text: str | None,
+        limit: int | None,
+        cursor: str | None,
+    ) -> Page[Record]:
+        size = check_limit(limit)
+        self._agent_exists(tenant, agent_id)
+        if text:
+            ranked = self._ranking.ranked_for_app(tenant, agent_id, text, query, size)
+            return Page(items=ranked, next=None)
+        before = str_field(decode_cursor(cursor), "before")
+        records = self._store.find_records(tenant, agent_id, query, size + 1, before)
+        return page(records, size, lambda last: {"before": last.id})
+
+    def _agent_exists(self, tenant: str, agent_id: str) -> None:
+        """An agent deleted part way (its records not all gone yet) shows none of them."""
+        if self._store.get_agent(tenant, agent_id) is None:
+            raise NotFound(f"agent {agent_id!r} does not exist", code="agent_not_found")
+
+    def get(self, tenant: str, agent_id: str, record_id: str) -> Record:
+        self._agent_exists(tenant, agent_id)
+        found = self._store.get_records(tenant, agent_id, [record_id])
+        if not found:
+            raise NotFound(f"record {record_id!r} does not exist", code="record_not_found")
+        return found[0]
+
+    def versions(
+        self, tenant: str, agent_id: str, record_id: str, limit: int | None, cursor: str | None
+    ) -> Page[RecordVersion]:
+        self.get(tenant, agent_id, record_id)
+        size = check_limit(limit)
+        before = int_field(decode_cursor(cursor), "before")
+        found = self._store.record_versions(tenant, agent_id, record_id, size + 1, before)
+        return page(found, size, lambda last: {"before": last.record.version})
+
+    def delete(self, tenant: str, agent_id: str, record_id: str, actor: str) -> Record:
+        """An app's delete: applies at once; the record and its versions stay readable."""
+
+        def delete_once() -> Record:
+            record = self.get(tenant, agent_id, record_id)
+            if record.status is RecordStatus.DELETED:
+                raise Conflict(f"record {record_id!r} is already deleted", code="record_deleted")
+            now = utcnow()
+            write = self._deleting(record, actor, now)
+            self._store.write_records(tenant, agent_id, [write])  # lost a race: read again
+            self._publish_deleted(tenant, agent_id, write.record, now)
+            return write.record
+
+        return optimistic(
+            delete_once,
+            attempts=_DELETE_ATTEMPTS,
+            hold=self._store.exclusive,
+            exhausted=lambda: Conflict(
+                "the record is changing too fast; try again", code="record_busy"
+            ),
+        )
+
+    def _deleting(self, record: Record, actor: str, now: datetime) -> RecordWrite:
+        """The write that deletes `record` as read: a new version, unpinned, if none came
+        between (expected_version)."""
+        deleted = record.model_copy(
+            update={
+                "status": RecordStatus.DELETED,
+                "pinned": False,
+                "version": record.version + 1,
+                "updated_at": now,
+            }
+        )
+        by = Provenance(actor=actor)
+        return RecordWrite(
+            index=self._search.doc_without_vector(deleted) if self._search.inline else None,
+            record=deleted,
+            expected_version=record.version,
+            versions=[
+                RecordVersion(
+                    record=deleted, operation=RecordOperation.DELETE, changed_by=by, at=now
+                )
+            ],
+        )
+
+    def _publish_deleted(self, tenant: str, agent_id: str, deleted: Record, now: datetime) -> None:
+        change = Change(id=deleted.id, operation="delete", version=deleted.version)
+        self._events.publish(
+            [
+                Event(
+                    type="agent.memory_updated",
+                    tenant=tenant,
+                    agent_id=agent_id,
+                    session_id=deleted.session_id,
+                    effect_id=new_id("eff"),
+                    changes=[change],
+                    at=now,
+                )
+            ]
+        )

@@ -1,0 +1,37 @@
+"""Port of the records capability: structured memories and their versions.
+
+Every port has at least two adapters (SQLite and DynamoDB) and one contract suite in
+tests/contract that runs against each of them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+
+from .models import Record, RecordQuery, RecordVersion, RecordWrite
+
+
+class RecordStore(ABC):
+    """Memory records of an agent: a head per record and every version of it."""
+
+    @abstractmethod
+    def get_records(self, tenant: str, agent_id: str, ids: Iterable[str]) -> list[Record]:
+        """The heads of the records with these ids that exist, whatever their status."""
+
+    @abstractmethod
+    def find_records(
+        self, tenant: str, agent_id: str, query: RecordQuery, limit: int, before: str | None
+    ) -> list[Record]:
+        """Up to `limit` records matching `query`, newest (highest id) first, ids below `before`."""
+
+    @abstractmethod
+    def record_versions(
+        self, tenant: str, agent_id: str, record_id: str, limit: int, before: int | None
+    ) -> list[RecordVersion]:
+        """Versions of one record, newest first, only those below `before` when given."""
+
+    @abstractmethod
+    def write_records(self, tenant: str, agent_id: str, writes: Sequence[RecordWrite]) -> None:
+        """Apply writes outside any turn (an app's change): all or none, each only while its
+        expected version holds (PreconditionFailed otherwise)."""

@@ -1,1 +1,0 @@
-"""Application services: one per area, each taking its ports in the constructor."""
