@@ -1,12 +1,14 @@
 """The embedded server's first minute: how long until it answers, and what its first searches
 cost, each run in a fresh data directory and a fresh process.
 
-    .venv/bin/python benchmarks/first_start.py [--runs 5]
+    .venv/bin/python benchmarks/first_start.py [--runs 5] [--settle 2]
 
 Each run starts `agent-memory serve` on a free loopback port, times the wait until it answers
 (`GET /v1/agents` with its token), saves an agent and one record through a committed turn, and
 then times two searches ranked by a query (`GET .../-/records?query=`: the query is embedded, so
-the first one pays for the embedding model if it is not loaded yet). The same script measures
+the first one pays for the embedding model if it is not loaded yet). `--settle S` waits S seconds
+after the server answers before saving the record, as a person or a harness would before their
+first search, so the figure says whether the model is still loading by then. The same script measures
 any earlier commit: it needs nothing but the server's command line and that listing route.
 """
 
@@ -52,7 +54,7 @@ def _call(base: str, token: str, method: str, path: str, body: Any = None) -> An
         return json.loads(answer.read() or b"null")
 
 
-def one_run(python: str) -> dict[str, float]:
+def one_run(python: str, settle: float = 0.0) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         data, port = Path(tmp) / "data", _free_port()
         base = f"http://127.0.0.1:{port}"
@@ -66,6 +68,7 @@ def one_run(python: str) -> dict[str, float]:
         try:
             token = _wait_until_it_answers(base, data, server)
             ready = time.perf_counter() - started
+            time.sleep(settle)
             _call(base, token, "PUT", f"/v1/agents/{AGENT}", MANIFEST)
             a = f"/v1/agents/{AGENT}/-/sessions"
             session = _call(base, token, "POST", a, {})["id"]
@@ -105,8 +108,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--python", default=sys.executable, help="the interpreter to serve with")
+    parser.add_argument("--settle", type=float, default=0.0, help="seconds to wait when it answers")
     args = parser.parse_args()
-    runs = [one_run(args.python) for _ in range(args.runs)]
+    runs = [one_run(args.python, args.settle) for _ in range(args.runs)]
     for name in ("ready_s", "first_search_ms", "second_ms"):
         values = sorted(r[name] for r in runs)
         print(
