@@ -1,6 +1,12 @@
 """AWS calls per operation in the cloud shape, counted under moto (no AWS account).
 
     .venv/bin/python benchmarks/aws_calls.py [--out benchmarks/aws_calls.json] [--markdown FILE]
+    .venv/bin/python benchmarks/aws_calls.py --smoke --out FILE   # the suite's run: seconds
+
+`--smoke` (the suite's run) measures one reviewed turn and the S3 Vectors index, leaving out
+the API's operations and the forks and deletes (a minute and more on two cores; their counts
+are held by tests/integration/test_aws_calls.py); it writes only where `--out` says, never the
+committed aws_calls.json that cost_model.py reads.
 
 Each API operation and background path runs once (or at a few sizes, to read a per-item cost)
 on the cloud shape of tests/cloud_shape.py: the API function on DynamoDB, EventBridge, Step
@@ -303,25 +309,30 @@ def markdown(rows: dict[str, dict[str, Any]]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "aws_calls.json")
+    parser.add_argument("--out", type=Path, default=None, help="default: benchmarks/aws_calls.json")
     parser.add_argument("--markdown", type=Path, default=None)
     parser.add_argument("--reviews", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true", help="a few operations: seconds")
     args = parser.parse_args()
+    if args.smoke and args.out is None:
+        parser.error("--smoke writes a partial table: give it --out FILE")
+    out = args.out or ROOT / "benchmarks" / "aws_calls.json"
 
     from cloud_shape import cloud_shape
 
     rows: dict[str, dict[str, Any]] = {}
-    with cloud_shape(Path(tempfile.mkdtemp(prefix="aws-calls-"))) as shape:
-        bench = Bench(shape)
-        run_api(bench)
-        run_agents(bench)
-        rows.update(bench.rows)
+    if not args.smoke:
+        with cloud_shape(Path(tempfile.mkdtemp(prefix="aws-calls-"))) as shape:
+            bench = Bench(shape)
+            run_api(bench)
+            run_agents(bench)
+            rows.update(bench.rows)
     with cloud_shape(Path(tempfile.mkdtemp(prefix="aws-calls-")), execute=True) as shape:
         bench = Bench(shape)
-        run_extraction(bench, args.reviews)
+        run_extraction(bench, 1 if args.smoke else args.reviews)
         rows.update(bench.rows)
     run_s3vectors(rows)
-    args.out.write_text(json.dumps(rows, indent=1, sort_keys=False) + "\n")
+    out.write_text(json.dumps(rows, indent=1, sort_keys=False) + "\n")
     table = markdown(rows)
     if args.markdown:
         args.markdown.write_text(table + "\n")

@@ -2,7 +2,11 @@
 
     .venv/bin/python benchmarks/search_latency.py [--sizes 1000,10000,100000] [--queries 200] \
         [--agents 5] [--vectors jitter|model] [--data-dir DIR] [--out FILE] [--no-chromadb] \
-        [--no-http] [--source DIR] [--data FILE] [--seed 7]
+        [--no-http] [--source DIR] [--data FILE] [--seed 7] [--smoke]
+
+`--smoke` is the suite's run (seconds, so the benchmark cannot rot): 60 records in each of two
+agents, 8 queries, templated sentences, 20 calibration pairs, and the ChromaDB series only when
+chromadb (the `bench` extra) is installed.
 
 The agent measured, `bench/latency`, is one of `--agents` agents of equal size in one embedded
 data directory (the others are `bench/other-1`...), so every filter by agent has something to
@@ -17,7 +21,8 @@ one seeded generator. Queries are LoCoMo questions with names swapped the same w
 
 Loading is in-process, through the code path a commit takes, without the turn around it:
 records are built as a committed add_memory leaves them (provenance `benchmark:load`), their
-index documents come from `SearchService.docs_for` (the service's own text and fields), and
+index documents come from `SearchService.docs_for` (the service's own text and fields), each
+with its vector as the background embedder would leave it (so no vector is pending), and
 `SqliteStore.write_records` writes records, versions and index documents in one transaction,
 1,000 records a batch, agents interleaved batch by batch. Loading through the API embeds every
 record at commit (~130 records/s on this machine): 500,000 records would take an hour.
@@ -67,6 +72,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -116,11 +122,11 @@ _TEMPLATE_REASONS = [
 class Corpus:
     """Deterministic record texts and queries (LoCoMo sentences with names swapped, or templates)."""
 
-    def __init__(self, data: Path, seed: int) -> None:
+    def __init__(self, data: Path | None, seed: int) -> None:
         self.seed = seed
         self.sentences: list[tuple[str, list[str]]] = []  # (sentence, names in it)
         self.questions: list[tuple[str, list[str]]] = []
-        if data.exists():
+        if data is not None and data.exists():
             from locomo import load_conversations
 
             for conv in load_conversations(data):
@@ -215,10 +221,13 @@ def unit(rows: Any) -> Any:
 class RecordVectors:
     """Vectors for corpus records: the model's, or a sentence's vector with calibrated noise."""
 
-    def __init__(self, mode: str, corpus: Corpus, model: Any, cache: Path) -> None:
+    def __init__(
+        self, mode: str, corpus: Corpus, model: Any, cache: Path, pairs: int = CALIBRATION_PAIRS
+    ) -> None:
         import numpy as np
 
         self.mode = mode
+        self.pairs = pairs
         self.corpus = corpus
         self.model = model
         self.sigma = 0.0
@@ -258,7 +267,7 @@ class RecordVectors:
         first: dict[int, int] = {}
         pairs: list[tuple[int, int]] = []
         i = 0
-        while len(pairs) < CALIBRATION_PAIRS:
+        while len(pairs) < self.pairs:
             base = self.corpus.draw(i)[1]
             if base in first:
                 pairs.append((first.pop(base), i))
@@ -354,8 +363,8 @@ class Loader:
 
         self.store = SqliteStore(database)
         self.index = self.store.attach_index(MODEL_ID, DIMENSIONS)
-        self.embedder = given_embedder(vectors.model)
-        self.search = SearchService(self.index, self.embedder, inline=True)
+        self.model_id = MODEL_ID
+        self.search = SearchService(self.index, given_embedder(vectors.model), inline=True)
         self.corpus = corpus
         self.vectors = vectors
         self.chroma = chroma
@@ -376,9 +385,13 @@ class Loader:
         records = [_record(self.corpus.record(i), agent_id, now) for i in indices]
         texts = [meaning_text(r) for r in records]
         rows = self.vectors.vectors(indices, texts)
-        self.embedder.table = dict(zip(texts, rows, strict=True))
-        docs, _usage = self.search.docs_for(records)
-        self.embedder.table = {}
+        # docs_for leaves each document's vector to the background embedder (an EmbedRequest);
+        # the load gives it its vector at once, as the embedder would leave it, so the series
+        # time the index a commit leaves once its vectors are in.
+        docs = [
+            replace(doc, vector=row, model_id=self.model_id, embed=None)
+            for doc, row in zip(self.search.docs_for(records), rows, strict=True)
+        ]
         writes = [
             RecordWrite(
                 record=r,
@@ -403,6 +416,12 @@ class Loader:
 
     def close(self) -> None:
         self.store.close()
+
+
+def chromadb_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("chromadb") is not None
 
 
 def open_chroma(path: Path) -> Any:
@@ -604,6 +623,9 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared/data/locomo_dev.json")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-chromadb", action="store_true")
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny sizes, templated sentences: seconds"
+    )
     parser.add_argument("--no-http", action="store_true")
     parser.add_argument(
         "--source",
@@ -612,6 +634,13 @@ def main() -> int:
         help="agent_memory to serve and to call in-process (default: this checkout's layers/core)",
     )
     args = parser.parse_args()
+    calibration_pairs = CALIBRATION_PAIRS
+    if args.smoke:
+        args.sizes, args.queries, args.agents, calibration_pairs = [60], 8, 2, 20
+        args.data = None  # the templated sentences
+        if not args.no_chromadb and not chromadb_installed():
+            print("chromadb is not installed (the bench extra): no ChromaDB series", flush=True)
+            args.no_chromadb = True
 
     source = (args.source or ROOT / "layers" / "core").resolve()
     sys.path.insert(0, str(source))  # before anything imports agent_memory
@@ -640,11 +669,14 @@ def main() -> int:
         raise SystemExit(f"{data_dir} already holds {state['loaded']} records an agent")
 
     corpus = Corpus(args.data, args.seed)
+    # Said first: templated sentences share most of their words, which makes the words half
+    # several times dearer than on LoCoMo's, so the two runs' figures do not compare.
+    print(f"corpus: {corpus.source}", flush=True)
     queries = corpus.queries(args.queries)
     bodies = search_bodies(queries)
     model = LocalEmbedder()
     started = time.perf_counter()
-    vectors = RecordVectors(args.vectors, corpus, model, data_dir)
+    vectors = RecordVectors(args.vectors, corpus, model, data_dir, calibration_pairs)
     query_vectors = model.embed([q for q, _ in queries], query=True).vectors
     report: dict[str, Any] = {
         "corpus": corpus.source,
