@@ -28,7 +28,8 @@ from .blobs import Blobs
 from .extraction import DynamoExtraction
 from .files import DynamoFiles, files_failure
 from .history import DynamoHistory
-from .items import Item, bind_items
+from .item_base import Item
+from .items import bind_items
 from .named_manifests import DynamoNamedManifests
 from .records import TURN, DynamoRecords, write_failure
 from .transactions import (

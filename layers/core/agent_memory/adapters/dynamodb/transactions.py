@@ -24,7 +24,7 @@ from pynamodb.transactions import TransactWrite
 
 from ...domain.errors import PayloadTooLarge, StorageUnavailable
 from ...domain.ports import PreconditionFailed
-from .items import Item
+from .item_base import Item
 
 CONDITION_FAILED = "ConditionalCheckFailedException"
 TRANSACTION_CANCELED = "TransactionCanceledException"
