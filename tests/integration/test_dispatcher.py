@@ -12,7 +12,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from agent_memory.adapters.dynamodb.items import TurnItem
+from agent_memory.adapters.dynamodb.turn_item import TurnItem
 from agent_memory.adapters.extraction.dispatch import Dispatcher
 from agent_memory.domain.extraction.job import ExtractionJob
 from agent_memory.domain.kernel.models import Extraction, ExtractionStatus, Turn, TurnStatus

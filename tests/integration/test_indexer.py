@@ -21,7 +21,8 @@ from boto3.dynamodb.types import TypeSerializer
 from moto import mock_aws
 from pydantic import ValidationError
 
-from agent_memory.adapters.dynamodb.items import FileItem, RecordItem
+from agent_memory.adapters.dynamodb.file_items import FileItem
+from agent_memory.adapters.dynamodb.record_items import RecordItem
 from agent_memory.adapters.dynamodb.stream_indexer import EMBED_MAX_CHARS, StreamIndexer
 from agent_memory.domain.files.models import FileMemory, sha256
 from agent_memory.domain.kernel.errors import StorageUnavailable
@@ -465,7 +466,7 @@ def history_event(text: str, searchable: bool = True):
 
 
 def event_image(text: str, blob: bool = False, searchable: bool = True) -> dict:
-    from agent_memory.adapters.dynamodb.items import EventItem
+    from agent_memory.adapters.dynamodb.history_items import EventItem
 
     event = history_event(text, searchable)
     image = EventItem.of("t1", "teams/web", "ses_1", event).serialize()

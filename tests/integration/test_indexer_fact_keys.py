@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from test_indexer import FakeEmbedder, MemoryIndex, batch, change
 
-from agent_memory.adapters.dynamodb.items import TurnItem
 from agent_memory.adapters.dynamodb.stream_indexer import StreamIndexer
+from agent_memory.adapters.dynamodb.turn_item import TurnItem
 from agent_memory.domain.history.keys import EventKeys, keys_json
 from agent_memory.domain.kernel.models import Extraction, ExtractionStatus, Turn, TurnStatus
 

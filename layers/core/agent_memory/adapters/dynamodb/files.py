@@ -26,7 +26,8 @@ from ...domain.files.models import (
 )
 from ...domain.kernel.errors import LimitExceeded, PreconditionFailed
 from . import keys
-from .items import FILE_SUMMARY, Items
+from .file_items import FILE_SUMMARY
+from .items import Items
 from .records import AGENT, live_agent
 from .transactions import ConditionsFailed, Transaction, get_item, storage_errors
 

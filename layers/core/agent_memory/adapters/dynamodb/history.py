@@ -32,7 +32,8 @@ from ...domain.kernel.models import TurnStatus
 from ...domain.kernel.retry import TryAgain, optimistic
 from . import keys
 from .blobs import Blobs
-from .items import EventIdItem, EventItem, Items, event_of_doc
+from .history_items import EventIdItem, EventItem, event_of_doc
+from .items import Items
 from .records import AGENT, live_agent
 from .transactions import (
     MAX_TRANSACTION_ACTIONS,

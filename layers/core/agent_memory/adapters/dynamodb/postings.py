@@ -38,7 +38,8 @@ from ...domain.search.index import DocKind, Hit, IndexDoc, IndexFilter
 from ...domain.search.lexical import bm25_term, stems, weighted_words
 from ..s3vectors.filters import doc_fields, matches
 from . import keys
-from .items import IsoDateTimeAttribute, Item, bind, table_settings
+from .item_base import IsoDateTimeAttribute, Item
+from .items import bind, table_settings
 from .transactions import Transaction, storage_errors
 
 logger = logging.getLogger(__name__)

@@ -20,7 +20,9 @@ from ...domain.kernel.models import TurnStatus
 from ...domain.records.models import Execution, Record, RecordQuery, RecordVersion, RecordWrite
 from ...domain.sessions.effects import Effect
 from . import keys
-from .items import AgentItem, Item, Items
+from .agent_items import AgentItem
+from .item_base import Item
+from .items import Items
 from .transactions import ConditionsFailed, Transaction, storage_errors
 
 # Items read per Query page while looking for matching records.

@@ -9,16 +9,13 @@ objects too), delete the head last.
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
-from itertools import chain
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pynamodb.exceptions import DeleteError, TableError, UpdateError
 from pynamodb.expressions.update import Action
 
-from ...domain.kernel.errors import Conflict, NotFound, PreconditionFailed, StorageUnavailable
+from ...domain.kernel.errors import Conflict, NotFound, PreconditionFailed
 from ...domain.kernel.events import updates_json
 from ...domain.kernel.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.sessions.ports import NO_WRITES, TurnWrites
@@ -29,8 +26,10 @@ from .blobs import Blobs
 from .extraction import DynamoExtraction
 from .files import DynamoFiles, files_failure
 from .history import DynamoHistory
-from .items import Item, bind_items
+from .item_base import Item
+from .items import bind_items
 from .named_manifests import DynamoNamedManifests
+from .partition_deletes import PartitionDeletes
 from .records import TURN, DynamoRecords, write_failure
 from .transactions import (
     ConditionsFailed,
@@ -47,10 +46,6 @@ logger = logging.getLogger(__name__)
 
 M = TypeVar("M", bound=Item)
 
-_BATCH_SIZE = 25  # BatchWriteItem's limit
-_BATCH_ATTEMPTS = 8
-_BATCH_BACKOFF_SECONDS = 0.05
-
 
 class DynamoStore(
     DynamoRecords,
@@ -60,6 +55,7 @@ class DynamoStore(
     DynamoExtraction,
     DynamoAudit,
     DynamoNamedManifests,
+    PartitionDeletes,
     Store,
 ):
     """The Store port on the single table `table_name`; `host` points it at a local endpoint.
@@ -341,59 +337,6 @@ class DynamoStore(
     _get = staticmethod(get_item)
 
     _query = staticmethod(query_items)
-
-    def _keys(self, pk: str) -> Iterator[tuple[str, str]]:
-        """Every key in a partition, read a page at a time."""
-        results = self._items.item.query(pk, consistent_read=True, attributes_to_get=["pk", "sk"])
-        with storage_errors():
-            for item in results:
-                yield item.pk, item.sk
-
-    def _delete_partition(self, pk: str, leads_to: Callable[[str], str | None]) -> None:
-        """Delete every item of a partition, and the partitions its items lead to.
-
-        A batch of items goes only after every item of the partitions they lead to (named by
-        `leads_to(sk)`, None for an item that leads nowhere), so a crash never strands items.
-        """
-        batch: list[tuple[str, str]] = []
-        for key in self._keys(pk):
-            batch.append(key)
-            if len(batch) == _BATCH_SIZE:
-                self._delete_led(batch, leads_to)
-                batch = []
-        self._delete_led(batch, leads_to)
-
-    def _delete_led(
-        self, batch: list[tuple[str, str]], leads_to: Callable[[str], str | None]
-    ) -> None:
-        owned = [pk for pk in (leads_to(sk) for _, sk in batch) if pk is not None]
-        self._delete_keys(chain.from_iterable(self._keys(pk) for pk in owned))
-        self._delete_keys(batch)
-
-    def _delete_keys(self, keys_: Iterable[tuple[str, str]]) -> None:
-        batch: list[dict[str, Any]] = []
-        for pk, sk in keys_:
-            batch.append({"pk": pk, "sk": sk})
-            if len(batch) == _BATCH_SIZE:
-                self._batch_delete(batch)
-                batch = []
-        if batch:
-            self._batch_delete(batch)
-
-    def _batch_delete(self, batch: list[dict[str, Any]]) -> None:
-        """One BatchWriteItem, resending what DynamoDB leaves unprocessed with backoff."""
-        for attempt in range(_BATCH_ATTEMPTS):
-            with storage_errors():
-                data = self._items.table.batch_write_item(delete_items=batch)
-            unprocessed = (data or {}).get("UnprocessedItems", {}).get(self.table_name, [])
-            if not unprocessed:
-                return
-            # Unprocessed keys come back typed ({"S": ...}); pynamodb passes those through.
-            batch = [request["DeleteRequest"]["Key"] for request in unprocessed]
-            time.sleep(_BATCH_BACKOFF_SECONDS * 2**attempt)
-        raise StorageUnavailable(
-            "DynamoDB is throttling the delete; DELETE the agent again to finish"
-        )
 
 
 def _leads_nowhere(sk: str) -> None:

@@ -23,7 +23,7 @@ from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
 from ...domain.kernel.errors import PayloadTooLarge, PreconditionFailed, StorageUnavailable
-from .items import Item
+from .item_base import Item
 
 CONDITION_FAILED = "ConditionalCheckFailedException"
 TRANSACTION_CANCELED = "TransactionCanceledException"

@@ -1,6 +1,7 @@
 """Request bodies of OpenSearchIndex: the index mapping, the filters every search runs under, the
 k-NN query, the stored form of a document (with its words as BM25 counts them), a hit read back,
-and k-NN scores turned back into cosines. The lexical search's bodies are in bm25.py.
+k-NN scores turned back into cosines, and bulk requests cut to size. The lexical search's bodies
+are in bm25.py.
 
 Pure functions of their arguments, so they are checked without an engine.
 """
@@ -10,13 +11,14 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
 from ...domain.search import lexical
 from ...domain.search.index import Hit, IndexDoc, IndexFilter
 
+MAX_BULK_BYTES = 5 * 1024 * 1024  # well under AOSS's request size limit
 HIT_SOURCE = ["doc_id", "created_at", "session_id"]  # what a search hit needs back
 
 _KEYWORD = {"type": "keyword"}
@@ -221,3 +223,21 @@ def hit_from_source(source: dict[str, Any], score: float) -> Hit:
         datetime.fromisoformat(created) if created else None,
         source.get("session_id"),
     )
+
+
+def bulk_chunks(
+    actions: Sequence[tuple[dict[str, Any], dict[str, Any] | None]],
+) -> Iterator[list[dict[str, Any]]]:
+    """The lines of bulk `actions`, in requests of at most MAX_BULK_BYTES."""
+    lines: list[dict[str, Any]] = []
+    size = 0
+    for action, source in actions:
+        pair = [action] if source is None else [action, source]
+        pair_size = sum(len(json.dumps(line)) + 1 for line in pair)
+        if lines and size + pair_size > MAX_BULK_BYTES:
+            yield lines
+            lines, size = [], 0
+        lines.extend(pair)
+        size += pair_size
+    if lines:
+        yield lines

@@ -30,9 +30,7 @@ this module costs nothing.
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
-import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -51,6 +49,7 @@ from ...domain.search.index import (
 from .bm25 import candidates_body, query_words, read_statistics, rescore, statistics_body
 from .bodies import (
     ADDED_FIELDS,
+    bulk_chunks,
     cosine_from_score,
     doc_key,
     document_source,
@@ -64,7 +63,6 @@ logger = logging.getLogger(__name__)
 
 PAGE_SIZE = 1000  # copies read per search while upserting or deleting
 KEYS_PER_SEARCH = 500  # terms in one `terms` filter on `key`
-MAX_BULK_BYTES = 5 * 1024 * 1024  # well under AOSS's request size limit
 
 
 @dataclass(frozen=True)
@@ -374,84 +372,10 @@ class OpenSearchIndex(SearchIndex):
 
         params = {"refresh": "true"} if self._refresh else {}
         items: list[dict[str, Any]] = []
-        for lines in _bulk_chunks(actions):
+        for lines in bulk_chunks(actions):
             try:
                 response = self._client.bulk(body=lines, index=self._index, **params)
             except OpenSearchException as exc:
                 _unavailable("bulk", exc)
             items.extend(response["items"])
         return items
-
-
-def _bulk_chunks(
-    actions: Sequence[tuple[dict[str, Any], dict[str, Any] | None]],
-) -> Iterator[list[dict[str, Any]]]:
-    lines: list[dict[str, Any]] = []
-    size = 0
-    for action, source in actions:
-        pair = [action] if source is None else [action, source]
-        pair_size = sum(len(json.dumps(line)) + 1 for line in pair)
-        if lines and size + pair_size > MAX_BULK_BYTES:
-            yield lines
-            lines, size = [], 0
-        lines.extend(pair)
-        size += pair_size
-    if lines:
-        yield lines
-
-
-class _ClientOnFirstUse:
-    """Stands in for the OpenSearch client and builds it on first use: an API cold start whose
-    route never searches pays nothing for opensearch-py, requests and a boto3 session (~150 ms
-    of imports). Thread-safe: the embedded and Lambda shapes may search from several threads."""
-
-    def __init__(self, build: Callable[[], Any]) -> None:
-        self._build = build
-        self._built: Any = None
-        self._lock = threading.Lock()
-
-    def __getattr__(self, name: str) -> Any:
-        # Only called for names this object lacks, that is every attribute of the client.
-        if self._built is None:
-            with self._lock:
-                if self._built is None:
-                    self._built = self._build()
-        return getattr(self._built, name)
-
-
-def connect(
-    endpoint: str,
-    region: str,
-    index_name: str,
-    dimensions: int,
-    *,
-    model_id: str | None = None,
-    pool_maxsize: int = 10,
-    timeout: float = 10.0,
-) -> OpenSearchIndex:
-    """An OpenSearchIndex on an AOSS collection endpoint, requests signed with SigV4 (`aoss`)
-    from the environment's credentials (the Lambda role). Builds nothing and sends nothing: the
-    client is built on the index's first request (no credentials then is a ValueError)."""
-
-    def build() -> Any:
-        import boto3  # type: ignore[import-untyped]
-        from opensearchpy import AWSV4SignerAuth, OpenSearch, RequestsHttpConnection
-
-        credentials = boto3.Session().get_credentials()
-        if credentials is None:
-            raise ValueError("no AWS credentials to sign OpenSearch requests with")
-        host = endpoint.removeprefix("https://").removeprefix("http://").rstrip("/")
-        return OpenSearch(
-            hosts=[{"host": host, "port": 443}],
-            http_auth=AWSV4SignerAuth(credentials, region, "aoss"),
-            use_ssl=True,
-            verify_certs=True,
-            connection_class=RequestsHttpConnection,
-            pool_maxsize=pool_maxsize,
-            timeout=timeout,
-            # AOSS answers 429 while it scales; the client retries it like a 502/503/504.
-            retry_on_status=(429, 502, 503, 504),
-            max_retries=2,
-        )
-
-    return OpenSearchIndex(_ClientOnFirstUse(build), index_name, dimensions, model_id=model_id)

@@ -1,11 +1,11 @@
 """EmbeddedIndex: the SearchIndex port in the store's own SQLite file.
 
-Words: an FTS5 table ranked by BM25, written in the store's own transactions. Meaning: exact
-cosine over a float32 matrix per agent held in memory, filtered by agent, scope, kind and labels
-before scoring. A write queues its documents' vectors (`embed_queue`); the background embedder
-(vectors.py) adds them later. The matrix follows the table by sequence number (every upsert, and
-every vector added, takes a new one), so any thread's query sees every committed write without
-a full reload.
+Words: an FTS5 table ranked by BM25, written in the store's own transactions (words.py, searched in
+lexical.py). Meaning: exact cosine over a float32 matrix per agent held in memory, filtered by
+agent, scope, kind and labels before scoring (vector_matrix.py). A write queues its documents'
+vectors (`embed_queue`); the background embedder (vectors.py) adds them later. The matrix follows
+the table by sequence number (every upsert, and every vector added, takes a new one), so any
+thread's query sees every committed write without a full reload.
 """
 
 from __future__ import annotations
@@ -14,198 +14,16 @@ import json
 import sqlite3
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
 from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...domain.search.index import (
-    CONTEXT_WEIGHT,
-    DocKind,
-    Hit,
-    IndexDoc,
-    IndexFilter,
-    SearchIndex,
-)
-from ...domain.search.lexical import tokenize
+from ...domain.search.index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
 from .database import Database, owner_key
-from .filters import DOC_COLUMNS, filter_sql
-from .words import (
-    ensure_words_table,
-    flush_words,
-    hold_words,
-    index_texts,
-    insert_words,
-    missing_table,
-    words_table,
-)
-
-
-def match_expression(query: str) -> str | None:
-    """User text never reaches MATCH raw (`eu-west-1` is syntax): words quoted, OR-ed."""
-    terms = list(dict.fromkeys(tokenize(query, query=True)))
-    return " OR ".join(f'"{t}"' for t in terms) if terms else None
-
-
-class _Codes:
-    """Small integer codes for the distinct values of a column (status, session, kind, label
-    value), so filters compare arrays of integers instead of strings row by row."""
-
-    def __init__(self) -> None:
-        self._codes: dict[Any, int] = {}
-        self._values: list[Any] = []
-
-    def code(self, value: Any) -> int:
-        """The value's code, made on first sight (None is -1)."""
-        if value is None:
-            return -1
-        code = self._codes.get(value)
-        if code is None:
-            code = self._codes[value] = len(self._codes)
-        return code
-
-    def code_of(self, value: Any) -> int:
-        """The value's code without making one: -2, which no row has, for an unseen value."""
-        if value is None:
-            return -1
-        return self._codes.get(value, -2)
-
-    def value(self, code: int) -> Any:
-        """The value a code stands for (None for -1)."""
-        if code < 0:
-            return None
-        if len(self._values) != len(self._codes):
-            self._values = list(self._codes)  # codes are given in insertion order
-        return self._values[code]
-
-    def known(self, values: Any) -> list[int]:
-        """Codes of those of `values` seen so far (an unseen value matches no row)."""
-        return [code for code in map(self.code_of, values) if code != -2]
-
-
-# Below 1/_GATHER_BELOW of the rows passing a filter, the kept rows are copied out and scored;
-# above, every row is scored in place.
-_GATHER_BELOW = 5
-
-
-@dataclass
-class _Matrix:
-    """One agent's vectors of one kind, with what the filters need, row for row.
-
-    The filter columns are numpy arrays grown with the vectors, so a filter is a few vectorised
-    comparisons rather than a Python loop over every row.
-    """
-
-    dimensions: int
-    last_seq: int = 0
-    ids: list[str] = field(default_factory=list)
-    rows: dict[str, int] = field(default_factory=dict)
-    vectors: Any = None  # np.ndarray (capacity, dimensions)
-    alive: Any = None  # np.ndarray (capacity,) bool: the latest row of its document
-    status: Any = None  # int32 codes of `statuses`
-    agent_scope: Any = None  # bool: scope "agent" (any other scope is a session's)
-    session: Any = None  # int32 codes of `sessions`, -1 for none
-    preview: Any = None  # bool
-    record_kind: Any = None  # int32 codes of `kinds`, -1 for none
-    labels: dict[str, Any] = field(default_factory=dict)  # name -> int32 codes, -1: no label
-    created: list[datetime] = field(default_factory=list)
-    statuses: _Codes = field(default_factory=_Codes)
-    sessions: _Codes = field(default_factory=_Codes)
-    kinds: _Codes = field(default_factory=_Codes)
-    label_values: dict[str, _Codes] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def _grow(self, n: int) -> None:
-        capacity = max(1024, 2 * n)
-        grown = np.zeros((capacity, self.dimensions), dtype=np.float32)
-        if self.vectors is not None:
-            grown[:n] = self.vectors[:n]
-        self.vectors = grown
-        for name, dtype, fill in (
-            ("alive", bool, False),
-            ("status", np.int32, -1),
-            ("agent_scope", bool, False),
-            ("session", np.int32, -1),
-            ("preview", bool, False),
-            ("record_kind", np.int32, -1),
-        ):
-            setattr(self, name, self._resized(getattr(self, name), n, capacity, dtype, fill))
-        for name, column in self.labels.items():
-            self.labels[name] = self._resized(column, n, capacity, np.int32, -1)
-
-    @staticmethod
-    def _resized(column: Any, n: int, capacity: int, dtype: Any, fill: Any) -> Any:
-        grown = np.full(capacity, fill, dtype=dtype)
-        if column is not None:
-            grown[:n] = column[:n]
-        return grown
-
-    def drop(self, doc_id: str) -> None:
-        """The document's newest row has no vector of this model (yet): its older one no longer
-        stands for it."""
-        old = self.rows.pop(doc_id, None)
-        if old is not None:
-            self.alive[old] = False
-
-    def append(self, row: sqlite3.Row) -> None:
-        doc_id = row["doc_id"]
-        self.drop(doc_id)
-        n = len(self.ids)
-        if self.vectors is None or n >= len(self.vectors):
-            self._grow(n)
-        self.vectors[n] = np.frombuffer(row["vector"], dtype=np.float32)
-        self.ids.append(doc_id)
-        self.rows[doc_id] = n
-        self.alive[n] = True
-        self.status[n] = self.statuses.code(row["status"])
-        self.agent_scope[n] = row["scope"] == "agent"
-        self.session[n] = self.sessions.code(row["session_id"])
-        self.preview[n] = bool(row["preview"])
-        self.record_kind[n] = self.kinds.code(row["record_kind"])
-        for name, value in json.loads(row["labels"]).items():
-            column = self.labels.get(name)
-            if column is None:
-                column = self.labels[name] = np.full(len(self.vectors), -1, dtype=np.int32)
-                self.label_values[name] = _Codes()
-            column[n] = self.label_values[name].code(value)
-        self.created.append(datetime.fromisoformat(row["created_at"]))
-
-    def mask(self, where: IndexFilter) -> Any:
-        """Rows `where` lets through, as IndexFilter documents it (bool array of len(ids))."""
-        n = len(self.ids)
-        keep = self.alive[:n].copy()
-        if where.statuses:  # none named: every status (RecordQuery.matches)
-            keep &= np.isin(self.status[:n], self.statuses.known(where.statuses))
-        agent = self.agent_scope[:n]
-        if where.include_all_sessions:
-            in_scope = ~agent
-        elif where.session_id is not None:
-            in_scope = ~agent & (self.session[:n] == self.sessions.code_of(where.session_id))
-        else:
-            in_scope = np.zeros(n, dtype=bool)
-        if where.include_agent:
-            in_scope |= agent
-        keep &= in_scope
-        if where.preview != "any":
-            keep &= self.preview[:n] == (where.preview == "only")
-        if where.record_kinds:
-            keep &= np.isin(self.record_kind[:n], self.kinds.known(where.record_kinds))
-        if where.ids:
-            rows = [self.rows[i] for i in where.ids if i in self.rows]
-            chosen = np.zeros(n, dtype=bool)
-            chosen[rows] = True
-            keep &= chosen
-        for name, value in where.labels.items():
-            column = self.labels.get(name)
-            if column is None:
-                if value is not None:
-                    return np.zeros(n, dtype=bool)
-                continue  # no row has the label, so every row's value is None
-            keep &= column[:n] == self.label_values[name].code_of(value)
-        return keep
-
+from .lexical import lexical_hits, match_expression
+from .vector_matrix import Matrix, nearest
+from .words import ensure_words_table, flush_words, hold_words, index_texts, insert_words
 
 # search_docs' columns but its sequence number and vector, in order.
 _DOC_COLUMNS = (
@@ -237,23 +55,12 @@ class Queued(NamedTuple):
     turn_id: str | None
 
 
-_MAX_BATCH = 2048  # search_docs rows checked against the filters at a time (lexical)
-# From this share of the file's documents on, lexical probes the agent index per match rather
-# than reading the agent's list of documents first.
-
-
-def _filter_sql(where: IndexFilter) -> tuple[str, list[Any]]:
-    """`where` beyond tenant, agent and kind, as SQL over search_docs `d`."""
-    rules, args = filter_sql(where, DOC_COLUMNS)
-    return " ".join(f"AND {rule}" for rule in rules), args
-
-
 class EmbeddedIndex(SearchIndex):
     def __init__(self, db: Database, model_id: str | None, dimensions: int | None) -> None:
         self._db = db
         self._model_id = model_id
         self._dimensions = dimensions
-        self._matrices: dict[tuple[str, str, str], _Matrix] = {}
+        self._matrices: dict[tuple[str, str, str], Matrix] = {}
         self._lock = threading.Lock()
         db.at_batch_end(flush_words)
 
@@ -493,71 +300,13 @@ class EmbeddedIndex(SearchIndex):
     def lexical(
         self, tenant: str, agent_id: str, query: str, where: IndexFilter, limit: int
     ) -> list[Hit]:
-        """Best BM25 matches, in two steps so most matches never touch a search_docs row.
-
-        1. The agent's matches ranked by BM25: the words table is matched on the owner column
-           (one word naming the tenant, agent and kind) AND the query's words, so FTS5 walks the
-           agent's documents only; BM25 weighs the text column, and the context column (the
-           words said before a history event) at CONTEXT_WEIGHT. The table is the tenant's own,
-           one per kind (words.py), so its statistics (IDF, average length) are the tenant's
-           documents of that kind alone.
-        2. The filters (status, kind, ids, preview, scope, labels) read the rows of those
-           matches best first, a batch at a time, until `limit` pass.
-        The result is the one a single join would give: the best `limit` matches that pass.
-        """
+        """Best BM25 matches that pass `where` (lexical.py)."""
         expression = match_expression(query)
         if expression is None or limit <= 0:
             return []
-        filters, filter_args = _filter_sql(where)
         conn = self._db.read()
         self._words_current(conn)  # a search in a batch finds what the batch wrote
-        owner = owner_key(tenant, agent_id, where.kind)
-        table = words_table(tenant, where.kind)
-        # History: what the event's own words scored too (Hit.own), its context weighed 0; a
-        # second bm25 over the rows FTS5 ranks anyway costs next to nothing.
-        own = f"bm25({table}, 1.0, 0.0, 0.0)" if where.kind == "event" else "NULL"
-        try:
-            ranked = conn.execute(
-                f"SELECT rowid, bm25({table}, 1.0, 0.0, {CONTEXT_WEIGHT}) AS rank, {own}"
-                f" FROM {table} WHERE {table} MATCH ? ORDER BY rank",
-                (f'owner:"{owner}" AND {{text context}}:({expression})',),
-            )
-        except sqlite3.OperationalError as exc:
-            if missing_table(exc):
-                return []  # the tenant never wrote a document
-            raise
-        hits: list[Hit] = []
-        batch_size = limit
-        try:
-            # Both statements read in one snapshot: the first is still open.
-            while len(hits) < limit:
-                batch = ranked.fetchmany(batch_size)
-                if not batch:
-                    break
-                passing = {
-                    row[0]: row
-                    for row in conn.execute(
-                        "SELECT d.seq, d.doc_id, d.created_at, d.session_id FROM search_docs d"
-                        f" WHERE d.seq IN ({','.join('?' * len(batch))}) {filters}",
-                        [seq for seq, _, _ in batch] + filter_args,
-                    )
-                }
-                for seq, rank, by_own in batch:
-                    row = passing.get(seq)
-                    if row is not None:
-                        hits.append(
-                            Hit(
-                                row[1],
-                                -float(rank),
-                                datetime.fromisoformat(row[2]),
-                                row[3],
-                                None if by_own is None else -float(by_own),
-                            )
-                        )
-                batch_size = min(4 * batch_size, _MAX_BATCH)
-        finally:
-            ranked.close()
-        return hits[:limit]
+        return lexical_hits(conn, tenant, agent_id, expression, where, limit)
 
     def vector(
         self, tenant: str, agent_id: str, vector: Sequence[float], where: IndexFilter, limit: int
@@ -565,44 +314,15 @@ class EmbeddedIndex(SearchIndex):
         if self._model_id is None or self._dimensions is None:
             return []
         matrix = self._matrix(tenant, agent_id, where.kind)
-        with matrix.lock:
-            n = len(matrix.ids)
-            if n == 0:
-                return []
-            keep = np.flatnonzero(matrix.mask(where))
-            if keep.size == 0:
-                return []
-            query = np.asarray(vector, dtype=np.float32)
-            # einsum rather than `@`: numpy's BLAS would split the product over threads that
-            # then spin waiting for more work, taking the core SQLite needs for the lexical half
-            # of the same search (measured on two cores: the product no faster, the next FTS5
-            # query twice as slow).
-            if keep.size * _GATHER_BELOW >= n:
-                # Most rows pass: score them all in place (copying the kept rows out would cost
-                # more than the rows it skips), then keep the filtered scores.
-                scores = np.einsum("ij,j->i", matrix.vectors[:n], query)[keep]
-            else:
-                scores = np.einsum("ij,j->i", np.take(matrix.vectors, keep, axis=0), query)
-            top = min(limit, keep.size)
-            best = np.argpartition(-scores, top - 1)[:top]
-            best = best[np.argsort(-scores[best])]
-            return [
-                Hit(
-                    matrix.ids[keep[i]],
-                    float(scores[i]),
-                    matrix.created[keep[i]],
-                    matrix.sessions.value(int(matrix.session[keep[i]])),
-                )
-                for i in best
-            ]
+        return nearest(matrix, vector, where, limit)
 
-    def _matrix(self, tenant: str, agent_id: str, kind: str) -> _Matrix:
+    def _matrix(self, tenant: str, agent_id: str, kind: str) -> Matrix:
         key = (tenant, agent_id, kind)
         with self._lock:
             matrix = self._matrices.get(key)
             if matrix is None:
                 assert self._dimensions is not None
-                matrix = self._matrices[key] = _Matrix(self._dimensions)
+                matrix = self._matrices[key] = Matrix(self._dimensions)
         with matrix.lock:
             rows = (
                 self._db.read()

@@ -12,6 +12,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from .flags import action, client_flags
+
 
 def add_reset(actions: Any, action: Callable[[Any, str, str], argparse.ArgumentParser]) -> None:
     """The `reset` action of `tenant`, made with the CLI's own `action` helper."""
@@ -35,7 +37,7 @@ def add_reset(actions: Any, action: Callable[[Any, str, str], argparse.ArgumentP
 
 def run_reset(args: argparse.Namespace) -> int:
     """Ask the server to reset until it is done; print what was reset."""
-    from .client import ApiError, Client
+    from ..client import ApiError, Client
 
     client = Client(args.url, args.token)
     deleted = 0
@@ -57,3 +59,33 @@ def run_reset(args: argparse.Namespace) -> int:
     else:
         print(f"tenant {args.confirm} reset: {deleted} agents deleted")
     return 0
+
+
+def _tenant_limits(args: argparse.Namespace) -> int:
+    from ..client import Client
+
+    client = Client(args.url, args.token)
+    try:
+        if args.memory_bytes is None and args.memories_per_agent is None:
+            limits = client.tenant_limits()
+        else:
+            limits = client.set_tenant_limits(args.memory_bytes, args.memories_per_agent)
+    finally:
+        client.close()
+    for name, value in limits.items():
+        print(f"{name}\t{value}")
+    return 0
+
+
+def add_tenant_command(commands: Any) -> None:
+    """`tenant limits|reset`: the caller's tenant on a running server."""
+    tenant = commands.add_parser("tenant", help="the caller's tenant on a running server")
+    client_flags(tenant)
+    tenant_actions = tenant.add_subparsers(
+        dest="action", required=True, metavar="ACTION", help="what to read or set"
+    )
+    limits = action(tenant_actions, "limits", "show the tenant's limits, or set them (takes admin)")
+    limits.add_argument("--memory-bytes", type=int, help="bytes a memory may hold")
+    limits.add_argument("--memories-per-agent", type=int, help="memories an agent may keep")
+    limits.set_defaults(run=_tenant_limits)
+    add_reset(tenant_actions, action)

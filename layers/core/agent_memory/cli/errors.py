@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .client import ApiError, ClientError, ConnectionFailed
+from ..client import ApiError, ClientError, ConnectionFailed
 
 
 def say(text: str) -> None:

@@ -29,7 +29,7 @@ def run_mcp(args: argparse.Namespace) -> int:
     try:
         import anyio
 
-        from .integrations.mcp import MemoryMcp
+        from ..integrations.mcp import MemoryMcp
     except ImportError as exc:
         print(
             f"agent-memory: the MCP server needs the mcp extra (pip install "
@@ -37,8 +37,8 @@ def run_mcp(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    from .client import Client
-    from .integrations.agent_check import AgentNotReady
+    from ..client import Client
+    from ..integrations.agent_check import AgentNotReady
 
     # stdout is the stdio transport's: logs go to stderr.
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
