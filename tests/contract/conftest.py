@@ -24,6 +24,7 @@ from agent_memory.domain.files.models import (
     FileVersion,
     FileWrite,
 )
+from agent_memory.domain.files.plan import file_head
 from agent_memory.domain.history.models import HistoryEvent, ToolCall, event_id
 from agent_memory.domain.kernel.ids import new_id
 from agent_memory.domain.kernel.models import Agent, ManifestVersion, Session, Turn, utcnow
@@ -37,9 +38,8 @@ from agent_memory.domain.records.models import (
     RecordWrite,
 )
 from agent_memory.domain.search.index import SearchIndex
-from agent_memory.domain.sessions.commit_plan import file_head
-from agent_memory.domain.sessions.effects import RecordAdd, RecordAddEffect
 from agent_memory.domain.store import Store
+from agent_memory.domain.turns.effects import RecordAdd, RecordAddEffect
 from s3vectors_moto import install_query_vectors, s3vectors_index
 
 REGION = "us-east-1"

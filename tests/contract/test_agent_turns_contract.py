@@ -12,8 +12,8 @@ from agent_memory.domain.kernel.errors import Conflict
 from agent_memory.domain.kernel.models import AGENT_SESSION, TurnStatus, utcnow
 from agent_memory.domain.records.models import Provenance, Record
 from agent_memory.domain.sessions.agent_turns import check_sessionless, ensure_agent_session
-from agent_memory.domain.sessions.effects import RecordAdd, RecordAddEffect
 from agent_memory.domain.store import Store
+from agent_memory.domain.turns.effects import RecordAdd, RecordAddEffect
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
     from conftest import Build

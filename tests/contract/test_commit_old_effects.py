@@ -15,13 +15,13 @@ from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.bootstrap import build_services
 from agent_memory.domain.kernel.models import Session, TurnStatus
 from agent_memory.domain.records.models import RecordStatus, to_doc
-from agent_memory.domain.sessions.effects import (
+from agent_memory.domain.store import Store
+from agent_memory.domain.turns.effects import (
     FileChangeEffect,
     RecordAddEffect,
     RecordDeleteEffect,
     effect_from_json,
 )
-from agent_memory.domain.store import Store
 from agent_memory.settings import Settings
 
 if TYPE_CHECKING:

@@ -7,9 +7,9 @@ from datetime import timedelta
 
 import pytest
 
-from agent_memory.domain.agents.named_manifests import NamedManifest, NamedManifestVersion
 from agent_memory.domain.kernel.errors import PreconditionFailed
 from agent_memory.domain.kernel.models import utcnow
+from agent_memory.domain.manifests.named_manifests import NamedManifest, NamedManifestVersion
 from agent_memory.domain.store import Store
 
 pytestmark = pytest.mark.contract

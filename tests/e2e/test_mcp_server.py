@@ -24,7 +24,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from agent_memory.client import ApiError
-from agent_memory.domain.tools.io import AddMemoryIn
+from agent_memory.domain.records.io import AddMemoryIn
 from agent_memory.integrations.tool_specs import BY_NAME
 from conftest import Server, free_port
 from manifests import memory_manifest

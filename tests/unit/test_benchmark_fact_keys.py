@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from agent_memory.adapters.models.openai_compatible import OpenAICompatibleModel
-from agent_memory.domain.agents.manifest import Manifest
 from agent_memory.domain.extraction.model import Existing, Message
+from agent_memory.domain.manifests.manifest import Manifest
 from benchmark_modules import load_benchmark
 
 pytestmark = pytest.mark.unit

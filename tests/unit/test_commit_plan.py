@@ -8,13 +8,14 @@ from typing import Any
 
 import pytest
 
+from agent_memory.domain.files import plan as file_plan
 from agent_memory.domain.files.models import FileMemory
+from agent_memory.domain.files.plan import MemoryConflict
 from agent_memory.domain.kernel.errors import Conflict
 from agent_memory.domain.kernel.models import Turn
+from agent_memory.domain.records import plan as record_plan
 from agent_memory.domain.records.models import Provenance, Record, RecordOperation, RecordStatus
-from agent_memory.domain.sessions import commit_plan
-from agent_memory.domain.sessions.commit_plan import MemoryConflict
-from agent_memory.domain.sessions.effects import (
+from agent_memory.domain.turns.effects import (
     FileChange,
     FileChangeEffect,
     FileChangeItem,
@@ -66,7 +67,7 @@ def delete(record_id: str, sequence: int = 1) -> RecordDeleteEffect:
 
 def test_an_add_is_a_new_record_at_version_one() -> None:
     new = record("rec_new")
-    plan = commit_plan.plan_records([add(new)], {}, NOW)
+    plan = record_plan.plan_records([add(new)], {}, NOW)
 
     (write,) = plan.writes
     assert write.expected_version is None and write.index is None
@@ -80,9 +81,9 @@ def test_a_replace_supersedes_its_target_in_the_same_plan() -> None:
     old = record("rec_old", version=3)
     new = record("rec_new", replaces="rec_old")
     effects = [add(new)]
-    assert commit_plan.records_read(effects) == {"rec_new", "rec_old"}
+    assert record_plan.records_read(effects) == {"rec_new", "rec_old"}
 
-    plan = commit_plan.plan_records(effects, {"rec_old": old}, NOW)
+    plan = record_plan.plan_records(effects, {"rec_old": old}, NOW)
 
     created, superseded = plan.writes
     assert (created.record.replaces, created.expected_version) == ("rec_old", None)
@@ -102,7 +103,7 @@ def test_a_replace_of_a_record_changed_meanwhile_only_adds(meanwhile: RecordStat
     # Another turn replaced or deleted the target first: the new record stands alone, so
     # replaces/replacedBy stay paired.
     old = record("rec_old", status=meanwhile, version=2)
-    plan = commit_plan.plan_records(
+    plan = record_plan.plan_records(
         [add(record("rec_new", replaces="rec_old"))], {"rec_old": old}, NOW
     )
 
@@ -112,7 +113,7 @@ def test_a_replace_of_a_record_changed_meanwhile_only_adds(meanwhile: RecordStat
 
 def test_a_delete_writes_the_record_again_as_deleted_by_the_turn() -> None:
     kept = record("rec_1", pinned=True, version=2)
-    plan = commit_plan.plan_records([delete("rec_1")], {"rec_1": kept}, NOW)
+    plan = record_plan.plan_records([delete("rec_1")], {"rec_1": kept}, NOW)
 
     (write,) = plan.writes
     assert write.expected_version == 2
@@ -128,7 +129,7 @@ def test_a_delete_writes_the_record_again_as_deleted_by_the_turn() -> None:
 def test_a_delete_of_a_record_gone_meanwhile_and_a_replayed_add_write_nothing() -> None:
     gone = record("rec_1", status=RecordStatus.DELETED, version=2)
     applied = record("rec_2")  # committed by the turn this one replays
-    plan = commit_plan.plan_records(
+    plan = record_plan.plan_records(
         [delete("rec_1"), add(applied, 2)], {"rec_1": gone, "rec_2": applied}, NOW
     )
     assert plan.writes == [] and plan.changes == []
@@ -136,12 +137,12 @@ def test_a_delete_of_a_record_gone_meanwhile_and_a_replayed_add_write_nothing() 
 
 def test_a_pinned_add_asks_for_the_pin_budget_which_refuses_a_list_over_it() -> None:
     pinned = [add(record("rec_p", pinned=True))]
-    assert commit_plan.pins_records(pinned)
-    assert not commit_plan.pins_records([add(record("rec_q")), delete("rec_p", 2)])
-    commit_plan.check_pin_budget(needed=100, max_tokens=100)
+    assert record_plan.pins_records(pinned)
+    assert not record_plan.pins_records([add(record("rec_q")), delete("rec_p", 2)])
+    record_plan.check_pin_budget(needed=100, max_tokens=100)
 
     with pytest.raises(Conflict) as refused:
-        commit_plan.check_pin_budget(needed=101, max_tokens=100)
+        record_plan.check_pin_budget(needed=101, max_tokens=100)
     assert refused.value.code == "memory.pin_budget"
     assert "101 tokens, over this agent's 100" in str(refused.value)
 
@@ -160,7 +161,7 @@ TURN = Turn(
 
 
 def head(path: str, content: str = "old\n", version: int = 1) -> FileMemory:
-    return commit_plan.file_head(
+    return file_plan.file_head(
         "t1", "a1", path, content, version, EARLIER + timedelta(seconds=version), "api:app"
     )
 
@@ -178,9 +179,9 @@ def item(
     return FileChangeItem(operation=operation, path=path, content=content, from_path=from_path)
 
 
-def plan(effects: list[FileChangeEffect], stored: dict[str, FileMemory]) -> commit_plan.FilePlan:
-    heads = {path: stored.get(path) for path in commit_plan.paths_read(effects)}
-    return commit_plan.plan_files(TURN, effects, heads, NOW)
+def plan(effects: list[FileChangeEffect], stored: dict[str, FileMemory]) -> file_plan.FilePlan:
+    heads = {path: stored.get(path) for path in file_plan.paths_read(effects)}
+    return file_plan.plan_files(TURN, effects, heads, NOW)
 
 
 def test_a_create_and_an_update_write_heads_against_the_versions_read() -> None:
@@ -189,7 +190,7 @@ def test_a_create_and_an_update_write_heads_against_the_versions_read() -> None:
         change(
             item("create", "/memories/new.md", "new\n"),
             item("update", notes.path, "edited\n"),
-            read={"/memories/new.md": None, notes.path: commit_plan.stamp(notes)},
+            read={"/memories/new.md": None, notes.path: file_plan.stamp(notes)},
         )
     ]
     result = plan(effects, {notes.path: notes})
@@ -212,7 +213,7 @@ def test_a_rename_leaves_the_old_path_and_a_delete_removes_the_head() -> None:
         change(item("rename", "/memories/b.md", "old\n", "/memories/a.md")),
         change(item("delete", gone.path), n=2),
     ]
-    assert commit_plan.paths_read(effects) == ["/memories/a.md", "/memories/b.md", gone.path]
+    assert file_plan.paths_read(effects) == ["/memories/a.md", "/memories/b.md", gone.path]
 
     left, moved, deleted = plan(effects, {a.path: a, gone.path: gone}).writes
 
@@ -275,7 +276,7 @@ def test_a_preview_turn_keeps_each_paths_last_content_and_nothing_live() -> None
         change(item("create", "/memories/a.md", "one\n")),
         change(item("rename", "/memories/b.md", "one\n", "/memories/a.md"), n=2),
     ]
-    writes = commit_plan.preview_file_writes(TURN, effects, NOW)
+    writes = file_plan.preview_file_writes(TURN, effects, NOW)
 
     assert [(w.path, w.preview and w.preview.content) for w in writes] == [
         ("/memories/a.md", None),
@@ -286,5 +287,5 @@ def test_a_preview_turn_keeps_each_paths_last_content_and_nothing_live() -> None
 
 def test_staged_writes_split_by_kind() -> None:
     staged = [add(record("rec_1")), change(n=2), delete("rec_1", 3)]
-    assert [e.sequence for e in commit_plan.record_effects(staged)] == [1, 3]
-    assert [e.sequence for e in commit_plan.file_effects(staged)] == [2]
+    assert [e.sequence for e in record_plan.record_effects(staged)] == [1, 3]
+    assert [e.sequence for e in file_plan.file_effects(staged)] == [2]

@@ -7,7 +7,7 @@ import pytest
 from pydantic import ValidationError
 
 from agent_memory.domain.records.models import Provenance, Record
-from agent_memory.domain.sessions.effects import (
+from agent_memory.domain.turns.effects import (
     FileChangeEffect,
     RecordAddEffect,
     RecordDeleteEffect,

@@ -6,7 +6,6 @@ from datetime import UTC, datetime
 import pytest
 
 from agent_memory.adapters.models.rule_based import RuleBasedModel
-from agent_memory.domain.agents.manifest import EveryMessages
 from agent_memory.domain.extraction.model import Candidate, Decision, Existing
 from agent_memory.domain.extraction.pipeline import (
     DEFAULT_INSTRUCTIONS,
@@ -16,6 +15,7 @@ from agent_memory.domain.extraction.pipeline import (
     window,
 )
 from agent_memory.domain.history.models import HistoryEvent
+from agent_memory.domain.manifests.manifest import EveryMessages
 
 pytestmark = pytest.mark.unit
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from agent_memory.domain.agents.manifest import Manifest, check_label_numbers
 from agent_memory.domain.agents.service import parse_manifest
 from agent_memory.domain.kernel.errors import InvalidRequest
+from agent_memory.domain.manifests.manifest import Manifest, check_label_numbers
 
 pytestmark = pytest.mark.unit
 

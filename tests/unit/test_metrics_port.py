@@ -5,8 +5,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agent_memory.domain.kernel.metrics import NO_METRICS, MeteredEmbedder
-from agent_memory.domain.search.embeddings import Embedder, Embedding
+from agent_memory.domain.kernel.metrics import NO_METRICS
+from agent_memory.domain.search.embeddings import Embedder, Embedding, MeteredEmbedder
 from agent_memory.domain.search.index import IndexFilter
 from agent_memory.domain.search.service import CANDIDATES, SearchService
 

@@ -9,15 +9,11 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from agent_memory.domain.files.commands import MemoryToolError, run_command
+from agent_memory.domain.files.io import MemoryIn, memory_input_error
 from agent_memory.domain.kernel.errors import DomainError
+from agent_memory.domain.records.io import MemoriesOut, RecordsOut
 from agent_memory.domain.records.models import Record
-from agent_memory.domain.tools.io import (
-    MemoriesOut,
-    MemoryIn,
-    RecallIn,
-    RecordsOut,
-    memory_input_error,
-)
+from agent_memory.domain.tools.io import RecallIn
 
 pytestmark = pytest.mark.unit
 

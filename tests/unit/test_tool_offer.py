@@ -2,8 +2,8 @@
 
 import pytest
 
-from agent_memory.domain.agents.manifest import Manifest
-from agent_memory.domain.tools.io import AddMemoryIn
+from agent_memory.domain.manifests.manifest import Manifest
+from agent_memory.domain.records.io import AddMemoryIn
 from agent_memory.domain.tools.offer import base_schema, offered_tools
 
 pytestmark = pytest.mark.unit

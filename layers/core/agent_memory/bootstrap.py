@@ -14,21 +14,22 @@ from .domain.audit.service import AuditService
 from .domain.extraction.model import MemoryModel
 from .domain.extraction.ports import ExtractionStarter
 from .domain.extraction.service import ExtractionService
+from .domain.files.io import MemoryIn, MemoryOut, memory_input_error
 from .domain.files.service import FileLimits, FileService
+from .domain.history.io import HistoryOut, SearchHistoryIn
 from .domain.history.search import HistorySearch, history_input_error
 from .domain.history.service import HistoryService
 from .domain.kernel.events import EventPublisher
-from .domain.kernel.metrics import NO_METRICS, MeteredEmbedder, Metrics
+from .domain.kernel.metrics import NO_METRICS, Metrics
 from .domain.records.service import RecordService
-from .domain.search.embeddings import Embedder
+from .domain.search.embeddings import Embedder, MeteredEmbedder
 from .domain.search.index import SearchIndex
 from .domain.search.service import SearchService
 from .domain.sessions.ingest import IngestService
 from .domain.sessions.service import SessionService
-from .domain.sessions.turn_context import ManifestCache
 from .domain.store import Store
-from .domain.tools.io import HistoryOut, MemoryIn, MemoryOut, SearchHistoryIn, memory_input_error
 from .domain.tools.service import ToolService
+from .domain.turns.context import ManifestCache
 from .services import Services
 from .settings import Settings
 

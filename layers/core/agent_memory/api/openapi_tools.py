@@ -14,9 +14,9 @@ from typing import Any
 from pydantic import BaseModel, create_model
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from ..domain.sessions.turn_context import Caller
 from ..domain.tools.io import RecallIn, RecallOut
 from ..domain.tools.service import Tool
+from ..domain.turns.context import Caller
 
 # The models' own schemas, apart from the ones the resolver writes for the routes (a record
 # there and here may be named alike and differ: here it is the serialized form).

@@ -6,10 +6,10 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import ConfigDict, Field, StrictBool, StringConstraints
 
-from ..domain.agents.named_manifests import NamedManifest, NamedManifestVersion
 from ..domain.answers import IngestResult
 from ..domain.kernel.deferred import DeferredModel
 from ..domain.kernel.models import Agent, ManifestVersion, Session, StartedBy, Turn
+from ..domain.manifests.named_manifests import NamedManifest, NamedManifestVersion
 from ..domain.records.models import Record, RecordVersion
 
 ShortText = Annotated[str, StringConstraints(min_length=1, max_length=128)]

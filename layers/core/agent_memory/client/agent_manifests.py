@@ -12,8 +12,8 @@ from urllib.parse import quote
 
 from pydantic import Field
 
-from ..domain.agents import named_manifests as domain
-from ..domain.agents.named_manifests import NamedManifestVersion
+from ..domain.manifests import named_manifests as domain
+from ..domain.manifests.named_manifests import NamedManifestVersion
 from .calls import Area, Call, params
 from .errors import ClientError
 from .models import Page, from_wire, page_of

@@ -8,12 +8,12 @@ from __future__ import annotations
 from abc import ABC
 from contextlib import AbstractContextManager, nullcontext
 
-from .agents.named_manifests import NamedManifestStore
 from .agents.ports import AgentStore
 from .audit.ports import AuditStore
 from .extraction.ports import ExtractionStore
 from .files.ports import FileStore
 from .history.ports import HistoryStore
+from .manifests.named_manifests import NamedManifestStore
 from .records.ports import RecordStore
 from .sessions.ports import SessionStore, TurnLog
 from .usage.ports import UsageStore

@@ -10,8 +10,8 @@ from functools import cached_property
 from pynamodb.attributes import NumberAttribute, UnicodeAttribute
 from pynamodb.exceptions import DeleteError
 
-from ...domain.agents.named_manifests import NamedManifest, NamedManifestVersion
 from ...domain.kernel.errors import PreconditionFailed
+from ...domain.manifests.named_manifests import NamedManifest, NamedManifestVersion
 from . import keys
 from .item_base import Item
 from .items import Items

@@ -18,7 +18,7 @@ from pynamodb.expressions.condition import Condition
 from ...domain.kernel.errors import PreconditionFailed
 from ...domain.kernel.models import TurnStatus
 from ...domain.records.models import Execution, Record, RecordQuery, RecordVersion, RecordWrite
-from ...domain.sessions.effects import Effect
+from ...domain.turns.effects import Effect
 from . import keys
 from .agent_items import AgentItem
 from .item_base import Item

@@ -9,7 +9,7 @@ from pynamodb.attributes import JSONAttribute, NumberAttribute, UnicodeAttribute
 
 from ...domain.kernel.models import Session
 from ...domain.records.models import Execution
-from ...domain.sessions.effects import Effect, effect_from_json
+from ...domain.turns.effects import Effect, effect_from_json
 from . import keys
 from .item_base import IsoDateTimeAttribute, Item
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ...domain.agents.named_manifests import NamedManifest, NamedManifestVersion
 from ...domain.kernel.errors import PreconditionFailed
+from ...domain.manifests.named_manifests import NamedManifest, NamedManifestVersion
 from .database import Database
 
 

@@ -20,7 +20,7 @@ from ...domain.records.models import (
     version_from_doc,
     version_to_doc,
 )
-from ...domain.sessions.effects import Effect, effect_from_json
+from ...domain.turns.effects import Effect, effect_from_json
 from .database import Database, require_open_turn
 from .database import lost_race as _lost_race
 from .extraction import set_extraction

@@ -8,8 +8,8 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 
-from ...domain.agents.manifest import Manifest
-from ...domain.agents.named_manifests import NamedManifest, NamedManifestVersion
+from ...domain.manifests.manifest import Manifest
+from ...domain.manifests.named_manifests import NamedManifest, NamedManifestVersion
 from ...services import Services
 from ..schemas import NamedManifestList, NamedManifestVersionList
 from .agents import Cursor, Limit

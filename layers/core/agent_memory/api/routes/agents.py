@@ -8,8 +8,8 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from ...domain.agents.manifest import ManifestDocument, check_saved_keys
 from ...domain.kernel.models import Agent, ManifestVersion
+from ...domain.manifests.manifest import ManifestDocument, check_saved_keys
 from ...services import Services
 from ..paths import agent_id_from
 from ..schemas import AgentList, ForkIn, IndexStatus, ManifestVersionList

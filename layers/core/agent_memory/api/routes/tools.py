@@ -8,7 +8,8 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from ...domain.kernel.deferred import DeferredModel
-from ...domain.tools.io import InstructionsOut, OfferedTool, RecallIn, RecallOut, UsagePage
+from ...domain.tools.io import InstructionsOut, OfferedTool, RecallIn, RecallOut
+from ...domain.usage.models import UsagePage
 from ...services import Services
 from ..answers import JsonObject, ToolCallOut
 from ..paths import agent_id_from

@@ -8,16 +8,24 @@ import logging
 from collections.abc import Iterator
 from functools import partial
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..kernel.errors import Conflict, InvalidRequest, NotFound, PayloadTooLarge
 from ..kernel.models import Agent, Page, utcnow
 from ..kernel.paging import check_limit, decode_cursor, int_field, page, str_field
 from ..kernel.retry import optimistic
-from ..store import Store
-from .manifest import Manifest, check_label_numbers
-from .named_manifests import FOLLOWS, NamedManifest, NamedManifestVersion, validate_manifest_name
+from ..manifests import (
+    FOLLOWS,
+    Manifest,
+    NamedManifest,
+    NamedManifestVersion,
+    check_label_numbers,
+    validate_manifest_name,
+)
 from .service import MAX_MANIFEST_BYTES, AgentService
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 logger = logging.getLogger(__name__)
 

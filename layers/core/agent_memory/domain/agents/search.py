@@ -10,18 +10,18 @@ a committed live turn. Each hit is typed and carries what reading it needs.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from ..answers import EventHit, HistoryHit, Hit, MemoryHit, RecordHit, SearchHits
-from ..history.search import HistorySearch
+from ..history import HistoryHit, HistorySearch
 from ..kernel.errors import InvalidRequest, NotFound
-from ..records.models import RecordQuery, RecordStatus
-from ..records.service import RecordService
-from ..search.index import IndexFilter
-from ..search.ranking import Ranked
-from ..search.service import CANDIDATES, SearchService
-from ..store import Store
-from ..usage.models import usage_rows
-from .manifest import Manifest
+from ..manifests import Manifest
+from ..records import RecordQuery, RecordService, RecordStatus
+from ..search import CANDIDATES, IndexFilter, Ranked, SearchService
+from ..usage import usage_rows
+from .answers import EventHit, Hit, MemoryHit, RecordHit, SearchHits
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 TYPES = ("records", "memories", "history")
 MAX_LIMIT = 50

@@ -6,12 +6,11 @@ import json
 import logging
 import time
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from ..files.models import TenantLimits
-from ..files.service import FileService
+from ..files import FileService, TenantLimits
 from ..kernel.auth import Principal
 from ..kernel.deferred import DeferredModel
 from ..kernel.errors import (
@@ -28,11 +27,13 @@ from ..kernel.models import Agent, ManifestVersion, Page, utcnow
 from ..kernel.paging import check_limit, decode_cursor, int_field, str_field
 from ..kernel.paging import page as _page
 from ..kernel.retry import optimistic
-from ..records.fork import copy_agent_records
-from ..search.service import SearchService
-from ..sessions.turn_context import ManifestCache
-from ..store import Store
-from .manifest import Manifest, check_label_numbers
+from ..manifests import Manifest, check_label_numbers
+from ..records import copy_agent_records
+from ..search import SearchService
+from ..turns import ManifestCache
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 logger = logging.getLogger(__name__)
 

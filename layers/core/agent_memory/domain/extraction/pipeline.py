@@ -9,12 +9,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from agent_memory.domain.agents.manifest import EveryMessages
-from agent_memory.domain.history.keys import message_id
-from agent_memory.domain.history.models import HistoryEvent
-from agent_memory.domain.records.models import LABEL_VALUE_MAX_CHARS
-from agent_memory.domain.secrets import SecretMode
-from agent_memory.domain.secrets.guard import findings_of, record_fields
+from agent_memory.domain.history import HistoryEvent, message_id
+from agent_memory.domain.manifests import EveryMessages
+from agent_memory.domain.records import LABEL_VALUE_MAX_CHARS
+from agent_memory.domain.secrets import SecretMode, findings_of, record_fields
 
 from .model import Candidate, CandidateScope, Decision, Message
 

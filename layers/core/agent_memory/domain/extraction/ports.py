@@ -9,14 +9,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Sequence
 
-from ..history.keys import EventKeys
+from ..history import EventKeys
 from ..kernel.models import (
     Extraction,
     ExtractionStatus,
     Turn,
 )
-from ..records.models import RecordWrite
-from ..search.index import IndexDoc
+from ..records import RecordWrite
+from ..search import IndexDoc
 from .job import ExtractionJob
 
 

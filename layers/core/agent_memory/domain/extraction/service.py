@@ -19,16 +19,16 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..kernel.errors import Conflict, DomainError, InvalidRequest, PreconditionFailed
 from ..kernel.events import Change, EventPublisher, memory_updated
 from ..kernel.metrics import EXTRACTION_FAILURES, EXTRACTION_RUNS, NO_METRICS, Metrics
 from ..kernel.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn, utcnow
 from ..kernel.retry import TryAgain, optimistic
-from ..records.service import RecordService
-from ..sessions.turn_context import ManifestCache
-from ..store import Store
-from ..usage.models import ModelCall, usage_rows
+from ..records import RecordService
+from ..turns import ManifestCache
+from ..usage import ModelCall, usage_rows
 from . import trigger as extraction_trigger
 from .job import ExtractionJob
 from .model import Candidate, Decisions, Existing, MemoryModel, Message, Proposal
@@ -36,6 +36,9 @@ from .pipeline import DEFAULT_INSTRUCTIONS, Dropped, ValidDecision, scope_guidan
 from .window import neighbours as find_neighbours
 from .window import read_meanwhile, read_window
 from .writes import corrections_keep_scope, fact_keys, finished, review_effects, within_one_write
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 logger = logging.getLogger(__name__)
 

@@ -4,11 +4,15 @@ since the session's last review)."""
 
 from __future__ import annotations
 
-from ..agents.manifest import MemoryConfig
+from typing import TYPE_CHECKING
+
 from ..kernel.models import Extraction, ExtractionStatus, Turn, utcnow
-from ..store import Store
+from ..manifests import MemoryConfig
 from .pipeline import extraction_due, window
 from .window import COUNT_LIMIT, unread
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 
 def planned(store: Store, memory: MemoryConfig, turn: Turn) -> Extraction | None:

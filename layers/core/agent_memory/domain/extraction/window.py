@@ -5,17 +5,19 @@ each candidate's neighbours (the memories the review may change)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from ..agents.manifest import MemoryConfig
-from ..history.models import HistoryEvent
+from ..history import HistoryEvent
 from ..kernel.models import Extraction, Turn, TurnStatus
-from ..records.models import RecordQuery
-from ..records.service import RecordService, rank_lexical
-from ..search.service import UsageEntry
-from ..sessions.turn_context import Caller, TurnContext
-from ..store import Store
+from ..manifests import MemoryConfig
+from ..records import RecordQuery, RecordService, rank_lexical
+from ..turns import Caller, TurnContext
+from ..usage import UsageEntry
 from .model import Candidate, Existing, Message
 from .pipeline import window
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 # Events read to count the messages added since the last review ({"messages": N}).
 COUNT_LIMIT = 10_000

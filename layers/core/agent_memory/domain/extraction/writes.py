@@ -7,24 +7,19 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from ..history.keys import EventKeys, key_doc, proposed_keys
+from ..history import EventKeys, key_doc, proposed_keys
 from ..kernel.ids import new_id
 from ..kernel.models import Extraction, ExtractionStatus, Turn, utcnow
-from ..records.models import Provenance, Record
-from ..records.service import stored_bytes
-from ..search.index import IndexDoc
-from ..search.service import SearchService
-from ..sessions.effects import (
-    RecordAdd,
-    RecordAddEffect,
-    RecordDelete,
-    RecordDeleteEffect,
-    RecordEffect,
-)
-from ..store import Store
+from ..records import Provenance, Record, stored_bytes
+from ..search import IndexDoc, SearchService
+from ..turns import RecordAdd, RecordAddEffect, RecordDelete, RecordDeleteEffect, RecordEffect
 from .model import Candidate, ModelUsage, Proposal
 from .pipeline import Dropped, ValidDecision
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 # What one review's transaction may write, estimated as JSON (DynamoDB takes 4 MB, keys, the
 # turns it flags read and escapes beside).

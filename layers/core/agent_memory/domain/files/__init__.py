@@ -4,7 +4,9 @@ Pure rules only: path normalisation and the six commands over a read-only view. 
 with the service that applies the returned changes.
 """
 
+# What other capabilities use: they import these names from the package, never its modules.
 from .commands import (
+    COMMAND_NAMES,
     DEFAULT_MAX_BYTES,
     Change,
     CommandResult,
@@ -12,16 +14,23 @@ from .commands import (
     MemoryToolError,
     run_command,
 )
+from .models import FileMemory, FileWrite, TenantLimits
 from .paths import MAX_PATH_CHARS, MEMORY_ROOT, is_under, normalize_folder, normalize_path
+from .service import FileService
 
 __all__ = [
+    "COMMAND_NAMES",
     "DEFAULT_MAX_BYTES",
     "MAX_PATH_CHARS",
     "MEMORY_ROOT",
     "Change",
     "CommandResult",
+    "FileMemory",
+    "FileService",
     "FileView",
+    "FileWrite",
     "MemoryToolError",
+    "TenantLimits",
     "is_under",
     "normalize_folder",
     "normalize_path",

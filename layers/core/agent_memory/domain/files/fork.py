@@ -4,14 +4,17 @@ history."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..kernel.ids import new_id
 from ..kernel.models import utcnow
-from ..sessions.commit_plan import file_head
-from ..store import Store
 from .models import FileVersion, FileWrite
 from .paths import MEMORY_ROOT
+from .plan import file_head
 from .reads import all_files
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 # Writes one batch of an app's writes (with their search documents) for `target`.
 WriteFiles = Callable[[str, str, list[FileWrite]], None]

@@ -3,11 +3,15 @@ session so it stays the same all session long until compacted."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..kernel.models import utcnow
-from ..store import Store
 from .limits import FileLimits
 from .paths import MEMORY_ROOT
 from .reads import all_files
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 
 def session_index(

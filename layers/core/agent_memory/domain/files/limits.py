@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from ..kernel.errors import InvalidRequest
-from ..store import Store
 from .models import TenantLimits
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 logger = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from pydantic import ConfigDict, Field
 
 from ..kernel.deferred import DeferredModel
 from ..kernel.models import Entity
-from ..search.index import IndexDoc
+from ..search import IndexDoc
 
 FileOperation = Literal["create", "update", "delete", "rename"]
 _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)

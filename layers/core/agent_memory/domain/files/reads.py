@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..kernel.errors import InvalidRequest, NotFound
 from ..kernel.models import Page
 from ..kernel.paging import check_limit, decode_cursor, page, str_field
-from ..search.index import IndexFilter
-from ..search.service import SearchService
-from ..store import Store
-from ..usage.models import usage_rows
+from ..search import IndexFilter, SearchService
+from ..usage import usage_rows
 from .models import FileMemory, FileVersion
 from .paths import MEMORY_ROOT, normalize_folder, normalize_path
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 
 def all_files(

@@ -10,27 +10,28 @@ each part.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import secrets
 from ..kernel.errors import InvalidRequest
 from ..kernel.events import Change, EventPublisher
 from ..kernel.models import Page, Turn
-from ..search.service import SearchService
-from ..sessions.commit_plan import MemoryConflict, stamp
-from ..sessions.effects import Effect
-from ..sessions.turn_context import TurnContext
-from ..store import Store
-from ..tools.io import MemoryIn, MemoryOut
+from ..search import SearchService
+from ..turns import Effect, TurnContext
 from . import fork as file_fork
 from . import index as file_index
 from . import reads as file_reads
 from .commands import run_command
+from .io import MemoryIn, MemoryOut
 from .limits import MEMORIES_PER_AGENT_RANGE, MEMORY_BYTES_RANGE, FileLimits, save_tenant_limits
 from .models import FileMemory, FileVersion, FileWrite
 from .paths import normalize_path
+from .plan import MemoryConflict, stamp
 from .turns import WRITE_COMMANDS, MemoryTool, TurnFiles, memory_writer
 from .writes import FileWrites
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 
 class FileService:

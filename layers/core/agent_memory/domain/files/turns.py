@@ -5,25 +5,35 @@ turns them into store writes."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import secrets
 from ..kernel.errors import PreconditionFailed
 from ..kernel.events import Change
 from ..kernel.models import Turn, utcnow
-from ..records.service import check_turn_budget, staging_refused
-from ..search.service import SearchService
-from ..sessions import commit_plan
-from ..sessions.commit_plan import stamp
-from ..sessions.effects import Effect, FileChange, FileChangeEffect, FileChangeItem, FileStamp
-from ..sessions.turn_context import TurnContext, replayed_effects
-from ..store import Store
-from ..tools.io import MemoryIn, MemoryOut
+from ..search import SearchService
+from ..turns import (
+    Effect,
+    FileChange,
+    FileChangeEffect,
+    FileChangeItem,
+    FileStamp,
+    TurnContext,
+    check_turn_budget,
+    replayed_effects,
+    staging_refused,
+)
+from . import plan as planning
 from .commands import CommandResult, MemoryToolError, run_command
+from .io import MemoryIn, MemoryOut
 from .limits import FileLimits
 from .models import FileWrite
+from .plan import stamp
 from .reads import all_files
 from .texts import text
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 WRITE_COMMANDS = frozenset({"create", "str_replace", "insert", "delete", "rename"})
 RunCommand = Callable[..., CommandResult]
@@ -45,7 +55,7 @@ class TurnFiles:
         # What each committed memory was when this view first read it (`stamp`): the base the
         # turn's changes are checked against when it commits.
         self.seen: dict[str, FileStamp | None] = {}
-        for effect in commit_plan.file_effects(staged):
+        for effect in planning.file_effects(staged):
             for change in effect.payload.changes:
                 self.apply(change)
 
@@ -182,16 +192,16 @@ class MemoryTool:
         A memory another turn or an app changed since this turn read it is a 409
         memory_conflict: the commit applies nothing, and the turn may be rolled back and rerun.
         """
-        effects = commit_plan.file_effects(staged)
+        effects = planning.file_effects(staged)
         if not effects:
             return [], []
         if turn.preview:
-            return commit_plan.preview_file_writes(turn, effects, utcnow()), []
+            return planning.preview_file_writes(turn, effects, utcnow()), []
         heads = {
             path: self._store.get_file(turn.tenant, turn.agent_id, path)
-            for path in commit_plan.paths_read(effects)
+            for path in planning.paths_read(effects)
         }
-        plan = commit_plan.plan_files(turn, effects, heads, utcnow())
+        plan = planning.plan_files(turn, effects, heads, utcnow())
         return self._search.file_docs(turn.tenant, turn.agent_id, plan.writes, turn), plan.changes
 
 

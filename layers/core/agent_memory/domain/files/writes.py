@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from functools import partial
+from typing import TYPE_CHECKING
 
 from .. import secrets
-from ..agents.manifest import Manifest
 from ..kernel.errors import (
     Conflict,
     InvalidRequest,
@@ -21,13 +21,16 @@ from ..kernel.events import Change, Event, EventPublisher
 from ..kernel.ids import new_id
 from ..kernel.models import utcnow
 from ..kernel.retry import TryAgain, optimistic
-from ..search.service import SearchService
-from ..sessions.commit_plan import MemoryConflict, file_head
-from ..store import Store
+from ..manifests import Manifest
+from ..search import SearchService
 from .limits import FileLimits
 from .models import FileMemory, FileVersion, FileWrite
 from .paths import normalize_folder
+from .plan import MemoryConflict, file_head
 from .reads import all_files, get_memory
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 _ATTEMPTS = 10
 # The most memories one store write takes: a DynamoDB transaction is 100 actions, and a write

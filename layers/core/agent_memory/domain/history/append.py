@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..answers import AppendOut, KeptSecret
 from ..kernel.errors import Conflict
 from ..kernel.models import Turn, utcnow
 from ..secrets import SecretMode, redacted
+from .answers import AppendOut, KeptSecret
 from .models import EventIn, HistoryEvent, event_id, kept
 
 

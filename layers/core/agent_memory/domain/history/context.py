@@ -4,11 +4,14 @@ answer ("Yes, last week!") is found by what it answers."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..kernel.models import TurnStatus
-from ..search.index import EmbedRequest, IndexDoc
-from ..store import Store
+from ..search import EmbedRequest, IndexDoc
 from .models import HistoryEvent, part_id
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 # An event's meaning is embedded with the CONTEXT_MESSAGES messages before it
 # (CONTEXT_CHARS of each), and their words are indexed beside its own words at CONTEXT_WEIGHT of

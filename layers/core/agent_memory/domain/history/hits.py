@@ -8,14 +8,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from ..answers import HistoryHit
 from ..kernel.errors import InvalidRequest
 from ..kernel.models import TurnStatus
 from ..kernel.paging import decode_cursor, encode_cursor, int_field, str_field
-from ..search.ranking import Ranked
-from ..store import Store
+from ..search import Ranked
+from .answers import HistoryHit
 from .models import HistoryEvent, event_id, part_id
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 # How deep a search looks for candidates it may return, at most (a cursor past it is not ours).
 MAX_DEPTH = 800

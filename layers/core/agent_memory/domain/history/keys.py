@@ -14,10 +14,9 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
-from ..extraction.model import Candidate
-from ..search.index import EmbedRequest, IndexDoc
+from ..search import EmbedRequest, IndexDoc
 from .models import HistoryEvent
 
 KEY_PART = "k"
@@ -92,8 +91,18 @@ def keys_by_turn(keys: Iterable[EventKeys], read: Iterable[str]) -> dict[str, li
     return by_turn
 
 
+class CitedFact(Protocol):
+    """A fact a review proposes and the messages it cites (a review's candidate)."""
+
+    @property
+    def summary(self) -> str: ...
+
+    @property
+    def sources(self) -> Sequence[str]: ...
+
+
 def proposed_keys(
-    events: Iterable[HistoryEvent], candidates: Sequence[Candidate]
+    events: Iterable[HistoryEvent], candidates: Sequence[CitedFact]
 ) -> list[EventKeys]:
     """Each searchable event's keys: the summaries of the candidates citing its message, in the
     order proposed, without repeats. Events no candidate cites have none; a source naming no

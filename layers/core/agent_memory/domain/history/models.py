@@ -11,7 +11,7 @@ from pydantic import ConfigDict, Field, StrictInt
 
 from ..kernel.deferred import DeferredModel
 from ..kernel.models import Entity
-from ..search.lexical import tokenize
+from ..search import tokenize
 
 Role = Literal["user", "assistant", "tool_result", "error"]
 EVENT_TEXT_MAX_CHARS = 1_000_000

@@ -13,24 +13,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from ..agents.manifest import Manifest
-from ..answers import HistoryHit, HistorySearchPage
 from ..kernel.errors import DomainError, InvalidRequest, NotFound
 from ..kernel.models import utcnow
-from ..search.index import IndexFilter
-from ..search.lexical import tokenize
-from ..search.ranking import Ranked, credit_answered, favour_windows, weigh_replies
-from ..search.service import CANDIDATES, SearchService, UsageEntry
-from ..search.speaker import asks_for_replies
-from ..search.when import Window, windows
-from ..sessions.turn_context import ManifestCache, ToolRefused, TurnContext
-from ..store import Store
-from ..tools.io import HISTORY_MAX_LIMIT, HistoryOut, SearchHistoryIn
-from ..usage.models import usage_rows
+from ..manifests import Manifest
+from ..search import (
+    CANDIDATES,
+    IndexFilter,
+    Ranked,
+    SearchService,
+    Window,
+    asks_for_replies,
+    credit_answered,
+    favour_windows,
+    tokenize,
+    weigh_replies,
+    windows,
+)
+from ..turns import ManifestCache, ToolRefused, TurnContext
+from ..usage import UsageEntry, usage_rows
+from .answers import HistoryHit, HistorySearchPage
 from .hits import (
     MAX_DEPTH,
     READ_AHEAD,
@@ -44,8 +49,12 @@ from .hits import (
     visible_to_apps,
     whole_event,
 )
+from .io import HISTORY_MAX_LIMIT, HistoryOut, SearchHistoryIn
 from .keys import KEY_PART
 from .models import HistoryEvent
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 MAX_LIMIT = HISTORY_MAX_LIMIT
 

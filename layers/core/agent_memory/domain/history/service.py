@@ -5,22 +5,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from ..answers import AppendOut, HistoryPage
 from ..kernel.deferred import DeferredModel
 from ..kernel.errors import Conflict, InvalidRequest, NotFound, PreconditionFailed, problems_text
 from ..kernel.models import Turn, TurnStatus
 from ..kernel.paging import check_limit, decode_cursor, encode_cursor, int_pair_field
 from ..kernel.retry import TryAgain, optimistic
-from ..search.index import EmbedRequest, IndexDoc
-from ..search.service import SearchService
-from ..sessions.turn_context import ManifestCache, turn_closed
-from ..store import Store
+from ..search import EmbedRequest, IndexDoc, SearchService
+from ..turns import ManifestCache, turn_closed
+from .answers import AppendOut, HistoryPage
 from .append import Appending, guarded, history_event, same_event
 from .context import CONTEXT_MESSAGES, context_words, event_doc, said_before, with_context
 from .models import MEMORY_TOOL, MEMORY_VIEW, EventIn, HistoryEvent, event_id, kept
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 # Where other modules found these before they had their own homes.
 __all__ = ["AppendIn", "HistoryService", "context_words", "guarded", "said_before", "with_context"]

@@ -8,10 +8,7 @@ and never fails the request that counted."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Literal, Protocol
-
-from ..search.embeddings import Embedder, Embedding
 
 Unit = Literal["Count", "Milliseconds"]
 
@@ -37,22 +34,3 @@ class NoMetrics:
 
 
 NO_METRICS: Metrics = NoMetrics()
-
-
-class MeteredEmbedder(Embedder):
-    """An embedder whose every call counts its input tokens by model: wrapped once, by the
-    composition root, so every caller (search, indexing, extraction) is counted alike."""
-
-    def __init__(self, inner: Embedder, metrics: Metrics) -> None:
-        self.inner = inner
-        self.model_id = inner.model_id
-        self.dimensions = inner.dimensions
-        self._metrics = metrics
-
-    def load(self) -> None:
-        self.inner.load()
-
-    def embed(self, texts: Sequence[str], *, query: bool = False) -> Embedding:
-        embedding = self.inner.embed(texts, query=query)
-        self._metrics.count(EMBEDDING_TOKENS, embedding.input_tokens, model=embedding.model_id)
-        return embedding

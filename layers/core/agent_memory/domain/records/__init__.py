@@ -1,2 +1,37 @@
 """Records: structured memories, their versions and provenance, the port that keeps them, and
 the services that stage them in a turn, rank, pin, fork and administer them."""
+
+# What other capabilities use: they import these names from the package, never its modules.
+from .fork import copy_agent_records
+from .io import AddMemoryIn, IdIn, MemoriesOut, RecordsOut, SearchMemoryIn, SourcesOut
+from .models import (
+    LABEL_VALUE_MAX_CHARS,
+    Execution,
+    Provenance,
+    Record,
+    RecordQuery,
+    RecordStatus,
+    RecordWrite,
+)
+from .service import RecordService, rank_lexical, stored_bytes, tool_input_error
+
+__all__ = [
+    "LABEL_VALUE_MAX_CHARS",
+    "AddMemoryIn",
+    "Execution",
+    "IdIn",
+    "MemoriesOut",
+    "Provenance",
+    "Record",
+    "RecordQuery",
+    "RecordService",
+    "RecordStatus",
+    "RecordWrite",
+    "RecordsOut",
+    "SearchMemoryIn",
+    "SourcesOut",
+    "copy_agent_records",
+    "rank_lexical",
+    "stored_bytes",
+    "tool_input_error",
+]

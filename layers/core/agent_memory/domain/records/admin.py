@@ -4,6 +4,7 @@ or ranked by a query), read one, its versions, and delete at once (no turn, no s
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from ..kernel.errors import Conflict, NotFound
 from ..kernel.events import Change, Event, EventPublisher
@@ -11,8 +12,7 @@ from ..kernel.ids import new_id
 from ..kernel.models import Page, utcnow
 from ..kernel.paging import check_limit, decode_cursor, int_field, page, str_field
 from ..kernel.retry import optimistic
-from ..search.service import SearchService
-from ..store import Store
+from ..search import SearchService
 from .models import (
     Provenance,
     Record,
@@ -23,6 +23,9 @@ from .models import (
     RecordWrite,
 )
 from .ranking import RecordRanking
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 # An app's delete racing other writes to the record: each loser reads it again.
 _DELETE_ATTEMPTS = 10

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import TYPE_CHECKING
 
 from ..kernel.models import utcnow
-from ..search.service import SearchService
-from ..store import Store
+from ..search import SearchService
 from .models import (
     Provenance,
     Record,
@@ -17,6 +17,9 @@ from .models import (
     RecordWrite,
     to_doc,
 )
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 logger = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ import math
 
 from ..kernel.errors import Conflict
 from ..kernel.models import Turn
-from ..sessions import commit_plan
-from ..sessions.turn_context import Caller, ManifestCache, ToolRefused, TurnContext
+from ..turns import Caller, ManifestCache, ToolRefused, TurnContext
+from . import plan
 from .models import Record
 from .view import RecordView
 
@@ -78,4 +78,4 @@ class Pins:
             return
         ctx = TurnContext(turn=turn, memory=memory, caller=Caller(role="agent"), root_turn=turn)
         # The committed pins with this turn's on top.
-        commit_plan.check_pin_budget(pin_tokens(self.pinned(ctx)), memory.pinned.max_tokens)
+        plan.check_pin_budget(pin_tokens(self.pinned(ctx)), memory.pinned.max_tokens)

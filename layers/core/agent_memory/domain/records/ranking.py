@@ -5,16 +5,17 @@ an index, BM25 over the records the store finds."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from ..agents.manifest import Manifest
-from ..search.index import IndexFilter
-from ..search.lexical import bm25
-from ..search.service import SearchService
-from ..sessions.turn_context import TurnContext
-from ..store import Store
-from ..usage.models import usage_rows
+from ..manifests import Manifest
+from ..search import IndexFilter, SearchService, bm25
+from ..turns import TurnContext
+from ..usage import usage_rows
 from .models import Record, RecordQuery
 from .view import CANDIDATES, RecordView
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 
 class RecordRanking:

@@ -7,24 +7,26 @@ what a turn may stage (`turn_budget`). Names other modules import from here stay
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from ..kernel.events import Change, EventPublisher
 from ..kernel.models import Page, Turn, utcnow
-from ..search.service import SearchService
-from ..sessions import commit_plan
-from ..sessions.effects import Effect, RecordEffect
-from ..sessions.turn_budget import (
+from ..search import SearchService
+from ..turns import (
     MAX_ITEMS_PER_TURN,
     MAX_STAGED_BYTES,
     MAX_WRITES_PER_TURN,
+    Effect,
+    ManifestCache,
+    RecordEffect,
+    TurnContext,
     check_turn_budget,
     staging_refused,
     stored_bytes,
 )
-from ..sessions.turn_context import ManifestCache, TurnContext
-from ..store import Store
-from ..tools.io import AddMemoryIn, IdIn, MemoriesOut, RecordsOut, SearchMemoryIn, SourcesOut
+from . import plan as planning
 from .admin import RecordAdmin
+from .io import AddMemoryIn, IdIn, MemoriesOut, RecordsOut, SearchMemoryIn, SourcesOut
 from .models import Record, RecordQuery, RecordVersion, RecordWrite
 from .pins import MEMORY_RULES, Pins, pin_line, pin_tokens
 from .ranking import RecordRanking, index_filter, rank_lexical
@@ -36,6 +38,9 @@ from .tools import (
     tool_input_error,
 )
 from .view import ALL_STATUSES, RecordView
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 __all__ = [
     "ALL_STATUSES",
@@ -128,8 +133,8 @@ class RecordService:
     ) -> tuple[list[RecordWrite], list[Change]]:
         """Turn the staged effects (every kind, as the commit read them) into record writes
         against the current heads."""
-        effects = commit_plan.record_effects(staged)
-        if commit_plan.pins_records(effects):
+        effects = planning.record_effects(staged)
+        if planning.pins_records(effects):
             self._pins.check_at_commit(turn)
         return self.writes_for_effects(turn.tenant, turn.agent_id, effects)
 
@@ -140,9 +145,9 @@ class RecordService:
         the current heads: a turn's staged writes, or a post-turn review's decisions."""
         if not effects:
             return [], []
-        touched = commit_plan.records_read(effects)
+        touched = planning.records_read(effects)
         stored = {r.id: r for r in self._store.get_records(tenant, agent_id, touched)}
-        plan = commit_plan.plan_records(effects, stored, utcnow())
+        plan = planning.plan_records(effects, stored, utcnow())
         by_id = {d.id: d for d in self._search.docs_for(plan.created)}
         if self._search.inline:
             # Status changes keep their text: indexed without a new embedding.

@@ -5,25 +5,30 @@ with the pin budget and the turn's budget checked before anything is staged."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import ValidationError
 
 from .. import secrets
-from ..agents.manifest import MemoryConfig, scope_list
 from ..kernel.errors import Conflict, DomainError, PreconditionFailed, problems_text
 from ..kernel.ids import new_id
 from ..kernel.models import utcnow
 from ..kernel.paging import decode_cursor, page, str_field
-from ..sessions.effects import (
+from ..manifests import MemoryConfig, scope_list
+from ..turns import (
     RecordAdd,
     RecordAddEffect,
     RecordDelete,
     RecordDeleteEffect,
     RecordEffect,
+    ToolRefused,
+    TurnContext,
+    check_turn_budget,
+    replayed_effects,
+    staging_refused,
+    stored_bytes,
 )
-from ..sessions.turn_budget import check_turn_budget, staging_refused, stored_bytes
-from ..sessions.turn_context import ToolRefused, TurnContext, replayed_effects
-from ..store import Store
-from ..tools.io import (
+from .io import (
     AddMemoryIn,
     DeletedRef,
     IdIn,
@@ -36,6 +41,9 @@ from .models import Record, RecordStatus
 from .pins import Pins
 from .ranking import RecordRanking
 from .view import ALL_STATUSES, RecordView
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 
 class ToolInputError(DomainError):

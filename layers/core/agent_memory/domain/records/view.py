@@ -4,11 +4,14 @@ records a preview record replaces)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..kernel.models import TurnStatus
-from ..sessions.effects import Effect, RecordAddEffect, RecordDeleteEffect, RecordEffect
-from ..sessions.turn_context import TurnContext
-from ..store import Store
+from ..turns import Effect, RecordAddEffect, RecordDeleteEffect, RecordEffect, TurnContext
 from .models import Record, RecordQuery, RecordStatus
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 ALL_STATUSES = frozenset(RecordStatus)
 CANDIDATES = 5000  # records ranked per lexical search; the search index replaces this cap

@@ -1,1 +1,26 @@
 """Ranking shared by every search adapter."""
+
+# What other capabilities use: they import these names from the package, never its modules.
+from .index import EmbedRequest, IndexDoc, IndexFilter
+from .lexical import bm25, tokenize
+from .ranking import Ranked, credit_answered, favour_windows, weigh_replies
+from .service import CANDIDATES, SearchService
+from .speaker import asks_for_replies
+from .when import Window, windows
+
+__all__ = [
+    "CANDIDATES",
+    "EmbedRequest",
+    "IndexDoc",
+    "IndexFilter",
+    "Ranked",
+    "SearchService",
+    "Window",
+    "asks_for_replies",
+    "bm25",
+    "credit_answered",
+    "favour_windows",
+    "tokenize",
+    "weigh_replies",
+    "windows",
+]

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..kernel.metrics import EMBEDDING_TOKENS, Metrics
+
 
 @dataclass(frozen=True)
 class Embedding:
@@ -40,3 +42,22 @@ class Embedder(ABC):
         """Ready what the first `embed` would otherwise ready (a local model's files), so that
         the embedded server can do it at start, off the requests' path. Raises what `embed`
         would raise."""
+
+
+class MeteredEmbedder(Embedder):
+    """An embedder whose every call counts its input tokens by model: wrapped once, by the
+    composition root, so every caller (search, indexing, extraction) is counted alike."""
+
+    def __init__(self, inner: Embedder, metrics: Metrics) -> None:
+        self.inner = inner
+        self.model_id = inner.model_id
+        self.dimensions = inner.dimensions
+        self._metrics = metrics
+
+    def load(self) -> None:
+        self.inner.load()
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> Embedding:
+        embedding = self.inner.embed(texts, query=query)
+        self._metrics.count(EMBEDDING_TOKENS, embedding.input_tokens, model=embedding.model_id)
+        return embedding

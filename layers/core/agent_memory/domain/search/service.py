@@ -4,40 +4,27 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..files.models import FileMemory, FileWrite
 from ..kernel.metrics import NO_METRICS, SEARCHES, Metrics
 from ..kernel.models import Turn
-from ..records.models import Provenance, Record
+from ..kernel.records import Provenance, Record
+from ..usage import UsageEntry
 from .embeddings import Embedder
 from .index import EmbedRequest, Hit, IndexDoc, IndexFilter, SearchIndex
 from .lexical import tokenize
 from .ranking import Ranked, fuse
 
+if TYPE_CHECKING:
+    # File memories are documents here like records; the files capability, above search,
+    # makes them (domain/files/), so they are named for their types only.
+    from ..files import FileMemory, FileWrite
+
 logger = logging.getLogger(__name__)
 
 CANDIDATES = 50  # hits taken from each of the lexical and vector lists before they are combined
-
-
-@dataclass(frozen=True)
-class UsageEntry:
-    """One model call: purpose embed (search and indexing) or memory (extraction)."""
-
-    purpose: str
-    model_id: str
-    input_tokens: int
-    output_tokens: int = 0
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "purpose": self.purpose,
-            "modelId": self.model_id,
-            "inputTokens": self.input_tokens,
-            "outputTokens": self.output_tokens,
-        }
 
 
 FILE_EMBED_CHARS = 2_000

@@ -10,11 +10,14 @@ its messages are kept only for its post-turn review, never searchable as history
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
-from ..agents.manifest import Manifest, scope_list
 from ..kernel.errors import Conflict, PreconditionFailed
 from ..kernel.models import AGENT_SESSION, Agent, Session, utcnow
-from ..store import Store
+from ..manifests import Manifest, scope_list
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 logger = logging.getLogger(__name__)
 

@@ -9,12 +9,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from ..answers import Applied, IngestResult
-from ..history.models import EventIn
-from ..history.service import AppendIn, HistoryService
+from ..history import AppendIn, EventIn, HistoryService
 from ..kernel.deferred import DeferredModel
 from ..kernel.errors import Conflict, DomainError, InvalidRequest, NotFound, problems_text
 from ..kernel.models import AGENT_SESSION, StartedBy
+from .answers import Applied, IngestResult
 from .service import SessionService
 
 

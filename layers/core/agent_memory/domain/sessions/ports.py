@@ -11,15 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..files.models import FileWrite
+from ..files import FileWrite
 from ..kernel.models import (
     Session,
     Turn,
     TurnStatus,
 )
-from ..records.models import Execution, RecordWrite
-from ..search.index import IndexDoc
-from .effects import Effect
+from ..records import Execution, RecordWrite
+from ..search import IndexDoc
+from ..turns import Effect
 
 
 @dataclass(frozen=True)

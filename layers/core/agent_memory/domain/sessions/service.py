@@ -7,13 +7,12 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
+from typing import TYPE_CHECKING
 
-from ..agents.service import AgentService
-from ..extraction.job import ExtractionJob
-from ..extraction.ports import ExtractionStarter
-from ..extraction.service import ExtractionService
-from ..files.service import FileService
-from ..history.service import HistoryService
+from ..agents import AgentService
+from ..extraction import ExtractionJob, ExtractionService, ExtractionStarter
+from ..files import FileService
+from ..history import HistoryService
 from ..kernel.auth import Principal
 from ..kernel.errors import Conflict, InvalidRequest, LimitExceeded, NotFound, PreconditionFailed
 from ..kernel.events import EventPublisher, turn_updated, updates_by_call
@@ -32,11 +31,13 @@ from ..kernel.models import (
 )
 from ..kernel.paging import check_limit, decode_cursor, int_field, page, str_field
 from ..kernel.retry import optimistic
-from ..records.service import RecordService
-from ..store import Store
+from ..records import RecordService
+from ..turns import turn_closed
 from .agent_turns import check_sessionless, ensure_agent_session
 from .ports import TurnWrites
-from .turn_context import turn_closed
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 logger = logging.getLogger(__name__)
 

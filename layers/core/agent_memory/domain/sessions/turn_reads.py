@@ -6,18 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..answers import TurnWithWrites
 from ..kernel.models import Turn
 from ..kernel.paging import check_limit, decode_cursor, page, str_field
-from ..records.service import RecordService
-from ..search.service import SearchService
-from ..store import Store
-from ..tools.io import UsagePage
-from ..usage.models import usage_rows
+from ..records import RecordService
+from ..search import SearchService
+from ..turns import TurnContext
+from ..usage import UsagePage, usage_rows
+from .answers import TurnWithWrites
 from .service import SessionService
-from .turn_context import TurnContext
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 
 def record_usage(store: Store, turn: Turn, execution_id: str | None, ctx: TurnContext) -> None:

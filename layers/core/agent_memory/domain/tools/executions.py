@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..records.models import Execution
+from ..records import Execution
 
 # An execution is one DynamoDB item (400 KB at most). What it records of a tool's input and
 # output is the transcript, not the memory: ten found records of 100 KB, or a record's content

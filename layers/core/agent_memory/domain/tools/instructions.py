@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..agents.manifest import MemoryConfig
 from ..kernel.ids import new_id
 from ..kernel.models import Turn, utcnow
-from ..records.models import Execution
-from ..sessions.turn_context import ManifestCache
-from ..sessions.turn_reads import TurnAccess
+from ..manifests import MemoryConfig
+from ..records import Execution
+from ..sessions import TurnAccess
+from ..turns import ManifestCache
 from .io import InstructionsOut, PinnedLine
 from .offer import offered_tools
 

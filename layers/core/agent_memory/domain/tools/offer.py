@@ -16,9 +16,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..agents.manifest import Manifest, MemoryConfig
-from ..files.commands import COMMAND_NAMES
-from .io import AddMemoryIn, IdIn, OfferedTool, SearchHistoryIn, SearchMemoryIn
+from ..files import COMMAND_NAMES
+from ..history import SearchHistoryIn
+from ..manifests import Manifest, MemoryConfig
+from ..records import AddMemoryIn, IdIn, SearchMemoryIn
+from .io import OfferedTool
 
 DESCRIPTIONS = {
     "search_memory": "Search this agent's memory records by words and meaning (query), or read "

@@ -9,9 +9,9 @@ from typing import Any
 
 from ..kernel.ids import new_id
 from ..kernel.models import TurnStatus, utcnow
-from ..records.models import Execution
-from ..sessions.turn_context import TurnContext
-from ..sessions.turn_reads import TurnAccess, record_usage
+from ..records import Execution
+from ..sessions import TurnAccess, record_usage
+from ..turns import TurnContext
 from .executions import fitted
 from .io import RecallIn, RecallOut
 

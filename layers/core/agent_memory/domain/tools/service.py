@@ -9,42 +9,39 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..agents.manifest import Manifest
-from ..answers import TurnWithWrites
 from ..kernel.errors import DomainError, NotFound
 from ..kernel.ids import new_id
 from ..kernel.metrics import NO_METRICS, TOOL_CALLS, Metrics
 from ..kernel.models import Turn, utcnow
-from ..records.models import Execution
-from ..records.service import RecordService, tool_input_error
-from ..search.service import SearchService
-from ..secrets import redact_tree
-from ..sessions.service import SessionService
-from ..sessions.turn_context import ManifestCache, ToolRefused, TurnContext, parse_caller, root_of
-from ..sessions.turn_reads import TurnAccess, TurnReads, record_usage
-from ..store import Store
-from .executions import EXECUTION_MAX_BYTES, KEPT_CHARS, RECORDED_DEPTH, fitted
-from .instructions import HISTORY_RULE, Instructions
-from .io import (
+from ..manifests import Manifest
+from ..records import (
     AddMemoryIn,
+    Execution,
     IdIn,
-    InstructionsOut,
     MemoriesOut,
-    OfferedTool,
-    RecallIn,
-    RecallOut,
+    RecordService,
     RecordsOut,
     SearchMemoryIn,
     SourcesOut,
-    ToolOut,
-    UsagePage,
+    tool_input_error,
 )
+from ..search import SearchService
+from ..secrets import redact_tree
+from ..sessions import SessionService, TurnAccess, TurnReads, TurnWithWrites, record_usage
+from ..turns import ManifestCache, ToolOut, ToolRefused, TurnContext, parse_caller, root_of
+from ..usage import UsagePage
+from .executions import EXECUTION_MAX_BYTES, KEPT_CHARS, RECORDED_DEPTH, fitted
+from .instructions import HISTORY_RULE, Instructions
+from .io import InstructionsOut, OfferedTool, RecallIn, RecallOut
 from .offer import offered_tools
 from .recall import RECALL_LOOKBACK_TURNS, RECALL_QUERY_CHARS, Recall, memory_block
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 __all__ = [
     "EXECUTION_MAX_BYTES",

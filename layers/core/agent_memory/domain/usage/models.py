@@ -4,11 +4,13 @@ it; it is kept so an app can see what its agents cost."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
 from pydantic import Field
 
+from ..kernel.deferred import DeferredModel
 from ..kernel.ids import new_id
 from ..kernel.models import Entity, Turn, utcnow
 
@@ -71,3 +73,29 @@ def usage_rows(
         )
         for call in calls
     ]
+
+
+@dataclass(frozen=True)
+class UsageEntry:
+    """One model call: purpose embed (search and indexing) or memory (extraction)."""
+
+    purpose: str
+    model_id: str
+    input_tokens: int
+    output_tokens: int = 0
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "purpose": self.purpose,
+            "modelId": self.model_id,
+            "inputTokens": self.input_tokens,
+            "outputTokens": self.output_tokens,
+        }
+
+
+class UsagePage(DeferredModel):
+    """An agent's model usage, newest first, a cursor, and its totals."""
+
+    usage: list[Usage]
+    next: str | None
+    totals: list[UsageTotal]

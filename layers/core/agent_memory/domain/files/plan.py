@@ -7,17 +7,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..files.models import FileMemory, FileVersion, FileWrite, PreviewFile, description_of, sha256
 from ..kernel.errors import Conflict
 from ..kernel.events import Change
 from ..kernel.ids import new_id
 from ..kernel.models import Turn
-from .effects import (
-    Effect,
-    FileChangeEffect,
-    FileChangeItem,
-    FileStamp,
-)
+from ..turns import Effect, FileChangeEffect, FileChangeItem, FileStamp
+from .models import FileMemory, FileVersion, FileWrite, PreviewFile, description_of, sha256
 
 
 class MemoryConflict(Conflict):

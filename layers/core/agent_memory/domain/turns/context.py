@@ -7,18 +7,20 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from ..agents.manifest import Manifest, MemoryConfig
 from ..kernel.deferred import DeferredModel
 from ..kernel.errors import Conflict, DomainError, InvalidRequest
 from ..kernel.models import Turn, TurnStatus
-from ..records.models import Provenance
-from ..search.service import UsageEntry
-from ..store import Store
+from ..kernel.records import Provenance
+from ..manifests import Manifest, MemoryConfig
+from ..usage import UsageEntry
 from .effects import Effect
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 Role = Literal["agent", "helper", "programmatic", "agent_as_tool"]
 # Each caller role as a sentence names it, with its article (the spec's words for them).

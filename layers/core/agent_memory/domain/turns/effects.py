@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 from ..kernel.models import Entity
-from ..records.models import Provenance, Record, to_doc
+from ..kernel.records import Provenance, Record, to_doc
 
 
 class _Targeted(Entity):

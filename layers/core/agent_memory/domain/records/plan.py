@@ -1,4 +1,4 @@
-"""What a turn's staged writes become when it commits: the store writes and the changes to publish.
+"""What a turn's staged record writes become when it commits: the store writes and the changes.
 
 Pure: the caller reads the current heads these functions name (`records_read`, `paths_read`)
 and passes them in; nothing here reads or writes a store, so the rules (supersede, a record
@@ -15,30 +15,14 @@ from datetime import datetime
 
 from ..kernel.errors import Conflict
 from ..kernel.events import Change
-from ..records.models import (
+from ..turns import Effect, RecordAddEffect, RecordDeleteEffect, RecordEffect
+from .models import (
     Provenance,
     Record,
     RecordOperation,
     RecordStatus,
     RecordVersion,
     RecordWrite,
-)
-from .effects import (
-    Effect,
-    RecordAddEffect,
-    RecordDeleteEffect,
-    RecordEffect,
-)
-from .file_plan import (
-    FilePlan,
-    MemoryConflict,
-    check_base,
-    file_effects,
-    file_head,
-    paths_read,
-    plan_files,
-    preview_file_writes,
-    stamp,
 )
 
 # -- record memory ----------------------------------------------------------------------------
@@ -183,19 +167,10 @@ def plan_records(
 
 
 __all__ = [
-    "FilePlan",
-    "MemoryConflict",
     "RecordPlan",
-    "check_base",
     "check_pin_budget",
-    "file_effects",
-    "file_head",
-    "paths_read",
     "pins_records",
-    "plan_files",
     "plan_records",
-    "preview_file_writes",
     "record_effects",
     "records_read",
-    "stamp",
 ]

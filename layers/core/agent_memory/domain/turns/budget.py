@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..kernel.errors import Conflict
 from ..kernel.models import TurnStatus
-from ..records.models import Record, to_doc
-from ..store import Store
+from ..kernel.records import Record, to_doc
+from .context import TurnContext, turn_closed
 from .effects import Effect, FileChange, RecordAdd, RecordDelete
-from .turn_context import TurnContext, turn_closed
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 # DynamoDB takes at most 100 actions in one TransactWriteItems; a staged write touches at most
 # four items (new head and version, replaced head and version) and the turn takes one more.
