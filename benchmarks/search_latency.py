@@ -490,11 +490,7 @@ class Turn:
 def service_calls(services: Any, turn: Turn, bodies: list[dict[str, Any]]) -> list[Any]:
     def call(body: dict[str, Any]) -> Callable[[], int]:
         args = {**body, "caller": {"role": "agent"}}
-        return lambda: len(
-            services.tools.call(
-                TENANT, AGENT, turn.session_id, turn.id, "search_memory", args
-            ).dump()["records"]
-        )
+        return lambda: len(services.tools.call(turn.ref, "search_memory", args).dump()["records"])
 
     return [call(b) for b in bodies]
 

@@ -50,10 +50,8 @@ def one_round(directory: Path, mode: str, writes: int) -> dict[str, list[float]]
                 {"role": "user", "text": f"question {n}", "sequence": 1},
                 {"role": "assistant", "text": f"answer {n}", "sequence": 2},
             ]
-            services.history.append(
-                "t", AGENT, session.id, turn.id, AppendIn.parse({"events": events})
-            )
-            services.sessions.commit("t", AGENT, session.id, turn.id)
+            services.history.append(turn.ref, AppendIn.parse({"events": events}))
+            services.sessions.commit(turn.ref)
             timings["turn"].append(time.perf_counter() - start)
         return timings
     finally:

@@ -108,7 +108,7 @@ def test_effects_staged_as_plain_dicts_commit(
 
     # When the turn commits
     services = build_services(Settings(data_dir=tmp_path), store=store, embedder=None, model=None)
-    ended = services.sessions.commit("acme", AGENT, session.id, turn.id)
+    ended = services.sessions.commit(turn.ref)
 
     # Then every write applied: the record added, the other deleted by the turn, the memory
     # made and the other edited on the base it read

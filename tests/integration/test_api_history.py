@@ -4,6 +4,8 @@ import json
 
 import pytest
 
+from agent_memory.domain.kernel.where import TurnRef
+
 pytestmark = pytest.mark.integration
 
 A = "/v1/agents/teams/web/releases"
@@ -291,7 +293,7 @@ def test_an_append_that_loses_the_race_with_the_commit_keeps_nothing(
     def the_commit_lands_meanwhile(self, tenant, agent_id, session_id, turn_id):
         events = read(self, tenant, agent_id, session_id, turn_id)
         if commit_pending and commit_pending.pop():
-            services.sessions.commit(tenant, agent_id, session_id, turn_id)
+            services.sessions.commit(TurnRef(tenant, agent_id, session_id, turn_id))
         return events
 
     monkeypatch.setattr(type(store), "turn_events", the_commit_lands_meanwhile)

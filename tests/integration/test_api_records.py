@@ -595,7 +595,7 @@ def test_a_write_that_loses_the_race_with_the_commit_says_so(agent, services, st
 
     def the_commit_lands_meanwhile(self, *args):
         if commit_pending and commit_pending.pop():
-            services.sessions.commit("acme", "teams/web/releases", s, t.id)
+            services.sessions.commit(t.ref)
         return stage(self, *args)
 
     monkeypatch.setattr(type(store), "stage_effect", the_commit_lands_meanwhile)

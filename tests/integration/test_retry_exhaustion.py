@@ -8,6 +8,7 @@ import pytest
 from agent_memory.domain.agents.service import parse_manifest
 from agent_memory.domain.extraction.job import ExtractionJob
 from agent_memory.domain.kernel.errors import Conflict, DomainError, PreconditionFailed
+from agent_memory.domain.kernel.where import SessionRef
 
 pytestmark = pytest.mark.integration
 
@@ -45,20 +46,20 @@ def test_a_begin_that_keeps_losing_its_sequence_is_session_busy(services, sessio
         "too many turns began at once on this session; try again",
     )
     assert len(tries) == 50
-    assert services.sessions.get(T, A, session).last_sequence == 0
+    assert services.sessions.get(SessionRef(T, A, session)).last_sequence == 0
 
 
 def test_a_commit_that_keeps_losing_is_turn_busy_and_the_turn_stays_open(services, session, losing):
     turn = services.sessions.begin_turn(T, A, session)
     tries = losing("end_turn")
     with pytest.raises(Conflict) as raised:
-        services.sessions.commit(T, A, session, turn.id)
+        services.sessions.commit(turn.ref)
     assert (raised.value.code, raised.value.message) == (
         "turn_busy",
         "the turn's writes kept conflicting with other turns; commit again",
     )
     assert len(tries) == 50
-    assert services.sessions.get_turn(T, A, session, turn.id).status.value == "open"
+    assert services.sessions.get_turn(turn.ref).status.value == "open"
 
 
 @pytest.mark.parametrize("method", ["create_agent", "save_manifest"])

@@ -11,6 +11,7 @@ from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.adapters.sqlite.words import words_table
 from agent_memory.bootstrap import build_services
 from agent_memory.domain.agents.service import parse_manifest
+from agent_memory.domain.kernel.where import TurnRef
 from agent_memory.domain.search.index import IndexFilter
 from agent_memory.settings import Settings
 from index_docs import doc
@@ -95,17 +96,14 @@ def test_a_batch_announces_its_commits_only_once_they_are_committed(tmp_path):
     for n in range(2):
         turn = sessions.begin_turn("acme", A, session)
         services.tools.call(
-            "acme",
-            A,
-            session,
-            turn.id,
+            turn.ref,
             "add_memory",
             {"summary": f"fact {n}", "caller": {"role": "agent"}},
         )
         turns.append(turn.id)
     with sessions.batched():
         for turn_id in turns:
-            sessions.commit("acme", A, session, turn_id)
+            sessions.commit(TurnRef("acme", A, session, turn_id))
         assert bus.heard == []  # nothing announced while the batch is open
     # Each commit's memory.updated and agent.memory_updated, heard once both turns committed.
     assert len(bus.heard) == 4 and all(committed == 2 for _, committed in bus.heard)
@@ -133,7 +131,7 @@ def test_an_ingested_batch_answers_each_message_in_its_place(tmp_path):
         "already applied",
     ]
     assert results[2].error["code"] == "invalid_message"
-    turn = services.sessions.get_turn("acme", A, "s", "t-1")
+    turn = services.sessions.get_turn(TurnRef("acme", A, "s", "t-1"))
     assert turn.status.value == "committed"
     services.close()
 

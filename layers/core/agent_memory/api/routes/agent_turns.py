@@ -19,6 +19,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from ...domain.history.service import AppendIn
 from ...domain.kernel.auth import Principal
 from ...domain.kernel.models import AGENT_SESSION, Turn
+from ...domain.kernel.where import SessionRef
 from ...domain.tools.io import InstructionsOut, RecallIn, RecallOut
 from ...services import Services
 from ..answers import AppendOut, ToolCallOut, TurnWithWrites
@@ -42,15 +43,16 @@ def agent_turns_router(services: Services) -> Router:
     return router
 
 
-def _reach(services: Services, who: Principal, raw_agent: str, *, write: bool) -> str:
-    """The agent's id, when `who` may run (`write`) or read its sessionless turns."""
+def _reach(services: Services, who: Principal, raw_agent: str, *, write: bool) -> SessionRef:
+    """The agent's reserved session of sessionless turns, when `who` may run (`write`) or read
+    its sessionless turns."""
     if write:
         who.can_write_agents()
     else:
         who.can_read_all_sessions()
     agent = agent_id_from(raw_agent)
     services.sessions.agent(who.tenant, agent)
-    return agent
+    return SessionRef(who.tenant, agent, AGENT_SESSION)
 
 
 def _begin_routes(router: Router, services: Services) -> None:
@@ -71,12 +73,12 @@ def _begin_routes(router: Router, services: Services) -> None:
         agent_id: AgentId, body: Annotated[BeginTurnIn | None, Body()] = None
     ) -> Response[Turn]:
         who = caller()
-        agent = _reach(services, who, agent_id, write=True)
+        own = _reach(services, who, agent_id, write=True)
         body = body or BeginTurnIn()
         return created(
             sessions.begin_turn(
-                who.tenant,
-                agent,
+                own.tenant,
+                own.agent_id,
                 None,
                 preview=body.preview,
                 replay_of=body.replay_of,
@@ -94,10 +96,10 @@ def _begin_routes(router: Router, services: Services) -> None:
     )
     def list_agent_turns(agent_id: AgentId, limit: Limit = None, cursor: Cursor = None) -> TurnList:
         who = caller()
-        agent = _reach(services, who, agent_id, write=False)
-        if services.store.get_session(who.tenant, agent, AGENT_SESSION) is None:
+        own = _reach(services, who, agent_id, write=False)
+        if services.store.get_session(own.tenant, own.agent_id, own.session_id) is None:
             return TurnList(turns=[], next=None)
-        page = sessions.list_turns(who.tenant, agent, AGENT_SESSION, limit, cursor)
+        page = sessions.list_turns(own, limit, cursor)
         return TurnList(turns=page.items, next=page.next)
 
     @router.get(
@@ -108,8 +110,8 @@ def _begin_routes(router: Router, services: Services) -> None:
     )
     def get_agent_turn(agent_id: AgentId, turn_id: TurnId) -> TurnWithWrites:
         who = caller()
-        agent = _reach(services, who, agent_id, write=False)
-        return services.tools.turn_detail(who.tenant, agent, AGENT_SESSION, turn_id)
+        own = _reach(services, who, agent_id, write=False)
+        return services.tools.turn_detail(own.turn(turn_id))
 
 
 def _end_routes(router: Router, services: Services) -> None:
@@ -124,8 +126,8 @@ def _end_routes(router: Router, services: Services) -> None:
     )
     def commit_agent_turn(agent_id: AgentId, turn_id: TurnId) -> Turn:
         who = caller()
-        agent = _reach(services, who, agent_id, write=True)
-        return sessions.commit(who.tenant, agent, AGENT_SESSION, turn_id)
+        own = _reach(services, who, agent_id, write=True)
+        return sessions.commit(own.turn(turn_id))
 
     @router.post(
         TURN + "/rollback",
@@ -135,8 +137,8 @@ def _end_routes(router: Router, services: Services) -> None:
     )
     def rollback_agent_turn(agent_id: AgentId, turn_id: TurnId) -> Turn:
         who = caller()
-        agent = _reach(services, who, agent_id, write=True)
-        return sessions.rollback(who.tenant, agent, AGENT_SESSION, turn_id)
+        own = _reach(services, who, agent_id, write=True)
+        return sessions.rollback(own.turn(turn_id))
 
     @router.post(
         TURN + "/events",
@@ -148,9 +150,9 @@ def _end_routes(router: Router, services: Services) -> None:
     )
     def append_agent_events(agent_id: AgentId, turn_id: TurnId, body: AppendBody) -> AppendOut:
         who = caller()
-        agent = _reach(services, who, agent_id, write=True)
+        own = _reach(services, who, agent_id, write=True)
         batch = AppendIn.parse(body)
-        return services.history.append(who.tenant, agent, AGENT_SESSION, turn_id, batch)
+        return services.history.append(own.turn(turn_id), batch)
 
 
 def _tool_routes(router: Router, services: Services) -> None:
@@ -169,9 +171,9 @@ def _tool_routes(router: Router, services: Services) -> None:
         agent_id: AgentId, turn_id: TurnId, name: ToolName, body: ToolBody
     ) -> ToolCallOut:
         who = caller()
-        agent = _reach(services, who, agent_id, write=True)
+        own = _reach(services, who, agent_id, write=True)
         who.may_state_caller(body)
-        output = services.tools.call(who.tenant, agent, AGENT_SESSION, turn_id, name, body)
+        output = services.tools.call(own.turn(turn_id), name, body)
         return ToolCallOut(output=output.dump())
 
     @router.get(
@@ -182,8 +184,8 @@ def _tool_routes(router: Router, services: Services) -> None:
     )
     def agent_turn_instructions(agent_id: AgentId, turn_id: TurnId) -> InstructionsOut:
         who = caller()
-        agent = _reach(services, who, agent_id, write=False)
-        return services.tools.instructions(who.tenant, agent, AGENT_SESSION, turn_id)
+        own = _reach(services, who, agent_id, write=False)
+        return services.tools.instructions(own.turn(turn_id))
 
     @router.post(
         TURN + "/recall",
@@ -194,7 +196,7 @@ def _tool_routes(router: Router, services: Services) -> None:
     )
     def agent_turn_recall(agent_id: AgentId, turn_id: TurnId, body: ToolBody) -> RecallOut:
         who = caller()
-        agent = _reach(services, who, agent_id, write=True)
+        own = _reach(services, who, agent_id, write=True)
         who.may_state_caller(body, default="agent")
         args = RecallIn.model_validate(body)
-        return services.tools.recall(who.tenant, agent, AGENT_SESSION, turn_id, args)
+        return services.tools.recall(own.turn(turn_id), args)

@@ -59,9 +59,9 @@ def _append_route(router: Router, services: Services) -> None:
     ) -> AppendOut:
         who = caller()
         agent = agent_id_from(agent_id)
-        services.sessions.reach(who, agent, session_id, write=True)
+        session = services.sessions.reach(who, agent, session_id, write=True)
         batch = AppendIn.parse(body)
-        return services.history.append(who.tenant, agent, session_id, turn_id, batch)
+        return services.history.append(session.ref.turn(turn_id), batch)
 
 
 def _page_route(router: Router, services: Services) -> None:

@@ -85,8 +85,8 @@ def _turn_routes(router: Router, services: Services) -> None:
     ) -> TurnList:
         who = caller()
         agent = agent_id_from(agent_id)
-        sessions.reach(who, agent, session_id)
-        page = sessions.list_turns(who.tenant, agent, session_id, limit, cursor)
+        session = sessions.reach(who, agent, session_id)
+        page = sessions.list_turns(session.ref, limit, cursor)
         return TurnList(turns=page.items, next=page.next)
 
     @router.post(
@@ -134,22 +134,22 @@ def _one_turn_routes(router: Router, services: Services) -> None:
     def get_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> TurnWithWrites:
         who = caller()
         agent = agent_id_from(agent_id)
-        sessions.reach(who, agent, session_id)
-        return services.tools.turn_detail(who.tenant, agent, session_id, turn_id)
+        session = sessions.reach(who, agent, session_id)
+        return services.tools.turn_detail(session.ref.turn(turn_id))
 
     @router.post(TURN + "/commit", summary="Commit a turn", responses=ERRORS, tags=["turns"])
     def commit_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:
         who = caller()
         agent = agent_id_from(agent_id)
-        sessions.reach(who, agent, session_id, write=True)
-        return sessions.commit(who.tenant, agent, session_id, turn_id)
+        session = sessions.reach(who, agent, session_id, write=True)
+        return sessions.commit(session.ref.turn(turn_id))
 
     @router.post(TURN + "/rollback", summary="Roll a turn back", responses=ERRORS, tags=["turns"])
     def rollback_turn(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:
         who = caller()
         agent = agent_id_from(agent_id)
-        sessions.reach(who, agent, session_id, write=True)
-        return sessions.rollback(who.tenant, agent, session_id, turn_id)
+        session = sessions.reach(who, agent, session_id, write=True)
+        return sessions.rollback(session.ref.turn(turn_id))
 
     @router.post(
         TURN + "/extraction",
@@ -162,5 +162,5 @@ def _one_turn_routes(router: Router, services: Services) -> None:
     def rerun_extraction(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> Turn:
         who = caller()
         agent = agent_id_from(agent_id)
-        sessions.reach(who, agent, session_id, write=True)
-        return sessions.rerun_extraction(who.tenant, agent, session_id, turn_id)
+        session = sessions.reach(who, agent, session_id, write=True)
+        return sessions.rerun_extraction(session.ref.turn(turn_id))

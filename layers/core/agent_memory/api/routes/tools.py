@@ -90,12 +90,12 @@ def _call_route(router: Router, services: Services) -> None:
     ) -> ToolCallOut:
         who = caller()
         agent = agent_id_from(agent_id)
-        services.sessions.reach(who, agent, session_id, write=True)
+        session = services.sessions.reach(who, agent, session_id, write=True)
         who.may_state_caller(body)
         # A token that reaches only the sessions its subject started has the agent's search
         # across sessions read those alone.
         reach = None if who.reads_every_session else who.subject
-        output = services.tools.call(who.tenant, agent, session_id, turn_id, name, body, reach)
+        output = services.tools.call(session.ref.turn(turn_id), name, body, reach)
         return ToolCallOut(output=output.dump())
 
 
@@ -113,8 +113,8 @@ def _instructions_route(router: Router, services: Services) -> None:
     def instructions(agent_id: AgentId, session_id: SessionId, turn_id: TurnId) -> InstructionsOut:
         who = caller()
         agent = agent_id_from(agent_id)
-        services.sessions.reach(who, agent, session_id)
-        return services.tools.instructions(who.tenant, agent, session_id, turn_id)
+        session = services.sessions.reach(who, agent, session_id)
+        return services.tools.instructions(session.ref.turn(turn_id))
 
 
 def _recall_route(router: Router, services: Services) -> None:
@@ -139,10 +139,10 @@ def _recall_route(router: Router, services: Services) -> None:
     ) -> RecallOut:
         who = caller()
         agent = agent_id_from(agent_id)
-        services.sessions.reach(who, agent, session_id, write=True)
+        session = services.sessions.reach(who, agent, session_id, write=True)
         who.may_state_caller(body, default="agent")  # recall without a caller is the agent's
         args = RecallIn.model_validate(body)
-        return services.tools.recall(who.tenant, agent, session_id, turn_id, args)
+        return services.tools.recall(session.ref.turn(turn_id), args)
 
 
 def _usage_route(router: Router, services: Services) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import astuple
 from typing import TYPE_CHECKING
 
 from pydantic import ConfigDict, Field, ValidationError
@@ -14,6 +15,7 @@ from ..kernel.errors import Conflict, InvalidRequest, NotFound, PreconditionFail
 from ..kernel.models import Turn, TurnStatus
 from ..kernel.paging import check_limit, decode_cursor, encode_cursor, int_pair_field
 from ..kernel.retry import TryAgain, optimistic
+from ..kernel.where import TurnRef
 from ..search import EmbedRequest, IndexDoc, SearchService
 from ..turns import ManifestCache, turn_closed
 from .answers import AppendOut, HistoryPage
@@ -55,9 +57,7 @@ class HistoryService:
 
     # -- appending --------------------------------------------------------------------------
 
-    def append(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str, batch: AppendIn
-    ) -> AppendOut:
+    def append(self, where: TurnRef, batch: AppendIn) -> AppendOut:
         """Keep a batch of the turn's events (as the manifest the turn runs says).
 
         An event's id is fixed by its turn and sequence. With `sequence`, an append is
@@ -67,23 +67,19 @@ class HistoryService:
         ended: that 409 turn_closed says `alreadyKept` (true when every event was kept before
         the turn ended, a batch delivered again; false when it came too late)."""
         try:
-            return self._append(tenant, agent_id, session_id, turn_id, batch)
+            return self._append(where, batch)
         except Conflict as exc:
             if exc.code == "turn_closed":
-                exc.details["alreadyKept"] = self.kept_before_it_ended(
-                    tenant, agent_id, session_id, turn_id, batch
-                )
+                exc.details["alreadyKept"] = self.kept_before_it_ended(where, batch)
             raise
 
-    def _append(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str, batch: AppendIn
-    ) -> AppendOut:
+    def _append(self, where: TurnRef, batch: AppendIn) -> AppendOut:
         given = [e.sequence for e in batch.events if e.sequence is not None]
         if len(set(given)) != len(given):
             raise InvalidRequest(
                 "two events of the batch give the same sequence", code="invalid_events"
             )
-        turn = self._open_turn(tenant, agent_id, session_id, turn_id)
+        turn = self._open_turn(where)
         index, searchable = self._kept_as(turn)
         run = Appending(
             turn=turn,
@@ -96,10 +92,7 @@ class HistoryService:
         )
 
         def append_once() -> AppendOut:
-            existing = {
-                e.sequence: e
-                for e in self._store.turn_events(tenant, agent_id, session_id, turn_id)
-            }
+            existing = {e.sequence: e for e in self._store.turn_events(*astuple(where))}
             writes = run.writes(existing)
             stored = self._write(turn, [e for _, e in writes])
             if run.settled(writes, stored):
@@ -127,20 +120,18 @@ class HistoryService:
             if self._store.append_events(tenant, agent_id, session_id, events):
                 return {e.id: e for e in events}
         except PreconditionFailed as exc:
-            self._open_turn(tenant, agent_id, session_id, turn.id)  # 404 or 409 if so
+            self._open_turn(turn.ref)  # 404 or 409 if so
             raise Conflict(
                 "the turn's events changed meanwhile; send them again", code="turn_busy"
             ) from exc
         ids = [e.id for e in events]
         return {e.id: e for e in self._store.get_events(tenant, agent_id, session_id, ids)}
 
-    def kept_before_it_ended(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str, batch: AppendIn
-    ) -> bool:
+    def kept_before_it_ended(self, where: TurnRef, batch: AppendIn) -> bool:
         """Whether an append that found its turn ended had been kept before (a message
         delivered again) rather than coming too late: every event it gives a sequence, and
         each that history keeps is there."""
-        turn = self._store.get_turn(tenant, agent_id, session_id, turn_id)
+        turn = self._store.get_turn(*astuple(where))
         if turn is None or any(e.sequence is None for e in batch.events):
             return False
         index, searchable = self._kept_as(turn)
@@ -154,7 +145,10 @@ class HistoryService:
             if e.sequence is not None and (event := kept(e, index, views)) is not None
         }
         found = {
-            e.id: e for e in self._store.get_events(tenant, agent_id, session_id, sorted(wanted))
+            e.id: e
+            for e in self._store.get_events(
+                where.tenant, where.agent_id, where.session_id, sorted(wanted)
+            )
         }
         # The same events, not others at the same sequences.
         return all(same_event(found.get(eid), event) for eid, event in wanted.items())
@@ -188,10 +182,10 @@ class HistoryService:
             return "messages", False
         return index, index is not None
 
-    def _open_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
-        turn = self._store.get_turn(tenant, agent_id, session_id, turn_id)
+    def _open_turn(self, where: TurnRef) -> Turn:
+        turn = self._store.get_turn(*astuple(where))
         if turn is None:
-            raise NotFound(f"turn {turn_id!r} does not exist", code="turn_not_found")
+            raise NotFound(f"turn {where.turn_id!r} does not exist", code="turn_not_found")
         if turn.status is not TurnStatus.OPEN:
             raise turn_closed(turn)
         return turn

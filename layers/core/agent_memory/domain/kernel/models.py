@@ -15,6 +15,7 @@ from pydantic import (
 )
 
 from .deferred import DeferredModel
+from .where import SessionRef, TurnRef
 
 T = TypeVar("T")
 
@@ -64,6 +65,11 @@ class Session(Entity):
     owner: str | None = None
     # Post-turn extraction has reviewed the messages of every turn up to this sequence.
     reviewed_through: int = Field(default=0, serialization_alias="reviewedThrough")
+
+    @property
+    def ref(self) -> SessionRef:
+        """Where the session is: its tenant, agent and id."""
+        return SessionRef(self.tenant, self.agent_id, self.id)
 
 
 class TurnStatus(StrEnum):
@@ -160,6 +166,11 @@ class Turn(Entity):
     memory_updates: list[MemoryUpdate] = Field(
         default_factory=list, serialization_alias="memoryUpdates"
     )
+
+    @property
+    def ref(self) -> TurnRef:
+        """Where the turn is: its tenant, agent, session and id."""
+        return TurnRef(self.tenant, self.agent_id, self.session_id, self.id)
 
     @property
     def sessionless(self) -> bool:

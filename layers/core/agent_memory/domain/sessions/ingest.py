@@ -13,6 +13,7 @@ from ..history import AppendIn, EventIn, HistoryService
 from ..kernel.deferred import DeferredModel
 from ..kernel.errors import Conflict, DomainError, InvalidRequest, NotFound, problems_text
 from ..kernel.models import AGENT_SESSION, StartedBy
+from ..kernel.where import TurnRef
 from .answers import Applied, IngestResult
 from .service import SessionService
 
@@ -135,11 +136,11 @@ class IngestService:
                 self._begin(tenant, message)
             elif isinstance(message, Append):
                 assert events is not None
-                self._history.append(tenant, message.agent, message.session, message.turn, events)
+                self._history.append(_turn_of(tenant, message), events)
             elif isinstance(message, Commit):
-                self._sessions.commit(tenant, message.agent, message.session, message.turn)
+                self._sessions.commit(_turn_of(tenant, message))
             else:
-                self._sessions.rollback(tenant, message.agent, message.session, message.turn)
+                self._sessions.rollback(_turn_of(tenant, message))
         except Conflict as exc:
             if _already_applied(message, exc):
                 return "already applied"
@@ -184,6 +185,10 @@ def _parsed(raw: Any) -> _Prepared:
     if isinstance(message, Append):
         return message, AppendIn.parse(_events_body(message))
     return message, None
+
+
+def _turn_of(tenant: str, message: _Message) -> TurnRef:
+    return TurnRef(tenant, message.agent, message.session, message.turn)
 
 
 def _already_applied(message: Any, exc: Conflict) -> bool:

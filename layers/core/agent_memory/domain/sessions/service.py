@@ -6,6 +6,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import astuple
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,7 @@ from ..kernel.models import (
 )
 from ..kernel.paging import check_limit, decode_cursor, int_field, page, str_field
 from ..kernel.retry import optimistic
+from ..kernel.where import SessionRef, TurnRef
 from ..records import RecordService
 from ..turns import turn_closed
 from .agent_turns import check_sessionless, ensure_agent_session
@@ -136,7 +138,7 @@ class SessionService:
             who.can_run_sessions()
         else:
             who.can_read()
-        return who.reach(self.get(who.tenant, agent_id, session_id), write=write)
+        return who.reach(self.get(SessionRef(who.tenant, agent_id, session_id)), write=write)
 
     def agent(self, tenant: str, agent_id: str) -> None:
         """404 unless the agent exists."""
@@ -146,11 +148,11 @@ class SessionService:
         """The agent (404 unless it exists)."""
         return self._agents.get(tenant, agent_id)
 
-    def get(self, tenant: str, agent_id: str, session_id: str) -> Session:
-        self._agents.get(tenant, agent_id)
-        session = self._store.get_session(tenant, agent_id, session_id)
+    def get(self, where: SessionRef) -> Session:
+        self._agents.get(where.tenant, where.agent_id)
+        session = self._store.get_session(where.tenant, where.agent_id, where.session_id)
         if session is None:
-            raise NotFound(f"session {session_id!r} does not exist", code="session_not_found")
+            raise NotFound(f"session {where.session_id!r} does not exist", code="session_not_found")
         return session
 
     def list_sessions(
@@ -164,16 +166,15 @@ class SessionService:
         sessions = [s for s in found if s.id != AGENT_SESSION][: size + 1]
         return page(sessions, size, lambda last: {"after": last.id})
 
-    def list_turns(
-        self, tenant: str, agent_id: str, session_id: str, limit: int | None, cursor: str | None
-    ) -> Page[Turn]:
+    def list_turns(self, where: SessionRef, limit: int | None, cursor: str | None) -> Page[Turn]:
         """The session's turns in order, a page at a time (any status: committed, rolled back,
         open, preview)."""
-        self.get(tenant, agent_id, session_id)
+        self.get(where)
         size = check_limit(limit)
         after = int_field(decode_cursor(cursor), "after") or 0
+        stored = self._store.list_turns(where.tenant, where.agent_id, where.session_id)
         turns = sorted(
-            (t for t in self._store.list_turns(tenant, agent_id, session_id) if t.sequence > after),
+            (t for t in stored if t.sequence > after),
             key=lambda t: t.sequence,
         )
         return page(turns[: size + 1], size, lambda last: {"after": last.sequence})
@@ -201,20 +202,20 @@ class SessionService:
         if session_id is None:
             check_sessionless(agent)
             ensure_agent_session(self._store, agent)
-        where = AGENT_SESSION if session_id is None else session_id
+        where = SessionRef(tenant, agent_id, AGENT_SESSION if session_id is None else session_id)
         if turn_id is not None:
             validate_opaque_id(turn_id, "turn")
         if replay_of is not None:
-            self._check_replay_of(tenant, agent_id, where, replay_of)
+            self._check_replay_of(where, replay_of)
 
         def begin_once() -> Turn:
-            session = self.get(tenant, agent_id, where)
+            session = self.get(where)
             if turn_id is not None:
-                self._refuse_taken(tenant, agent_id, where, turn_id)
+                self._refuse_taken(where.turn(turn_id))
             turn = Turn(
                 tenant=tenant,
                 agent_id=agent_id,
-                session_id=where,
+                session_id=where.session_id,
                 id=turn_id or new_id("trn"),
                 sequence=session.last_sequence + 1,
                 preview=preview,
@@ -236,41 +237,44 @@ class SessionService:
             ),
         )
 
-    def _check_replay_of(self, tenant: str, agent_id: str, session_id: str, replay_of: str) -> None:
+    def _check_replay_of(self, where: SessionRef, replay_of: str) -> None:
         """A replay names an earlier turn of the same session (a missing session is a 404
         first)."""
-        self.get(tenant, agent_id, session_id)
-        if self._store.get_turn(tenant, agent_id, session_id, replay_of) is None:
+        self.get(where)
+        if self._turn(where.turn(replay_of)) is None:
             raise InvalidRequest(
                 f"replay_of names turn {replay_of!r}, which is not a turn of this session",
                 code="invalid_replay_of",
             )
 
-    def _refuse_taken(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> None:
+    def _turn(self, where: TurnRef) -> Turn | None:
+        return self._store.get_turn(where.tenant, where.agent_id, where.session_id, where.turn_id)
+
+    def _refuse_taken(self, where: TurnRef) -> None:
         """A chosen turn id already taken is a 409 carrying that turn."""
-        taken = self._store.get_turn(tenant, agent_id, session_id, turn_id)
+        taken = self._turn(where)
         if taken is not None:
             raise Conflict(
-                f"turn {turn_id!r} exists",
+                f"turn {where.turn_id!r} exists",
                 code="turn_exists",
                 turn=taken.model_dump(mode="json", by_alias=True),
             )
 
-    def get_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
-        self.get(tenant, agent_id, session_id)
-        turn = self._store.get_turn(tenant, agent_id, session_id, turn_id)
+    def get_turn(self, where: TurnRef) -> Turn:
+        self.get(where)
+        turn = self._turn(where)
         if turn is None:
-            raise NotFound(f"turn {turn_id!r} does not exist", code="turn_not_found")
+            raise NotFound(f"turn {where.turn_id!r} does not exist", code="turn_not_found")
         return turn
 
-    def commit(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
+    def commit(self, where: TurnRef) -> Turn:
         """Apply every write the turn staged, all at once, with the turn's move to committed.
 
         A write that lost a race with another turn (its record changed meanwhile) is worked out
         again against the new state; the turn commits exactly once.
         """
         ended, reviewed = optimistic(
-            partial(self._commit_once, tenant, agent_id, session_id, turn_id),
+            partial(self._commit_once, where),
             attempts=_BEGIN_ATTEMPTS,
             hold=self._store.exclusive,
             exhausted=lambda: Conflict(
@@ -286,15 +290,13 @@ class SessionService:
         self._after_commit(partial(self._metrics.count, TURN_COMMITS))
         return ended
 
-    def _commit_once(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str
-    ) -> tuple[Turn, bool]:
+    def _commit_once(self, where: TurnRef) -> tuple[Turn, bool]:
         """One try at the commit: the ended turn (with what each of its calls changed, kept
         with it), whether a review is queued.
         A write that lost a race raises PreconditionFailed (worked out again from a fresh read)."""
-        turn = self.open_turn(tenant, agent_id, session_id, turn_id)
+        turn = self.open_turn(where)
         # Read once, before the writes are worked out: one staged after is caught at the end.
-        staged = self._store.staged_effects(tenant, agent_id, session_id, turn_id)
+        staged = self._store.staged_effects(*astuple(where))
         writes, changes = self._records.writes_for_commit(turn, staged)
         file_writes, file_changes = self._files.writes_for_commit(turn, staged)
         history_docs = self._history.docs_for_commit(turn)
@@ -312,7 +314,7 @@ class SessionService:
                 TurnWrites(
                     writes,
                     file_writes,
-                    self._files.limits_for(tenant).memories_per_agent,
+                    self._files.limits_for(where.tenant).memories_per_agent,
                     history_docs,
                     len(staged),
                 ),
@@ -324,23 +326,23 @@ class SessionService:
             ) from exc
         return ended, review is not None
 
-    def rollback(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
+    def rollback(self, where: TurnRef) -> Turn:
         """End the turn; nothing it staged is ever applied."""
-        turn = self.open_turn(tenant, agent_id, session_id, turn_id)
+        turn = self.open_turn(where)
         try:
             return self._store.end_turn(turn, TurnStatus.ROLLED_BACK, utcnow())
         except PreconditionFailed as exc:
-            raise turn_closed(self.get_turn(tenant, agent_id, session_id, turn_id)) from exc
+            raise turn_closed(self.get_turn(where)) from exc
 
-    def rerun_extraction(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
+    def rerun_extraction(self, where: TurnRef) -> Turn:
         """Queue a committed turn's failed review again and start it."""
-        turn = self.get_turn(tenant, agent_id, session_id, turn_id)
+        turn = self.get_turn(where)
         if self._extraction is None:
             raise Conflict("post-turn extraction is off on this server", code="extraction_off")
         queued = self._extraction.rerun(turn)
         rerun = turn.model_copy(update={"extraction": queued})
         self._start_extraction(rerun)
-        return self.get_turn(tenant, agent_id, session_id, turn_id)
+        return self.get_turn(where)
 
     def _plan_review(self, turn: Turn) -> Extraction | None:
         """The review this commit queues. Counting what it should read never fails the commit:
@@ -370,9 +372,9 @@ class SessionService:
             except Exception:  # noqa: BLE001
                 logger.exception("extraction failure not recorded", extra={"turn_id": turn.id})
 
-    def open_turn(self, tenant: str, agent_id: str, session_id: str, turn_id: str) -> Turn:
+    def open_turn(self, where: TurnRef) -> Turn:
         """The turn, which must still be open: a committed or rolled-back turn cannot change."""
-        turn = self.get_turn(tenant, agent_id, session_id, turn_id)
+        turn = self.get_turn(where)
         if turn.status is not TurnStatus.OPEN:
             raise turn_closed(turn)
         return turn

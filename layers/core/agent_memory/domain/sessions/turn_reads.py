@@ -5,11 +5,12 @@ or recall's usage (embedding tokens) is written."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..kernel.models import Turn
 from ..kernel.paging import check_limit, decode_cursor, page, str_field
+from ..kernel.where import TurnRef
 from ..records import RecordService
 from ..search import SearchService
 from ..turns import TurnContext
@@ -50,15 +51,14 @@ class TurnReads:
         self._turns = turns
         self._search = search
 
-    def turn_detail(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str
-    ) -> TurnWithWrites:
-        turn = self._turns.sessions.get_turn(tenant, agent_id, session_id, turn_id)
+    def turn_detail(self, where: TurnRef) -> TurnWithWrites:
+        turn = self._turns.sessions.get_turn(where)
+        tenant, agent_id, turn_id = where.tenant, where.agent_id, where.turn_id
         ctx = self._turns.context(turn, {"role": "agent"})
         return TurnWithWrites(
             **{name: getattr(turn, name) for name in Turn.model_fields},
             memories=self._turns.records.turn_memories(ctx),
-            executions=self._turns.store.list_executions(tenant, agent_id, session_id, turn_id),
+            executions=self._turns.store.list_executions(*astuple(where)),
             usage=self._turns.store.list_usage(tenant, agent_id, turn_id, 200, None),
             # What the turn wrote that is found by words but not yet by meaning (embedded:
             # the background embedder adds the vectors; null where that cannot be told).

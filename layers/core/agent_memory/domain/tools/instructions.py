@@ -8,6 +8,7 @@ from typing import Any
 
 from ..kernel.ids import new_id
 from ..kernel.models import Turn, utcnow
+from ..kernel.where import TurnRef
 from ..manifests import MemoryConfig
 from ..records import Execution
 from ..sessions import TurnAccess
@@ -47,12 +48,10 @@ class Instructions:
         self._turns = turns
         self._manifests = manifests
 
-    def instructions(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str
-    ) -> InstructionsOut:
+    def instructions(self, where: TurnRef) -> InstructionsOut:
         """The memory part of the turn's instructions. The record versions it lists are kept in
         the transcript as a memory.pinned entry (once per distinct list)."""
-        turn = self._turns.sessions.get_turn(tenant, agent_id, session_id, turn_id)
+        turn = self._turns.sessions.get_turn(where)
         ctx = self._turns.context(turn, {"role": "agent"})
         text, pins = self._turns.records.instructions(ctx)
         declared = declarations(ctx.memory)

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..kernel.ids import new_id
 from ..kernel.models import TurnStatus, utcnow
+from ..kernel.where import TurnRef
 from ..records import Execution
 from ..sessions import TurnAccess, record_usage
 from ..turns import TurnContext
@@ -40,9 +41,7 @@ class Recall:
     def __init__(self, turns: TurnAccess) -> None:
         self._turns = turns
 
-    def recall(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str, args: RecallIn
-    ) -> RecallOut:
+    def recall(self, where: TurnRef, args: RecallIn) -> RecallOut:
         """The records that best match the turn's current context, before a model call.
 
         Recorded as a search_memory execution with recall: true, unless it found nothing or
@@ -51,7 +50,7 @@ class Recall:
         model, never instructions.
         """
         context_text = args.context  # RecallIn checked it is non-empty and not too long
-        turn = self._turns.sessions.open_turn(tenant, agent_id, session_id, turn_id)
+        turn = self._turns.sessions.open_turn(where)
         ctx = self._turns.context(turn, args.caller or {"role": "agent"})
         if not ctx.memory.enabled:
             return RecallOut(records=[], text="")
@@ -71,9 +70,9 @@ class Recall:
         with store.batched() if recorded and ctx.usage else nullcontext():
             if recorded:
                 store.add_execution(
-                    tenant,
-                    agent_id,
-                    session_id,
+                    where.tenant,
+                    where.agent_id,
+                    where.session_id,
                     fitted(
                         Execution(
                             id=execution_id,

@@ -17,6 +17,7 @@ from ..kernel.errors import DomainError, NotFound
 from ..kernel.ids import new_id
 from ..kernel.metrics import NO_METRICS, TOOL_CALLS, Metrics
 from ..kernel.models import Turn, utcnow
+from ..kernel.where import TurnRef
 from ..manifests import Manifest
 from ..records import (
     AddMemoryIn,
@@ -171,10 +172,7 @@ class ToolService:
 
     def call(
         self,
-        tenant: str,
-        agent_id: str,
-        session_id: str,
-        turn_id: str,
+        where: TurnRef,
         name: str,
         body: dict[str, Any],
         sessions_of: str | None = None,
@@ -183,7 +181,7 @@ class ToolService:
         tool = self._tools.get(name)
         if tool is None:
             raise NotFound(f"there is no native tool {name!r}", code="tool_not_found")
-        turn = self._sessions.open_turn(tenant, agent_id, session_id, turn_id)
+        turn = self._sessions.open_turn(where)
         arguments = {k: v for k, v in body.items() if k != "caller"}
         ctx = self.context(turn, body.get("caller"), sessions_of)
         execution = _execution(ctx, name, arguments)
@@ -196,7 +194,9 @@ class ToolService:
                 exc.message = f"{exc.message}{self._version_note(turn)}"
                 exc.args = (exc.message,)
             failed = execution.model_copy(update={"error": exc.to_body()["error"]})
-            self._store.add_execution(tenant, agent_id, session_id, fitted(failed))
+            self._store.add_execution(
+                where.tenant, where.agent_id, where.session_id, fitted(failed)
+            )
             self._metrics.count(TOOL_CALLS, tool=name, outcome=exc.code)
             raise
         output = result.dump()
@@ -211,7 +211,7 @@ class ToolService:
         # One write for the call's record and what it spent (SQLite: one transaction, so a
         # search waits for the file's write lock once, not twice).
         with self._store.batched():
-            self._store.add_execution(tenant, agent_id, session_id, fitted(done))
+            self._store.add_execution(where.tenant, where.agent_id, where.session_id, fitted(done))
             self.record_usage(turn, execution.id, ctx)
         self._metrics.count(TOOL_CALLS, tool=name, outcome="ok")
         return result
@@ -255,22 +255,16 @@ class ToolService:
         agent = self._sessions.agent_of(tenant, agent_id)
         return offered_tools(Manifest.model_validate(agent.manifest))
 
-    def instructions(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str
-    ) -> InstructionsOut:
+    def instructions(self, where: TurnRef) -> InstructionsOut:
         """The memory part of the turn's instructions (see `instructions.Instructions`)."""
-        return self._instructions.instructions(tenant, agent_id, session_id, turn_id)
+        return self._instructions.instructions(where)
 
-    def turn_detail(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str
-    ) -> TurnWithWrites:
-        return self._reads.turn_detail(tenant, agent_id, session_id, turn_id)
+    def turn_detail(self, where: TurnRef) -> TurnWithWrites:
+        return self._reads.turn_detail(where)
 
-    def recall(
-        self, tenant: str, agent_id: str, session_id: str, turn_id: str, args: RecallIn
-    ) -> RecallOut:
+    def recall(self, where: TurnRef, args: RecallIn) -> RecallOut:
         """The records that best match the turn's current context (see `recall.Recall`)."""
-        return self._recall.recall(tenant, agent_id, session_id, turn_id, args)
+        return self._recall.recall(where, args)
 
     def usage(
         self,
