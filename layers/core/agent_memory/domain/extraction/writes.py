@@ -12,9 +12,16 @@ from typing import TYPE_CHECKING
 from ..history import EventKeys, key_doc, proposed_keys
 from ..kernel.ids import new_id
 from ..kernel.models import Extraction, ExtractionStatus, Turn, utcnow
-from ..records import Provenance, Record, stored_bytes
+from ..records import Provenance, Record
 from ..search import IndexDoc, SearchService
-from ..turns import RecordAdd, RecordAddEffect, RecordDelete, RecordDeleteEffect, RecordEffect
+from ..turns import (
+    RecordAdd,
+    RecordAddEffect,
+    RecordDelete,
+    RecordDeleteEffect,
+    RecordEffect,
+    stored_bytes,
+)
 from .model import Candidate, ModelUsage, Proposal
 from .pipeline import Dropped, ValidDecision
 

@@ -13,7 +13,7 @@ from .models import (
     RecordStatus,
     RecordWrite,
 )
-from .service import RecordService, rank_lexical, stored_bytes, tool_input_error
+from .service import RecordService, rank_lexical, tool_input_error
 
 __all__ = [
     "LABEL_VALUE_MAX_CHARS",
@@ -32,6 +32,5 @@ __all__ = [
     "SourcesOut",
     "copy_agent_records",
     "rank_lexical",
-    "stored_bytes",
     "tool_input_error",
 ]

@@ -1,8 +1,8 @@
 """Record memory: `RecordService`, the façade the composition root builds. It holds the turn's
-commit glue (staged record writes into store writes against the current heads) and delegates
-to the modules along the seams: the record tools (`record_tools`), ranking
-(`record_ranking`), pins and instructions (`pins`), the management API (`record_admin`), and
-what a turn may stage (`turn_budget`). Names other modules import from here stay here."""
+commit glue (staged record writes into store writes against the current heads, `plan.py`) and
+delegates to the modules along the seams: the record tools (`tools`), ranking (`ranking`),
+pins and instructions (`pins`), the management API (`admin`). What a turn may stage is the
+turns capability's (`domain/turns/budget.py`)."""
 
 from __future__ import annotations
 
@@ -13,16 +13,10 @@ from ..kernel.events import Change, EventPublisher
 from ..kernel.models import Page, Turn, utcnow
 from ..search import SearchService
 from ..turns import (
-    MAX_ITEMS_PER_TURN,
-    MAX_STAGED_BYTES,
-    MAX_WRITES_PER_TURN,
     Effect,
     ManifestCache,
     RecordEffect,
     TurnContext,
-    check_turn_budget,
-    staging_refused,
-    stored_bytes,
 )
 from . import plan as planning
 from .admin import RecordAdmin
@@ -44,21 +38,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALL_STATUSES",
-    "MAX_ITEMS_PER_TURN",
-    "MAX_STAGED_BYTES",
-    "MAX_WRITES_PER_TURN",
     "MEMORY_RULES",
     "MemoryNotFound",
     "RecordService",
     "ToolInputError",
     "check_kind_and_labels",
-    "check_turn_budget",
     "index_filter",
     "pin_line",
     "pin_tokens",
     "rank_lexical",
-    "staging_refused",
-    "stored_bytes",
     "tool_input_error",
 ]
 
