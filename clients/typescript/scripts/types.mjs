@@ -28,7 +28,12 @@ const document = execFileSync(python(), [join(here, "openapi.py")], {
   encoding: "utf8",
   maxBuffer: 64 * 1024 * 1024,
 });
-const ast = await openapiTS(JSON.parse(document), { exportType: true, alphabetize: true });
+const ast = await openapiTS(JSON.parse(document), {
+  exportType: true,
+  alphabetize: true,
+  // A field with a default is optional: the service fills it in when a request leaves it out.
+  defaultNonNullable: false,
+});
 const schema = BANNER + astToString(ast);
 
 const outputs = [

@@ -1024,7 +1024,7 @@ export type components = {
              * Preview
              * @default false
              */
-            preview: boolean;
+            preview?: boolean;
             /** Replay Of */
             replay_of?: string | null;
             /**
@@ -1032,7 +1032,7 @@ export type components = {
              * @default app
              * @enum {string}
              */
-            started_by: "person" | "app" | "trigger" | "wake";
+            started_by?: "person" | "app" | "trigger" | "wake";
             /** Trigger Run Id */
             trigger_run_id?: string | null;
         };
@@ -1118,7 +1118,7 @@ export type components = {
              * Text
              * @default
              */
-            text: string;
+            text?: string;
             /** Time */
             time?: string | null;
             /** Tool Calls */
@@ -1165,7 +1165,7 @@ export type components = {
              * Retrieved
              * @default false
              */
-            retrieved: boolean;
+            retrieved?: boolean;
             /** Tool */
             tool: string;
             /** Turnid */
@@ -1184,19 +1184,19 @@ export type components = {
              * Added
              * @default 0
              */
-            added: number;
+            added?: number;
             /**
              * Attempts
              * @default 0
              */
-            attempts: number;
+            attempts?: number;
             /** Candidates */
             candidates?: number | null;
             /**
              * Deleted
              * @default 0
              */
-            deleted: number;
+            deleted?: number;
             /** Dropped */
             dropped?: string[];
             /** Endedat */
@@ -1209,22 +1209,22 @@ export type components = {
              * Inputtokens
              * @default 0
              */
-            inputTokens: number;
+            inputTokens?: number;
             /**
              * Messages
              * @default 0
              */
-            messages: number;
+            messages?: number;
             /**
              * Modelcalls
              * @default 0
              */
-            modelCalls: number;
+            modelCalls?: number;
             /**
              * Outputtokens
              * @default 0
              */
-            outputTokens: number;
+            outputTokens?: number;
             /**
              * Queuedat
              * Format: date-time
@@ -1234,17 +1234,17 @@ export type components = {
              * Replaced
              * @default 0
              */
-            replaced: number;
+            replaced?: number;
             /**
              * Runs
              * @default 0
              */
-            runs: number;
+            runs?: number;
             /**
              * Skipped
              * @default 0
              */
-            skipped: number;
+            skipped?: number;
             status: components["schemas"]["ExtractionStatus"];
             /** Through */
             through: number;
@@ -1255,7 +1255,7 @@ export type components = {
              * Every
              * @default turn
              */
-            every: "turn" | components["schemas"]["EveryMessages"];
+            every?: "turn" | components["schemas"]["EveryMessages"];
             /** Prompt */
             prompt?: string | null;
         };
@@ -1365,7 +1365,7 @@ export type components = {
              * @default session
              * @enum {string}
              */
-            search: "session" | "agent";
+            search?: "session" | "agent";
         };
         /** HistoryEvent */
         HistoryEvent: {
@@ -1385,7 +1385,7 @@ export type components = {
              * Preview
              * @default false
              */
-            preview: boolean;
+            preview?: boolean;
             /**
              * Role
              * @enum {string}
@@ -1395,7 +1395,7 @@ export type components = {
              * Searchable
              * @default true
              */
-            searchable: boolean;
+            searchable?: boolean;
             /** Sequence */
             sequence: number;
             /** Sessionid */
@@ -1553,7 +1553,7 @@ export type components = {
              * Description
              * @default
              */
-            description: string;
+            description?: string;
             /** Number */
             number: number;
         };
@@ -1610,18 +1610,18 @@ export type components = {
              * @default read_write
              * @enum {string}
              */
-            access: "read_write" | "read_only";
+            access?: "read_write" | "read_only";
             /**
              * Enabled
              * @default false
              */
-            enabled: boolean;
+            enabled?: boolean;
             extraction?: components["schemas"]["ExtractionConfig"];
             /**
              * Instructions
              * @default
              */
-            instructions: string;
+            instructions?: string;
             /** Kinds */
             kinds?: string[];
             /** Labels */
@@ -1636,7 +1636,7 @@ export type components = {
              * @default block
              * @enum {string}
              */
-            secrets: "off" | "warn" | "block";
+            secrets?: "off" | "warn" | "block";
             /** Tools */
             tools?: ("add_memory" | "read_memory" | "delete_memory" | "search_memory")[];
         };
@@ -1887,7 +1887,7 @@ export type components = {
              * @default memory
              * @constant
              */
-            type: "memory";
+            type?: "memory";
         };
         /** Record */
         Record: {
@@ -1912,12 +1912,12 @@ export type components = {
              * Pinned
              * @default false
              */
-            pinned: boolean;
+            pinned?: boolean;
             /**
              * Preview
              * @default false
              */
-            preview: boolean;
+            preview?: boolean;
             provenance: components["schemas"]["Provenance"];
             /** Replacedby */
             replacedBy?: string | null;
@@ -1931,7 +1931,7 @@ export type components = {
             /** Sessionid */
             sessionId?: string | null;
             /** @default ACTIVE */
-            status: components["schemas"]["RecordStatus"];
+            status?: components["schemas"]["RecordStatus"];
             /** Summary */
             summary: string;
             /**
@@ -1943,7 +1943,7 @@ export type components = {
              * Version
              * @default 1
              */
-            version: number;
+            version?: number;
         };
         /** RecordHit */
         RecordHit: {
@@ -2031,7 +2031,7 @@ export type components = {
              * Max Results
              * @default 5
              */
-            max_results: number;
+            max_results?: number;
             /** Min Score */
             min_score?: number | null;
             /**
@@ -2039,7 +2039,7 @@ export type components = {
              * @default hybrid
              * @enum {string}
              */
-            mode: "hybrid" | "lexical" | "vector";
+            mode?: "hybrid" | "lexical" | "vector";
         };
         /** SearchHits */
         SearchHits: {
@@ -2081,12 +2081,12 @@ export type components = {
              * Reviewedthrough
              * @default 0
              */
-            reviewedThrough: number;
+            reviewedThrough?: number;
             /**
              * Turns
              * @default 0
              */
-            turns: number;
+            turns?: number;
         };
         /** SessionList */
         SessionList: {
@@ -2135,7 +2135,7 @@ export type components = {
              * Limitsreset
              * @default false
              */
-            limitsReset: boolean;
+            limitsReset?: boolean;
         };
         /** AddMemoryInCall */
         ToolAddMemoryInCall: {
@@ -2144,12 +2144,12 @@ export type components = {
              * Content
              * @default null
              */
-            content: string | null;
+            content?: string | null;
             /**
              * Kind
              * @default null
              */
-            kind: string | null;
+            kind?: string | null;
             /** Labels */
             labels?: {
                 [key: string]: string;
@@ -2158,17 +2158,17 @@ export type components = {
              * Pinned
              * @default false
              */
-            pinned: boolean;
+            pinned?: boolean;
             /**
              * Replaces
              * @default null
              */
-            replaces: string | null;
+            replaces?: string | null;
             /**
              * Scope
              * @default null
              */
-            scope: string | null;
+            scope?: string | null;
             /** Summary */
             summary: string;
         };
@@ -2188,12 +2188,12 @@ export type components = {
              * Execution
              * @default null
              */
-            execution: string | null;
+            execution?: string | null;
             /**
              * Invocation
              * @default null
              */
-            invocation: string | null;
+            invocation?: string | null;
             /**
              * Role
              * @enum {string}
@@ -2234,7 +2234,7 @@ export type components = {
              * @default DELETED
              * @constant
              */
-            status: "DELETED";
+            status?: "DELETED";
         };
         /** DeleteIn */
         ToolDeleteIn: {
@@ -2256,7 +2256,7 @@ export type components = {
              * @description The call a tool result answers.
              * @default null
              */
-            call: string | null;
+            call?: string | null;
             /** Execution */
             execution: string | null;
             /** Id */
@@ -2291,7 +2291,7 @@ export type components = {
              * Next
              * @default null
              */
-            next: string | null;
+            next?: string | null;
         };
         /** IdInCall */
         ToolIdInCall: {
@@ -2324,7 +2324,7 @@ export type components = {
              * Warnings
              * @default null
              */
-            warnings: {
+            warnings?: {
                 [key: string]: unknown;
             }[] | null;
         };
@@ -2344,7 +2344,7 @@ export type components = {
              * Warnings
              * @default null
              */
-            warnings: {
+            warnings?: {
                 [key: string]: unknown;
             }[] | null;
         };
@@ -2359,34 +2359,34 @@ export type components = {
              * Execution
              * @default null
              */
-            execution: string | null;
+            execution?: string | null;
             /**
              * Invocation
              * @default null
              */
-            invocation: string | null;
+            invocation?: string | null;
             /**
              * Manifestversion
              * @default null
              */
-            manifestVersion: number | null;
+            manifestVersion?: number | null;
             /**
              * Sessionid
              * @default null
              */
-            sessionId: string | null;
+            sessionId?: string | null;
             /** Sources */
             sources?: string[];
             /**
              * Triggerrunid
              * @default null
              */
-            triggerRunId: string | null;
+            triggerRunId?: string | null;
             /**
              * Turnid
              * @default null
              */
-            turnId: string | null;
+            turnId?: string | null;
         };
         /**
          * RecallIn
@@ -2397,7 +2397,7 @@ export type components = {
              * Caller
              * @default null
              */
-            caller: unknown;
+            caller?: unknown;
             /** Context */
             context: string;
         };
@@ -2415,7 +2415,7 @@ export type components = {
              * @default memory
              * @constant
              */
-            type: "memory";
+            type?: "memory";
         };
         /** Record */
         ToolRecord: {
@@ -2425,7 +2425,7 @@ export type components = {
              * Content
              * @default null
              */
-            content: string | null;
+            content?: string | null;
             /**
              * Createdat
              * Format: date-time
@@ -2443,23 +2443,23 @@ export type components = {
              * Pinned
              * @default false
              */
-            pinned: boolean;
+            pinned?: boolean;
             /**
              * Preview
              * @default false
              */
-            preview: boolean;
+            preview?: boolean;
             provenance: components["schemas"]["ToolProvenance"];
             /**
              * Replacedby
              * @default null
              */
-            replacedBy: string | null;
+            replacedBy?: string | null;
             /**
              * Replaces
              * @default null
              */
-            replaces: string | null;
+            replaces?: string | null;
             /**
              * Scope
              * @enum {string}
@@ -2469,9 +2469,9 @@ export type components = {
              * Sessionid
              * @default null
              */
-            sessionId: string | null;
+            sessionId?: string | null;
             /** @default ACTIVE */
-            status: components["schemas"]["ToolRecordStatus"];
+            status?: components["schemas"]["ToolRecordStatus"];
             /** Summary */
             summary: string;
             /**
@@ -2483,7 +2483,7 @@ export type components = {
              * Version
              * @default 1
              */
-            version: number;
+            version?: number;
         };
         /**
          * RecordsOut
@@ -2494,12 +2494,12 @@ export type components = {
              * Next
              * @default null
              */
-            next: string | null;
+            next?: string | null;
             /**
              * Notfound
              * @default null
              */
-            notFound: string[] | null;
+            notFound?: string[] | null;
             /** Records */
             records: components["schemas"]["ToolRecord"][];
         };
@@ -2527,22 +2527,22 @@ export type components = {
              * Cursor
              * @default null
              */
-            cursor: string | null;
+            cursor?: string | null;
             /**
              * Ids
              * @default null
              */
-            ids: string[] | null;
+            ids?: string[] | null;
             /**
              * Limit
              * @default 5
              */
-            limit: number;
+            limit?: number;
             /**
              * Query
              * @default null
              */
-            query: string | null;
+            query?: string | null;
         };
         /** SearchMemoryInCall */
         ToolSearchMemoryInCall: {
@@ -2550,18 +2550,18 @@ export type components = {
              * After
              * @default null
              */
-            after: string | null;
+            after?: string | null;
             caller: components["schemas"]["ToolCaller"];
             /**
              * Ids
              * @default null
              */
-            ids: string[] | null;
+            ids?: string[] | null;
             /**
              * Kind
              * @default null
              */
-            kind: string | string[] | null;
+            kind?: string | string[] | null;
             /** Labels */
             labels?: {
                 [key: string]: string;
@@ -2570,12 +2570,12 @@ export type components = {
              * Limit
              * @default null
              */
-            limit: number | null;
+            limit?: number | null;
             /**
              * Query
              * @default null
              */
-            query: string | null;
+            query?: string | null;
         };
         /**
          * SourcesOut
@@ -2596,7 +2596,7 @@ export type components = {
              * New Str
              * @default
              */
-            new_str: string | null;
+            new_str?: string | null;
             /** Old Str */
             old_str: string;
             /** Path */
@@ -2615,7 +2615,7 @@ export type components = {
              * View Range
              * @default null
              */
-            view_range: [
+            view_range?: [
                 number,
                 number
             ] | null;
@@ -2642,14 +2642,14 @@ export type components = {
              * Preview
              * @default false
              */
-            preview: boolean;
+            preview?: boolean;
             /** Replayof */
             replayOf?: string | null;
             /**
              * Reviewed
              * @default false
              */
-            reviewed: boolean;
+            reviewed?: boolean;
             /** Sequence */
             sequence: number;
             /** Sessionid */
@@ -2659,9 +2659,9 @@ export type components = {
              * @default app
              * @enum {string}
              */
-            startedBy: "person" | "app" | "trigger" | "wake";
+            startedBy?: "person" | "app" | "trigger" | "wake";
             /** @default open */
-            status: components["schemas"]["TurnStatus"];
+            status?: components["schemas"]["TurnStatus"];
             /** Triggerrunid */
             triggerRunId?: string | null;
         };
@@ -2712,14 +2712,14 @@ export type components = {
              * Preview
              * @default false
              */
-            preview: boolean;
+            preview?: boolean;
             /** Replayof */
             replayOf?: string | null;
             /**
              * Reviewed
              * @default false
              */
-            reviewed: boolean;
+            reviewed?: boolean;
             /** Sequence */
             sequence: number;
             /** Sessionid */
@@ -2729,9 +2729,9 @@ export type components = {
              * @default app
              * @enum {string}
              */
-            startedBy: "person" | "app" | "trigger" | "wake";
+            startedBy?: "person" | "app" | "trigger" | "wake";
             /** @default open */
-            status: components["schemas"]["TurnStatus"];
+            status?: components["schemas"]["TurnStatus"];
             /** Triggerrunid */
             triggerRunId?: string | null;
             /** Usage */
@@ -2758,7 +2758,7 @@ export type components = {
              * Outputtokens
              * @default 0
              */
-            outputTokens: number;
+            outputTokens?: number;
             /** Purpose */
             purpose: string;
             /** Sessionid */
