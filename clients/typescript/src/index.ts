@@ -5,3 +5,17 @@ export { History, Sessions, Tools, Turns, type BeginOptions, type HistoryWindow,
 export { AgentMemoryError, ApiError, ConnectionFailed, InvalidPath, UnexpectedResponse } from "./errors.js";
 export { DEFAULT_RETRY, type FetchLike, type RequestOptions, type RetryPolicy } from "./transport.js";
 export * from "./types.js";
+export {
+  TurnRunner,
+  functionTools,
+  memoryTool,
+  recordTools,
+  runTool,
+  toolDefinitions,
+  type FunctionTool,
+  type MemoryCommand,
+  type MemoryToolHandlers,
+  type MemoryToolOptions,
+  type ToolDefinition,
+  type TurnRef,
+} from "./harness.js";

@@ -219,7 +219,7 @@ export class History {
    * one session; `fromTime`/`toTime`: ISO 8601); `next` pages on. */
   search(agentId: string, query: string, options?: PageOptions & { sessionId?: string; fromTime?: string; toTime?: string }) {
     const { call, query: rest } = split(options);
-    return this.c.call("get", "/v1/agents/{agentId}/-/history", { agentId }, { ...call, query: { query, ...rest } });
+    return this.c.call("get", "/v1/agents/{agentId}/-/history", { agentId }, { ...call, query: { query, ...rest }, holds: ["events"] });
   }
 
   /** The whole session: each turn, then its events (the JSON Lines, an object each). */

@@ -69,7 +69,9 @@ export type ToolName =
   | "search_memory"
   | "search_history"
   | "memory";
-export type ToolInput<N extends ToolName> = Omit<S[`${N}.input`], "caller">;
+/** A tool's input without `caller` (given apart, in the call's options). */
+export type ToolInput<N extends ToolName> = WithoutCaller<S[`${N}.input`]>;
+type WithoutCaller<T> = T extends unknown ? Omit<T, "caller"> : never;
 export type ToolOutput<N extends ToolName> = S[`${N}.output`];
 
 /** Per call: abort it, or give it its own timeout. */
