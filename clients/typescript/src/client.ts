@@ -58,6 +58,7 @@ export class Client {
   readonly tenant: Tenant;
   private readonly fetch: FetchLike;
   private readonly headers: { [name: string]: string };
+  private readonly caller: Caller;
 
   constructor(options: ClientOptions) {
     const url = options.baseUrl.replace(/\/+$/, "");
@@ -68,8 +69,10 @@ export class Client {
       typeof policy === "number"
         ? { ...DEFAULT_RETRY, attempts: Math.max(1, Math.floor(policy) + 1) }
         : { ...DEFAULT_RETRY, ...policy };
-    const found = options.fetch ?? globalThis.fetch;
-    if (typeof found !== "function") throw new TypeError("no fetch here: pass one as options.fetch");
+    if (!options.fetch && typeof globalThis.fetch !== "function") {
+      throw new TypeError("this runtime has no fetch: pass one as options.fetch");
+    }
+    // The global looked up at each call, so a fetch patched after the client was made is used.
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.headers = { Accept: "application/json", ...options.headers };
     if (options.token) this.headers.Authorization = `Bearer ${options.token}`;
@@ -83,8 +86,6 @@ export class Client {
     this.tenant = new Tenant(caller);
     this.caller = caller;
   }
-
-  private readonly caller: Caller;
 
   /** One search over the agent's records, file memories and history, best first (`types`:
    * some of records, memories, history). */

@@ -3,6 +3,7 @@
 // throttled or failing server would. No server, no network.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import { test } from "node:test";
 import { AgentMemoryError, ApiError, Client, ConnectionFailed, InvalidPath, UnexpectedResponse } from "../dist/esm/index.js";
 
@@ -297,4 +298,14 @@ test("query values go as the Python SDK sends them", async () => {
   assert.equal(url.searchParams.get("labels"), '{"team":"web"}');
   assert.equal(url.searchParams.get("pinned"), "true");
   assert.equal(url.searchParams.get("limit"), "5");
+});
+
+test("the CommonJS build is the same client", async () => {
+  const cjs = createRequire(import.meta.url)("../dist/cjs/index.js");
+  const fake = script(error(404, "agent_not_found"));
+  const caught = await new cjs.Client({ baseUrl: "sdk.test:8080", fetch: fake.fetch }).agents.get("a").catch((e) => e);
+  assert.ok(caught instanceof cjs.ApiError && caught instanceof cjs.AgentMemoryError);
+  assert.equal(caught.code, "agent_not_found");
+  // A bare host and port is plain HTTP, as the CLI writes it
+  assert.equal(fake.seen[0].url, "http://sdk.test:8080/v1/agents/a");
 });
