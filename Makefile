@@ -10,7 +10,7 @@ PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 SERVE_STAMP := $(VENV)/.installed-serve
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: serve test lint docs pins console console-check chromium cloud-check bench clean
+.PHONY: serve test lint docs pins console console-check ts-client chromium cloud-check bench clean
 
 # Measured on a fresh clone: 36 s to a listening server (2 cores; 44 packages, 309 MB).
 $(SERVE_STAMP): pyproject.toml
@@ -59,6 +59,18 @@ console-check:
 		exit 1; }
 	rm -rf web/.check
 
+# The TypeScript client (clients/typescript): installed from its lock file (from npm's cache
+# once it holds the packages), built, its generated types checked against the OpenAPI document
+# the app serves (a drift fails: `cd clients/typescript && npm run types` regenerates them), its
+# examples type-checked, and its suite run against an embedded server started from this venv.
+TS_CLIENT := clients/typescript
+
+ts-client: $(STAMP)
+	cd $(TS_CLIENT) && $(NPM_CI) --prefer-offline && node scripts/build.mjs
+	cd $(TS_CLIENT) && AGENT_MEMORY_PYTHON=$(abspath $(BIN))/python node scripts/types.mjs --check
+	cd $(TS_CLIENT) && node_modules/.bin/tsc -p examples/tsconfig.json
+	cd $(TS_CLIENT) && AGENT_MEMORY_BIN=$(abspath $(BIN))/agent-memory node --test test/
+
 # The console's browser tests drive Debian's chromium (no browser can be downloaded here). When it
 # cannot be installed (not root, no apt) they skip, saying why; under CI they fail instead.
 chromium:
@@ -68,7 +80,7 @@ chromium:
 
 # The suite runs on every core (pytest-xdist; an idle worker takes tests from a busy one).
 # ARGS passes flags through (ARGS="tests/unit -x"); a selection with no tests (exit 5) passes.
-test: lint docs console-check chromium
+test: lint docs console-check ts-client chromium
 	$(BIN)/python -m pytest -n auto --dist worksteal $(ARGS) || [ $$? -eq 5 ]
 
 cloud-check:
@@ -78,4 +90,5 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/cold_start.py
 
 clean:
-	rm -rf $(VENV) .venv-sam .aws-sam .pytest_cache .ruff_cache .mypy_cache web/node_modules web/.check test-artifacts site .docs-build
+	rm -rf $(VENV) .venv-sam .aws-sam .pytest_cache .ruff_cache .mypy_cache web/node_modules web/.check \
+		$(TS_CLIENT)/node_modules $(TS_CLIENT)/dist $(TS_CLIENT)/.examples test-artifacts site .docs-build
