@@ -26,12 +26,14 @@ from ..kernel.metrics import EXTRACTION_FAILURES, EXTRACTION_RUNS, NO_METRICS, M
 from ..kernel.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn, utcnow
 from ..kernel.retry import TryAgain, optimistic
 from ..records.service import RecordService
+from ..search.service import UsageEntry
 from ..sessions.turn_context import ManifestCache
 from ..store import Store
 from ..usage.models import ModelCall, usage_rows
 from . import trigger as extraction_trigger
 from .job import ExtractionJob
 from .model import Candidate, Decisions, Existing, MemoryModel, Message, Proposal
+from .restatements import Embed, reconcile
 from .pipeline import DEFAULT_INSTRUCTIONS, Dropped, ValidDecision, scope_guidance, validate
 from .window import neighbours as find_neighbours
 from .window import read_meanwhile, read_window
@@ -185,8 +187,11 @@ class ExtractionService:
         neighbours = self.neighbours(turn, proposal.candidates)
         result = self.model.decide(proposal.candidates, neighbours)
         self._record_usage(turn, result.usage, "memory")
+        # Whatever the model decided, a restatement is skipped and a new value of a
+        # single-valued attribute replaces the old (restatements.reconcile).
+        checked = reconcile(proposal.candidates, neighbours, result.value, self._embed(turn))
         shown = sorted({e.id for group in neighbours.values() for e in group})
-        return Decisions(decisions=list(result.value), shown=shown, usage=list(result.usage))
+        return Decisions(decisions=checked, shown=shown, usage=list(result.usage))
 
     def apply(self, job: ExtractionJob, proposal: Proposal, decision: Decisions) -> Extraction:
         """Validate the decisions and apply them in one transaction attributed to the turn,
@@ -295,6 +300,22 @@ class ExtractionService:
         found, usage = find_neighbours(self._records, memory, turn, candidates)
         self._record_usage(turn, usage)
         return found
+
+    def _embed(self, turn: Turn) -> Embed | None:
+        """Summaries to vectors with the embedder search uses (usage on the turn), or None
+        when nothing embeds (the comparison is by words alone)."""
+        embedder = self._records.search.embedder
+        if embedder is None:
+            return None
+
+        def embed(texts: list[str]) -> Sequence[Sequence[float]]:
+            embedding = embedder.embed(texts)
+            self._record_usage(
+                turn, [UsageEntry("embed", embedding.model_id, embedding.input_tokens)]
+            )
+            return [list(map(float, row)) for row in embedding.vectors]
+
+        return embed
 
     def _checked(
         self, turn: Turn, proposal: Proposal, decision: Decisions
