@@ -33,6 +33,9 @@ from .model import Candidate, Decision, Existing
 # that differ in a word that matters (a name, a number, a qualifier) at 0.80-0.93.
 TWIN_AT = 0.90
 WORDS_AT = 0.75
+# A candidate holding all the memory's words and more restates it only this near in meaning
+# ("Unfortunately, Gina lost her job" 0.96); below, it says more ("runs half marathons" 0.90).
+MORE_AT = 0.95
 
 # Embeds summaries (unit vectors, so a dot product is their cosine); None: words only.
 Embed = Callable[[list[str]], Sequence[Sequence[float]]]
@@ -72,6 +75,9 @@ _VERB_KEYS = (
     (re.compile(r"^is\s+(\w+)\s+years?\s+old$"), "age"),
     (re.compile(r"^(?:is|got)\s+married\s+to\s+(.+)$"), "spouse"),
 )
+# "has three cats": how many, an attribute a correction may change ("Actually, two cats").
+_COUNT = re.compile(r"^(?:has|have|owns)\s+(\d+|[a-z]+)\s+(\w+)$")
+
 _POSSESSIVE = re.compile(r"^((?:\w+[ -]){0,2}\w+)\s+(?:is|are|was)\s+(?:now\s+)?(.+)$")
 
 
@@ -103,19 +109,27 @@ def read(summary: str) -> Fact:
     """A summary read back for comparison (see the module's examples)."""
     text = re.sub(r"\s+", " ", summary).strip().rstrip(".!")
     m = _SPEAKER.match(text)
-    if m:
-        text = m[2]
+    if m:  # "Melanie: Plus, painting helps Melanie ...": about the speaker, whatever it starts with
+        speaker, text = m[1].lower(), m[2]
+    else:
+        speaker = None
     m = _SUBJECT.match(text)
     subject, possessive, rest = (m[1].lower(), bool(m[2]), m[3]) if m else ("", False, text)
     subject = subject.removeprefix("the ")
+    if speaker is not None and subject != speaker:
+        subject, possessive, rest = speaker, False, text
     said = tokens(rest)
     names = frozenset(
         w.lower().removesuffix("'s") for w in re.findall(r"(?<!^)\b[A-Z][a-z]+(?:'s)?", rest)
     )
     key, value, single = _attribute(subject, possessive, rest)
+    if possessive and rest:  # "Melanie's son likes dinosaurs" is about Melanie's son
+        owned, _, rest = rest.partition(" ")
+        subject = f"{subject}'s {owned.lower()}"
     return Fact(
         subject=subject,
-        words=frozenset(_stem(w) for w in said if w not in _STOP and w not in _NEGATION),
+        words=frozenset(_stem(w) for w in said if w not in _STOP and w not in _NEGATION)
+        - {_stem(w) for w in tokens(subject)},
         numbers=frozenset(w for w in said if w.isdigit() or w in _NUMBER_WORDS),
         names=names - {subject},
         negated=any(w in _NEGATION for w in said),
@@ -140,6 +154,9 @@ def _attribute(
         m = pattern.match(rest)
         if m:
             return f"{subject}'s {key}", frozenset(tokens(m[1])) - _STOP, True
+    m = _COUNT.match(rest)
+    if m and (m[1].isdigit() or m[1] in _NUMBER_WORDS):
+        return f"{subject}'s number of {_stem(m[2])}", frozenset({m[1]}), False
     return None, frozenset(), False
 
 
@@ -179,7 +196,7 @@ def restates(candidate: Fact, memory: Fact, cosine: float | None) -> bool:
     if candidate.words <= memory.words:
         return True
     if memory.words < candidate.words:
-        return False  # all the memory says and more: it says more
+        return cosine is not None and cosine >= MORE_AT
     shared = len(candidate.words & memory.words) / len(candidate.words | memory.words)
     return shared >= WORDS_AT or (cosine is not None and cosine >= TWIN_AT)
 
