@@ -24,9 +24,7 @@ TWIN_AT = 0.90
 EXAMPLES = 5
 
 
-def twin_share(
-    summaries: Sequence[str], embedder: Embedder, at: float = TWIN_AT
-) -> dict[str, Any]:
+def twin_share(summaries: Sequence[str], embedder: Embedder, at: float = TWIN_AT) -> dict[str, Any]:
     """The share of `summaries` (one agent's active records) with a twin at cosine >= `at`,
     also at 0.85, and the closest pairs as examples."""
     if len(summaries) < 2:

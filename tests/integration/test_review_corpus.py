@@ -59,7 +59,9 @@ class Credulous(MemoryModel):
 @pytest.fixture(params=["rule_based", "credulous"])
 def reviewed(request, store, tmp_path, embedder):
     model = Credulous() if request.param == "credulous" else True
-    services = build_services(Settings(data_dir=tmp_path), store=store, embedder=embedder, model=model)
+    services = build_services(
+        Settings(data_dir=tmp_path), store=store, embedder=embedder, model=model
+    )
     return ApiClient(Api(services).handle), services, model
 
 
@@ -85,8 +87,7 @@ def outcome(api: ApiClient, services, model, number: int, case: Case) -> str:
         services.drain_extractions()
     reviewed = f"{turns}/{api.ok('POST', turns, {}, expect=201)['id']}"
     events = [
-        {"role": "user", "text": text, "metadata": {"speaker": case.speaker}}
-        for text in case.said
+        {"role": "user", "text": text, "metadata": {"speaker": case.speaker}} for text in case.said
     ]
     api.ok("POST", f"{reviewed}/events", {"events": events})
     api.ok("POST", f"{reviewed}/commit")

@@ -69,7 +69,10 @@ _SINGLE = frozenset(
     boyfriend girlfriend favorite favourite salary timezone nationality""".split()
 )
 _VERB_KEYS = (
-    (re.compile(r"^(?:lives|lived|moved|relocated|is living|has moved)\s+(?:in|to)\s+(.+)$"), "home"),
+    (
+        re.compile(r"^(?:lives|lived|moved|relocated|is living|has moved)\s+(?:in|to)\s+(.+)$"),
+        "home",
+    ),
     (re.compile(r"^(?:works|worked|is working)\s+(?:at|for)\s+(.+)$"), "employer"),
     (re.compile(r"^(?:works|worked|is working)\s+as\s+(.+)$"), "job"),
     (re.compile(r"^is\s+(\w+)\s+years?\s+old$"), "age"),

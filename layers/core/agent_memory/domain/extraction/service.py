@@ -33,8 +33,8 @@ from ..usage.models import ModelCall, usage_rows
 from . import trigger as extraction_trigger
 from .job import ExtractionJob
 from .model import Candidate, Decisions, Existing, MemoryModel, Message, Proposal
-from .restatements import Embed, reconcile
 from .pipeline import DEFAULT_INSTRUCTIONS, Dropped, ValidDecision, scope_guidance, validate
+from .restatements import Embed, reconcile
 from .window import neighbours as find_neighbours
 from .window import read_meanwhile, read_window
 from .writes import corrections_keep_scope, fact_keys, finished, review_effects, within_one_write
