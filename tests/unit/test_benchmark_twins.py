@@ -32,9 +32,7 @@ class Table(Embedder):
 
 def test_records_with_a_neighbour_at_the_threshold_are_twins_and_the_rest_are_not():
     # Given two records 0.95 apart, one 0.87 from them, and one far from all
-    embedder = Table(
-        {"a": (1.0, 0.0), "b": (0.95, 0.3122), "c": (0.87, -0.493), "d": (0.0, 1.0)}
-    )
+    embedder = Table({"a": (1.0, 0.0), "b": (0.95, 0.3122), "c": (0.87, -0.493), "d": (0.0, 1.0)})
     # When the share is taken
     report = twins.twin_share(["a", "b", "c", "d"], embedder)
     # Then a and b are twins (2 of 4), c is near only at 0.85, and the pair is the example
