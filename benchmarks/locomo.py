@@ -11,7 +11,7 @@ Data: `../shared/data/locomo_dev.json` beside the repository by default (any fil
 format works). The data is CC BY-NC 4.0: it is read from where it lies and never copied into
 this repository; results files hold ids and questions only, written where `--out` says.
 
-Targets (one function each in TARGETS; `records` and `history` exist so far):
+Targets (one function each in TARGETS):
 
 - `records`: per conversation (sample_id) one agent `locomo/<sample_id>` whose memory holds
   LoCoMo's generated `observation` facts as records (add_memory within turns of 20 writes; the
@@ -38,7 +38,8 @@ Targets (one function each in TARGETS; `records` and `history` exist so far):
   model (RuleBasedModel offline); once the last review is done, every QA is one turn calling
   search_memory {query, limit 10}, each returned record mapping to the turns its review cited
   (provenance.sources). The meta block gets per-review figures (model calls, tokens, what each
-  review did, queued-to-done seconds). Compare with `--target records` (LoCoMo's own generated
+  review did, queued-to-done seconds) and per conversation the twin share of its active
+  records (twins.py: a record with another at cosine >= 0.90). Compare with `--target records` (LoCoMo's own generated
   observations as records), scored the same way.
 
 Without `--url` it starts its own embedded server (`python -m agent_memory.cli serve` on a free
@@ -81,6 +82,7 @@ if importlib.util.find_spec("agent_memory") is None:  # not installed, and no --
 
 # Beside this file (a script's directory is first on sys.path).
 import fact_keys  # noqa: E402
+import twins  # noqa: E402
 from observations_stub import ObservationsServer  # noqa: E402
 
 from agent_memory.client import ApiError, Client  # noqa: E402
@@ -876,6 +878,9 @@ def run_extraction(
     load_seconds = review_wait = query_seconds = 0.0
     records_total = 0
     per_conversation = []
+    # Twins are counted within each agent (one a conversation); the overall share sums them.
+    embedder: Any = None
+    twin_total = 0
     for conv in conversations:
         agent_id = f"{args.agent_prefix}/{conv['sample_id']}"
         started = time.perf_counter()
@@ -903,14 +908,19 @@ def run_extraction(
             if (r := client.get_turn(agent_id, session_id, turn_id).get("extraction"))
         ]
         reviews += conv_reviews
-        count, cursor = 0, None
+        summaries: list[str] = []
+        cursor = None
         while True:
             page = client.list_records(agent_id, limit=200, cursor=cursor)
-            count += len(page["records"])
+            summaries += [r["summary"] for r in page["records"]]
             cursor = page["next"]
             if cursor is None:
                 break
+        count = len(summaries)
         records_total += count
+        if embedder is None:
+            embedder = twins.local_embedder()
+        twin = twins.twin_share(summaries, embedder)
 
         query_session = client.create_session(agent_id, metadata={"benchmark": "questions"})["id"]
         started = time.perf_counter()
@@ -932,6 +942,7 @@ def run_extraction(
                 "turns": len(committed),
                 "reviews": len(conv_reviews),
                 "records": count,
+                "twins": twin,
                 "load_s": round(loaded, 2),
                 "review_wait_s": round(waited, 2),
                 "search": latency_summary(conv_latencies),
@@ -939,10 +950,12 @@ def run_extraction(
         )
         print(
             f"{conv['sample_id']}: {len(committed)} turns committed in {loaded:.1f} s, "
-            f"reviews done {waited:.1f} s later, {count} active records; "
+            f"reviews done {waited:.1f} s later, {count} active records "
+            f"({twin['share']:.1%} with a twin at cosine >= {twins.TWIN_AT}); "
             f"{len(conv['qa'])} questions in {queried:.1f} s",
             flush=True,
         )
+        twin_total += twin["twins"]
     return {
         "system": (
             f"agent-memory search_memory (mode={args.mode}, limit={SEARCH_LIMIT}) over the "
@@ -956,6 +969,7 @@ def run_extraction(
             "captions": args.captions,
             "turns": sum(c["turns"] for c in per_conversation),
             "records": records_total,
+            "twin_share": round(twin_total / records_total, 4) if records_total else 0.0,
             "questions": len(rows),
             "load_s": round(load_seconds, 2),
             "review_wait_s": round(review_wait, 2),
@@ -1078,7 +1092,8 @@ def print_report(summary: dict[str, Any], meta: dict[str, Any]) -> None:
         print(
             f"load: {meta['turns']} turns committed in {meta['load_s']:.1f} s; the last review "
             f"done {meta['review_wait_s']:.1f} s after the last commit; {meta['records']} "
-            "active records"
+            f"active records, {meta['twin_share']:.1%} of them with a twin (cosine >= "
+            f"{twins.TWIN_AT})"
         )
         if per.get("done"):
             print(

@@ -28,6 +28,7 @@ from agent_memory.domain.extraction.model import (
     ModelResult,
     ModelUsage,
 )
+from agent_memory.domain.extraction.restatements import no_referent
 
 from .rule_based_matching import corrects, is_change, parse, removes, restates, retracts
 from .rule_based_phrasing import (
@@ -165,6 +166,8 @@ class RuleBasedModel(MemoryModel):
         category, summary = found
         summary = clean(summary)
         summary = summary[0].upper() + summary[1:]
+        if no_referent(summary):  # "Melanie loves it": kept only when it names what it loves
+            return None
         if len(summary) > SUMMARY_MAX_CHARS:
             summary = summary[: SUMMARY_MAX_CHARS - 1].rstrip() + "…"
         kind = self._kinds.get(category, "fact")

@@ -168,10 +168,10 @@ def restates(candidate: Statement, memory: Statement) -> bool:
         return False
     if candidate.words <= memory.words:
         return True
-    # One word more than a memory of one word is another thing ("is here for you" / "is
-    # happy for you").
+    # One word more than a memory of one or two words is another thing ("is here for you" /
+    # "is happy for you", "runs marathons" / "runs half marathons").
     extra = len(candidate.words - memory.words)
-    return len(memory.words) >= 2 and memory.words <= candidate.words and extra <= 1
+    return len(memory.words) >= 3 and memory.words <= candidate.words and extra <= 1
 
 
 def corrects(candidate: Statement, memory: Statement, summary: str) -> int:

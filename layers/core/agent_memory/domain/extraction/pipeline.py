@@ -15,6 +15,7 @@ from agent_memory.domain.records import LABEL_VALUE_MAX_CHARS
 from agent_memory.domain.secrets import SecretMode, findings_of, record_fields
 
 from .model import Candidate, CandidateScope, Decision, Message
+from .restatements import no_referent
 
 logger = logging.getLogger(__name__)
 
@@ -117,8 +118,9 @@ def validate(
     """Split the model's decisions into those safe to apply and those dropped, each with its
     reason (also logged). A decision is dropped when it names no candidate, repeats a decided
     candidate, names an unknown record (replace and delete), or names a record an earlier
-    decision already changes; an add or replace is dropped when its candidate's kind or a
-    label is not declared, or when it holds a secret (unless `secrets` is off: a secret is
+    decision already changes; an add or replace is dropped when its candidate says nothing on
+    its own (restatements.no_referent), its kind or a label is not declared, or it holds a
+    secret (unless `secrets` is off: a secret is
     never promoted, under warn either). Skips are kept (they write nothing)."""
     known = set(known_ids)
     declared_kinds = set(kinds)
@@ -178,6 +180,8 @@ def _content_problem(
     or label, a label value too long, or a secret (never promoted, unless `secrets` is off)."""
     if decision.action not in ("add", "replace"):
         return None
+    if no_referent(candidate.summary):
+        return "says nothing on its own: what it is about is a word like it, that or you"
     if candidate.kind not in kinds:
         return f"unknown kind {candidate.kind}"
     unknown = sorted(set(candidate.labels) - labels)

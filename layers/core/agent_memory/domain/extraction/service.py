@@ -28,11 +28,12 @@ from ..kernel.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus,
 from ..kernel.retry import TryAgain, optimistic
 from ..records import RecordService
 from ..turns import ManifestCache
-from ..usage import ModelCall, usage_rows
+from ..usage import ModelCall, UsageEntry, usage_rows
 from . import trigger as extraction_trigger
 from .job import ExtractionJob
 from .model import Candidate, Decisions, Existing, MemoryModel, Message, Proposal
 from .pipeline import DEFAULT_INSTRUCTIONS, Dropped, ValidDecision, scope_guidance, validate
+from .restatements import Embed, reconcile
 from .window import neighbours as find_neighbours
 from .window import read_meanwhile, read_window
 from .writes import corrections_keep_scope, fact_keys, finished, review_effects, within_one_write
@@ -188,8 +189,11 @@ class ExtractionService:
         neighbours = self.neighbours(turn, proposal.candidates)
         result = self.model.decide(proposal.candidates, neighbours)
         self._record_usage(turn, result.usage, "memory")
+        # Whatever the model decided, a restatement is skipped and a new value of a
+        # single-valued attribute replaces the old (restatements.reconcile).
+        checked = reconcile(proposal.candidates, neighbours, result.value, self._embed(turn))
         shown = sorted({e.id for group in neighbours.values() for e in group})
-        return Decisions(decisions=list(result.value), shown=shown, usage=list(result.usage))
+        return Decisions(decisions=checked, shown=shown, usage=list(result.usage))
 
     def apply(self, job: ExtractionJob, proposal: Proposal, decision: Decisions) -> Extraction:
         """Validate the decisions and apply them in one transaction attributed to the turn,
@@ -298,6 +302,22 @@ class ExtractionService:
         found, usage = find_neighbours(self._records, memory, turn, candidates)
         self._record_usage(turn, usage)
         return found
+
+    def _embed(self, turn: Turn) -> Embed | None:
+        """Summaries to vectors with the embedder search uses (usage on the turn), or None
+        when nothing embeds (the comparison is by words alone)."""
+        embedder = self._records.search.embedder
+        if embedder is None:
+            return None
+
+        def embed(texts: list[str]) -> Sequence[Sequence[float]]:
+            embedding = embedder.embed(texts)
+            self._record_usage(
+                turn, [UsageEntry("embed", embedding.model_id, embedding.input_tokens)]
+            )
+            return [list(map(float, row)) for row in embedding.vectors]
+
+        return embed
 
     def _checked(
         self, turn: Turn, proposal: Proposal, decision: Decisions
