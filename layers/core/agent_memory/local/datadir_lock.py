@@ -8,6 +8,7 @@ however it ends (kill -9 included), so a crashed server never leaves the directo
 from __future__ import annotations
 
 import errno
+import os
 from pathlib import Path
 from typing import IO
 
@@ -48,7 +49,7 @@ def hold_exclusive(data_dir: Path) -> IO[bytes]:
 
 def _hold(data_dir: Path, *, exclusive: bool, refusal: str) -> IO[bytes]:
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-    handle = (data_dir / LOCK_FILE).open("ab")
+    handle = os.fdopen(os.open(data_dir / LOCK_FILE, os.O_WRONLY | os.O_CREAT, 0o600), "wb")
     if fcntl is None:
         return handle
     mode = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH
