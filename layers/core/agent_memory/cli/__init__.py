@@ -6,6 +6,7 @@ import argparse
 
 from .. import __version__
 from .agents import add_agents_command
+from .backup import add_backup_commands
 from .errors import run_reporting
 from .flags import client_flags
 from .ingest import add_ingest_command
@@ -25,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Each adds its command to `commands`, in the order --help lists them.
     add_serve_command(commands)
     add_reindex_command(commands)
+    add_backup_commands(commands)
     add_token_command(commands)
     add_agents_command(commands)
     add_tenant_command(commands)

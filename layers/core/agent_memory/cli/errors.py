@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..client import ApiError, ClientError, ConnectionFailed
+from ..domain.kernel.errors import DomainError
 
 
 def say(text: str) -> None:
@@ -55,6 +56,9 @@ def run_reporting(run: Callable[[Any], int], args: Any) -> int:
         return int(run(args))
     except ClientError as exc:
         say(message(exc, getattr(args, "url", None)))
+    except DomainError as exc:
+        # A data directory's database refused (damaged, foreign, full): what and the way out.
+        say(exc.message)
     except json.JSONDecodeError as exc:
         say(f"the input is not JSON: {exc}")
     except OSError as exc:

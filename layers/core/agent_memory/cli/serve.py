@@ -33,12 +33,13 @@ def _serve(args: argparse.Namespace) -> int:
         for problem in settings_problems(exc):
             say(problem)
         return 2
+    from ..local.datadir_lock import DataDirInUse
     from ..local.server import PortUnavailable
 
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(message)s")
     try:
         serve(settings)
-    except PortUnavailable as exc:
+    except (PortUnavailable, DataDirInUse) as exc:
         print(f"agent-memory: {exc}", file=sys.stderr)
         return 1
     return 0

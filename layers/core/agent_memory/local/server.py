@@ -19,6 +19,7 @@ from ..bootstrap import build_services
 from ..services import Services
 from ..settings import Settings
 from .datadir import make_private
+from .datadir_lock import hold_shared
 from .gateway import LocalGateway
 from .limits import RateLimiter, capped_channels
 from .request_log import log_requests_as_json_lines
@@ -66,6 +67,8 @@ def serve(settings: Settings) -> None:
     log_requests_as_json_lines()
     # The directory holds the database and the token hashes: only its owner may enter it.
     make_private(settings.data_dir)
+    # Held until the process ends: a restore refuses to write under a running server.
+    in_use = hold_shared(settings.data_dir)
     token = settings.token.get_secret_value() if settings.token else None
     tokens, made = TokenBook.load(settings.data_dir, token)
     services = build_services(settings)
@@ -97,6 +100,7 @@ def serve(settings: Settings) -> None:
         server.run()
     finally:
         services.close()
+        in_use.close()
         print("agent-memory stopped", flush=True)
     sys.stdout.flush()
 

@@ -12,7 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar, cast
 
-from ...domain.kernel.errors import StorageUnavailable
+from ...domain.kernel.errors import StorageDamaged, StorageUnavailable
+from .faults import check_database_file, not_ours, start_refusal, storage_error
 from .migrations import MIGRATIONS
 
 logger = logging.getLogger(__name__)
@@ -53,28 +54,93 @@ class Database:
         self._lock = threading.Lock()
         self._writer = threading.RLock()  # this process's writers, one at a time
         self._batch_end: list[Callable[[sqlite3.Connection], None]] = []
-        self.migrate()
+        self._damage_logged = False
+        self._open()
+
+    def _open(self) -> None:
+        """Migrate the file, or refuse to start on it with one line naming it and the way out."""
+        path = Path(self.path)
+        if self.path != ":memory:":
+            check_database_file(path)
+        self._damage_logged = True  # a refusal to start is said once, by the command
+        try:
+            refusal = self._not_ours(path)
+            if refusal is None:
+                self.migrate()
+        except sqlite3.Error as exc:  # read by not_ours, outside any transaction
+            self.close()
+            error = storage_error(exc)
+            if error is None:
+                raise
+            if not isinstance(error, StorageDamaged):
+                raise error from exc
+            raise StorageDamaged(start_refusal(path, "the database file is damaged")) from exc
+        except StorageDamaged as exc:
+            self.close()
+            raise StorageDamaged(start_refusal(path, "the database file is damaged")) from exc
+        finally:
+            self._damage_logged = False
+        if refusal is not None:
+            self.close()
+            raise StorageDamaged(refusal)
+
+    def _not_ours(self, path: Path) -> str | None:
+        """Why not to open the file (another program's, a newer schema), asked on a connection
+        of its own that writes nothing: ours switch the file to WAL, which rewrites its header."""
+        if self.path == ":memory:" or not path.exists():
+            return None
+        probe = sqlite3.connect(self.path, isolation_level=None, timeout=self.busy_seconds)
+        try:
+            return not_ours(probe, path, len(MIGRATIONS))
+        finally:
+            probe.close()
+
+    def _faults(self, exc: sqlite3.Error) -> StorageUnavailable | None:
+        """The service's error for a SQLite failure (None: a bug, raised as it is). A damaged
+        file is logged once, with its path: every request that meets it would say the same."""
+        error = storage_error(exc)
+        if isinstance(error, StorageDamaged) and not self._damage_logged:
+            self._damage_logged = True
+            logger.error(
+                "database damaged: restore it from a backup",
+                extra={"path": self.path, "sqlite_error": getattr(exc, "sqlite_errorname", "")},
+            )
+        return error
 
     def connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(
-                self.path,
-                isolation_level=None,
-                check_same_thread=False,
-                timeout=self.busy_seconds,
-            )
-            conn.row_factory = sqlite3.Row
-            _wal(conn)
-            # FULL: a commit survives power loss, not only a crash of the process (NORMAL, in WAL
-            # mode, may lose the last commits to a power cut). The cost is in RESULTS.md.
-            conn.execute(f"PRAGMA synchronous={self.synchronous}")
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute(f"PRAGMA busy_timeout={int(self.busy_seconds * 1000)}")
-            conn.create_function("owner_key", 3, owner_key, deterministic=True)
+            try:
+                conn = self._connect()
+            except sqlite3.Error as exc:
+                error = self._faults(exc)
+                if error is None:
+                    raise
+                raise error from exc
             self._local.conn = conn
             with self._lock:
                 self._connections.append(conn)
+        return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path,
+            isolation_level=None,
+            check_same_thread=False,
+            timeout=self.busy_seconds,
+        )
+        conn.row_factory = sqlite3.Row
+        try:
+            _wal(conn)
+            # FULL: a commit survives power loss, not only a crash of the process (NORMAL, in
+            # WAL mode, may lose the last commits to a power cut). The cost is in RESULTS.md.
+            conn.execute(f"PRAGMA synchronous={self.synchronous}")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute(f"PRAGMA busy_timeout={int(self.busy_seconds * 1000)}")
+        except sqlite3.Error:
+            conn.close()
+            raise
+        conn.create_function("owner_key", 3, owner_key, deterministic=True)
         return conn
 
     @contextmanager
@@ -110,14 +176,17 @@ class Database:
         try:
             yield
             conn.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
-            # Locked past the busy timeout, disk full, I/O error: nothing was written.
-            conn.execute("ROLLBACK")
-            raise StorageUnavailable(
-                "the database could not complete the write; try again"
-            ) from exc
+        except sqlite3.Error as exc:
+            # Locked past the busy timeout, disk full, I/O error, a damaged page: nothing was
+            # written. SQLite may have rolled the transaction back itself (it does on a full
+            # disk); a second ROLLBACK would fail and hide why.
+            _roll_back(conn)
+            error = self._faults(exc)
+            if error is None:
+                raise
+            raise error from exc
         except BaseException:
-            conn.execute("ROLLBACK")
+            _roll_back(conn)
             raise
 
     @contextmanager
@@ -191,11 +260,12 @@ class Database:
         conn.execute(f"SAVEPOINT {name}")
         try:
             yield
-        except sqlite3.OperationalError as exc:
+        except sqlite3.Error as exc:
             self._roll_back_to(conn, name)
-            raise StorageUnavailable(
-                "the database could not complete the write; try again"
-            ) from exc
+            error = self._faults(exc)
+            if error is None:
+                raise
+            raise error from exc
         except BaseException:
             self._roll_back_to(conn, name)
             raise
@@ -205,9 +275,11 @@ class Database:
             self._local.savepoints = depth - 1
 
     def _roll_back_to(self, conn: sqlite3.Connection, name: str) -> None:
+        self.forget_memo()  # it may hold a row the savepoint wrote
+        if not conn.in_transaction:
+            return  # SQLite rolled the whole batch back (a full disk); the batch's end says so
         conn.execute(f"ROLLBACK TO {name}")
         conn.execute(f"RELEASE {name}")
-        self.forget_memo()  # it may hold a row the savepoint wrote
 
     def read(self) -> sqlite3.Connection:
         return self.connection()
@@ -236,6 +308,11 @@ class Database:
                 conn.close()
             self._connections.clear()
         self._local = threading.local()
+
+
+def _roll_back(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:  # not when SQLite has rolled it back already
+        conn.execute("ROLLBACK")
 
 
 def owner_key(tenant: str, agent_id: str, kind: str) -> str:

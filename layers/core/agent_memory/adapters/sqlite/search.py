@@ -19,8 +19,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ...domain.kernel.errors import StorageUnavailable
 from ...domain.search.index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
 from .database import Database, owner_key
+from .faults import translated
 from .lexical import lexical_hits, match_expression
 from .vector_matrix import Matrix, nearest
 from .words import ensure_words_table, flush_words, hold_words, index_texts, insert_words
@@ -55,6 +57,7 @@ class Queued(NamedTuple):
     turn_id: str | None
 
 
+@translated
 class EmbeddedIndex(SearchIndex):
     def __init__(self, db: Database, model_id: str | None, dimensions: int | None) -> None:
         self._db = db
@@ -63,6 +66,9 @@ class EmbeddedIndex(SearchIndex):
         self._matrices: dict[tuple[str, str, str], Matrix] = {}
         self._lock = threading.Lock()
         db.at_batch_end(flush_words)
+
+    def _faults(self, exc: sqlite3.Error) -> StorageUnavailable | None:
+        return self._db._faults(exc)
 
     # -- writes -----------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 
-from ...domain.kernel.errors import NotFound, PreconditionFailed
+from ...domain.kernel.errors import NotFound, PreconditionFailed, StorageUnavailable
 from ...domain.kernel.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.search.index import IndexDoc
 from ...domain.sessions.ports import NO_WRITES, TurnWrites
@@ -18,6 +18,7 @@ from .audit import SqliteAudit
 from .database import Database, turn_key
 from .database import lost_race as _lost_race
 from .extraction import SqliteExtraction
+from .faults import translated
 from .files import SqliteFiles
 from .history import SqliteHistory
 from .named_manifests import SqliteNamedManifests
@@ -30,6 +31,7 @@ from .search import EmbeddedIndex
 from .usage import SqliteUsage
 
 
+@translated
 class SqliteStore(
     SqliteRecords,
     SqliteFiles,
@@ -51,6 +53,9 @@ class SqliteStore(
 
     def close(self) -> None:
         self.db.close()
+
+    def _faults(self, exc: sqlite3.Error) -> StorageUnavailable | None:
+        return self.db._faults(exc)
 
     def batched(self) -> AbstractContextManager[None]:
         return self.db.batch()

@@ -70,6 +70,20 @@ class StorageUnavailable(DomainError):
     code = "storage_unavailable"
 
 
+class StorageFull(StorageUnavailable):
+    """The disk (or the database's size cap) is full: the write was refused whole, reads go on."""
+
+    status = 507
+    code = "storage_full"
+
+
+class StorageDamaged(StorageUnavailable):
+    """The database file is damaged: what it answers cannot be trusted until it is restored."""
+
+    status = 503
+    code = "storage_damaged"
+
+
 def field_problems(errors: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
     """pydantic's validation errors as `{"field": "a.b", "message": ...}`, one a bad field."""
     return [
