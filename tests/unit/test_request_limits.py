@@ -54,3 +54,37 @@ def test_the_data_directory_is_made_private_whatever_it_was(tmp_path):
         assert stat.S_IMODE((data / "made-after").stat().st_mode) == 0o600
     finally:
         os.umask(umask)
+
+
+def test_a_tenant_runs_its_share_at_once_queues_a_few_and_is_refused_past_them():
+    import threading
+
+    from agent_memory.local.fairness import TenantBusy, TenantGate
+
+    # Given a gate of one running and one waiting request a tenant
+    gate = TenantGate(running=1, queued=1, wait_seconds=5)
+    release, entered = threading.Event(), []
+
+    def hold(name: str) -> None:
+        with gate.turn("acme"):
+            entered.append(name)
+            release.wait(5)
+
+    # When acme has one request running and one waiting
+    first = threading.Thread(target=hold, args=("first",))
+    first.start()
+    while not entered:
+        threading.Event().wait(0.01)
+    second = threading.Thread(target=hold, args=("second",))
+    second.start()
+    threading.Event().wait(0.1)
+    # Then a third of acme's is refused, while another tenant runs at once
+    with pytest.raises(TenantBusy), gate.turn("acme"):
+        pass
+    with gate.turn("globex"):
+        pass
+    # And the waiting one runs once the first is done
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert entered == ["first", "second"]

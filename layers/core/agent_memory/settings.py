@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     header_timeout_seconds: int = Field(default=10, ge=1)
     body_timeout_seconds: int = Field(default=60, ge=1)
     event_streams_per_tenant: int = Field(default=4, ge=1)
+    # Requests of one tenant the embedded server runs at once (more wait their turn): so one
+    # tenant's load cannot slow another's requests by more than about twice.
+    tenant_running_requests: int = Field(default=1, ge=1)
     webhook_url: str | None = None
     # The web console at `/` (both shapes; the cloud template's Console parameter sets it).
     console: bool = True

@@ -19,6 +19,7 @@ from ..api.context import TOKEN_ID_CLAIM
 from ..api.routes.console import is_console_path
 from ..api.routes.health import HEALTH_PATH
 from ..domain.kernel.auth import Principal
+from .fairness import TenantBusy, TenantGate
 from .limits import RateLimiter, retry_after
 from .request_log import EVENTS_ROUTE, log_request
 from .sse import EventStreams
@@ -47,6 +48,7 @@ class LocalGateway:
         roles_claim: str = "roles",
         per_token: RateLimiter | None = None,
         failed_auth: RateLimiter | None = None,
+        tenants: TenantGate | None = None,
     ) -> None:
         self.api = api
         self.tokens = tokens
@@ -57,6 +59,9 @@ class LocalGateway:
         self.per_token = per_token
         self.failed_auth = failed_auth
         self.streams = streams
+        # Requests of one tenant running at once (fairness: one tenant's load cannot hold
+        # every worker while another's requests wait).
+        self.tenants = tenants
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         """Answer the request and log one line for it (request_log: what, never a secret)."""
@@ -133,7 +138,14 @@ class LocalGateway:
             else None
         )
         event = to_event(environ, path, body, claims)
-        result, seen["route"] = self.api.handle_routed(event, None)
+        if self.tenants is None or grant is None:
+            result, seen["route"] = self.api.handle_routed(event, None)
+            return respond(start_response, result)
+        try:
+            with self.tenants.turn(grant.tenant):
+                result, seen["route"] = self.api.handle_routed(event, None)
+        except TenantBusy:
+            return too_many(start_response, 1.0)
         return respond(start_response, result)
 
 

@@ -20,6 +20,7 @@ from ..services import Services
 from ..settings import Settings
 from .connections import ConnectionGuard
 from .datadir import make_private
+from .fairness import TenantGate
 from .gateway import LocalGateway
 from .limits import RateLimiter
 from .request_log import log_requests_as_json_lines
@@ -79,6 +80,12 @@ def serve(settings: Settings) -> None:
         settings.roles_claim,
         per_token=RateLimiter(settings.requests_per_minute, settings.request_burst),
         failed_auth=RateLimiter(FAILED_AUTH_PER_MINUTE, FAILED_AUTH_PER_MINUTE),
+        # A tenant's requests, running and waiting, hold at most half the workers, so another
+        # tenant's request finds one free.
+        tenants=TenantGate(
+            settings.tenant_running_requests,
+            max(0, settings.threads // 2 - settings.tenant_running_requests),
+        ),
     )
     _start_background_work(services)
     server = _waitress(settings, gateway, sock)
