@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from agent_memory.client import ApiError, Client
+from agent_memory.client.errors import ConnectionFailed
 from agent_memory.local.tokens import add_token
 
 pytestmark = pytest.mark.e2e
@@ -38,15 +39,20 @@ def test_the_data_directory_and_every_file_in_it_are_private(tmp_path, make_serv
         server.stop()
 
 
-def test_idle_connections_of_one_client_lock_out_no_one_and_are_closed(tmp_path, make_server):
-    env = {"AGENT_MEMORY_CONNECTIONS_PER_CLIENT": "3", "AGENT_MEMORY_IDLE_TIMEOUT_SECONDS": "2"}
+def test_idle_connections_of_one_address_make_room_for_new_ones_and_are_closed(
+    tmp_path, make_server
+):
+    env = {"AGENT_MEMORY_CONNECTIONS_PER_CLIENT": "3", "AGENT_MEMORY_IDLE_TIMEOUT_SECONDS": "4"}
     server = make_server(tmp_path / "data").start(env=env)
     try:
+        # Given an address holding its three connections, idle
         idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
-        time.sleep(1.0)  # the server accepts them
-        extra = socket.create_connection(("127.0.0.1", server.port))
-        extra.settimeout(5)
-        assert extra.recv(1) == b""  # closed at once: this client holds its share
+        time.sleep(0.5)  # the server accepts them
+        # When another client of that address (any local process) connects, it is served
+        server.client().list_agents()
+        # Because the longest-idle connection was closed at once to make room
+        idle[0].settimeout(2)
+        assert idle[0].recv(1) == b""
         # Another client address is served meanwhile.
         other = http.client.HTTPConnection(
             "127.0.0.1", server.port, timeout=5, source_address=("127.0.0.2", 0)
@@ -54,11 +60,39 @@ def test_idle_connections_of_one_client_lock_out_no_one_and_are_closed(tmp_path,
         other.request("GET", "/v1/openapi.json")
         assert other.getresponse().status == 200
         other.close()
-        # Idle ones are closed after the idle timeout; then this client is served again.
-        for sock in idle:
+        # Idle ones are closed after the idle timeout.
+        for sock in idle[1:]:
             sock.settimeout(10)
             assert sock.recv(1) == b""
-        server.client().list_agents()
+    finally:
+        server.stop()
+
+
+def test_connections_being_served_are_never_closed_to_make_room(tmp_path, make_server):
+    env = {"AGENT_MEMORY_CONNECTIONS_PER_CLIENT": "3"}
+    server = make_server(tmp_path / "data").start(env=env)
+    try:
+        # Given an address whose three connections are all being served (event streams)
+        admin = server.client()
+        admin.put_agent("teams/web", {"harness": {}})
+        held = [stream(server, admin.token, "/v1/agents/teams/web/-/events") for _ in range(3)]
+        assert [status for status, _ in held] == [200] * 3
+        # When it opens a fourth, that one is refused at once
+        extra = socket.create_connection(("127.0.0.1", server.port))
+        extra.settimeout(5)
+        assert extra.recv(1) == b""
+        # And the streams go on; once one ends, the address is served again
+        held[0][1].close()
+        deadline = time.monotonic() + 15  # a closed stream is seen at its next keep-alive
+        while True:
+            try:
+                admin.list_agents()
+                break
+            except ConnectionFailed:
+                assert time.monotonic() < deadline
+                time.sleep(0.5)
+        for _, conn in held[1:]:
+            conn.close()
     finally:
         server.stop()
 

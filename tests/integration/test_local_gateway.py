@@ -137,9 +137,33 @@ def test_a_token_past_its_rate_is_a_429_with_retry_after_and_others_go_on(tmp_pa
     ]
     assert dict(answers[-1])["Retry-After"] == "10"
     assert request(gateway, "tok-b", "GET", "/v1/agents")[0] == 200
-    # Guessing tokens: two misses, then the address waits, even with a good token.
+    # Guessing tokens: two misses, then the address waits; a good token from it does not.
     assert [request(gateway, "guess", "GET", "/v1/agents")[0] for _ in range(3)] == [401, 401, 429]
-    assert request(gateway, "tok-b", "GET", "/v1/agents")[0] == 429
+    assert request(gateway, "tok-b", "GET", "/v1/agents")[0] == 200
+
+
+def test_tokenless_requests_from_an_address_never_lock_out_a_valid_token_from_it(tmp_path):
+    from agent_memory.local.limits import RateLimiter
+    from agent_memory.local.server import FAILED_AUTH_PER_MINUTE
+
+    # Given the server's limit on requests without a valid token (30 a minute per address)
+    services = build_services(Settings(data_dir=tmp_path), embedder=None, model=None)
+    book = TokenBook.of_tokens({"tok-a": TokenGrant("acme", ALL_SCOPES, "a")})
+    gateway = LocalGateway(
+        Api(services),
+        book,
+        "tenant",
+        failed_auth=RateLimiter(FAILED_AUTH_PER_MINUTE, FAILED_AUTH_PER_MINUTE),
+    )
+    # When another process on the same address sends 40 requests without a token
+    tokenless = [request(gateway, "", "GET", "/v1/agents")[0] for _ in range(40)]
+    # Then the first 30 are 401 and the rest 429
+    assert tokenless == [401] * 30 + [429] * 10
+    # And a valid token from that address is served, again and again
+    assert [request(gateway, "tok-a", "GET", "/v1/agents")[0] for _ in range(5)] == [200] * 5
+    # While requests without a valid token (none, or a wrong one) still wait
+    assert request(gateway, "", "GET", "/v1/agents")[0] == 429
+    assert request(gateway, "tok-wrong", "GET", "/v1/agents")[0] == 429
 
 
 def test_a_missing_and_an_unknown_token_are_told_apart_and_both_are_401(gateway):

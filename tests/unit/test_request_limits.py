@@ -54,3 +54,97 @@ def test_the_data_directory_is_made_private_whatever_it_was(tmp_path):
         assert stat.S_IMODE((data / "made-after").stat().st_mode) == 0o600
     finally:
         os.umask(umask)
+
+
+def _holding(gate, tenant: str, entered: list[str], release):
+    import threading
+
+    def hold(name: str) -> None:
+        with gate.turn(tenant):
+            entered.append(name)
+            release.wait(5)
+
+    def start(name: str) -> threading.Thread:
+        thread = threading.Thread(target=hold, args=(name,))
+        thread.start()
+        return thread
+
+    return start
+
+
+def _until(condition) -> None:
+    import time
+
+    deadline = time.monotonic() + 5
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_a_tenant_alone_is_not_held_back():
+    import threading
+
+    from agent_memory.local.fairness import TenantGate
+
+    # Given a gate of one running request a tenant, and acme the only tenant
+    gate = TenantGate(running=1, queued=1, wait_seconds=5)
+    release, entered = threading.Event(), []
+    start = _holding(gate, "acme", entered, release)
+    # When acme sends three requests at once, then all three run at once (none waits, none is
+    # refused): a laptop's one tenant keeps every worker
+    threads = [start(n) for n in ("a", "b", "c")]
+    _until(lambda: len(entered) == 3)
+    assert sorted(entered) == ["a", "b", "c"]
+    release.set()
+    for thread in threads:
+        thread.join(5)
+
+
+def test_beside_another_tenant_a_tenant_runs_its_share_queues_a_few_and_is_refused_past_them():
+    import threading
+
+    from agent_memory.local.fairness import TenantBusy, TenantGate
+
+    # Given a gate of one running and one waiting request a tenant, and globex with a request
+    # in the server
+    gate = TenantGate(running=1, queued=1, wait_seconds=5)
+    release, entered = threading.Event(), []
+    other = _holding(gate, "globex", entered, release)("globex")
+    _until(lambda: entered == ["globex"])
+    start = _holding(gate, "acme", entered, release)
+    # When acme has one request running and one waiting
+    first = start("first")
+    _until(lambda: "first" in entered)
+    second = start("second")
+    threading.Event().wait(0.1)
+    assert "second" not in entered  # it waits its turn
+    # Then a third of acme's is refused, while a third tenant's request runs at once
+    with pytest.raises(TenantBusy), gate.turn("acme"):
+        pass
+    with gate.turn("initech"):
+        pass
+    # And the waiting one runs once the first is done
+    release.set()
+    for thread in (first, second, other):
+        thread.join(5)
+    assert entered == ["globex", "first", "second"]
+
+
+def test_a_request_that_waits_past_its_time_is_refused_and_leaves_no_trace():
+    import threading
+
+    from agent_memory.local.fairness import TenantBusy, TenantGate
+
+    # Given acme running its one request beside globex's, and a wait of 0.2 s
+    gate = TenantGate(running=1, queued=2, wait_seconds=0.2)
+    release, entered = threading.Event(), []
+    threads = [_holding(gate, t, entered, release)(t) for t in ("globex", "acme")]
+    _until(lambda: len(entered) == 2)
+    # When acme's second request waits longer than that, then it is refused
+    with pytest.raises(TenantBusy), gate.turn("acme"):
+        pass
+    release.set()
+    for thread in threads:
+        thread.join(5)
+    # And once both are done, acme alone runs again at once
+    with gate.turn("acme"), gate.turn("acme"):
+        pass

@@ -28,13 +28,19 @@ class Settings(BaseSettings):
     threads: int = Field(default=16, ge=2, le=256)
     # Limits of what one client may take: requests a minute per token (0: no limit) with a
     # burst, open connections (all, and per client address), idle seconds before a connection
-    # is closed, event streams per tenant.
+    # is closed, seconds a request may take to send its headers and its body, event streams
+    # per tenant.
     requests_per_minute: int = Field(default=12_000, ge=0)
     request_burst: int = Field(default=2_000, ge=1)
     max_connections: int = Field(default=256, ge=1, le=10_000)
     connections_per_client: int = Field(default=64, ge=1)
     idle_timeout_seconds: int = Field(default=30, ge=1)
+    header_timeout_seconds: int = Field(default=10, ge=1)
+    body_timeout_seconds: int = Field(default=60, ge=1)
     event_streams_per_tenant: int = Field(default=4, ge=1)
+    # Requests of one tenant the embedded server runs at once (more wait their turn): so one
+    # tenant's load cannot slow another's requests by more than about twice.
+    tenant_running_requests: int = Field(default=1, ge=1)
     webhook_url: str | None = None
     # The web console at `/` (both shapes; the cloud template's Console parameter sets it).
     console: bool = True

@@ -19,6 +19,7 @@ from ..api.context import TOKEN_ID_CLAIM
 from ..api.routes.console import is_console_path
 from ..api.routes.health import HEALTH_PATH
 from ..domain.kernel.auth import Principal
+from .fairness import TenantBusy, TenantGate
 from .limits import RateLimiter, retry_after
 from .request_log import EVENTS_ROUTE, log_request
 from .sse import EventStreams
@@ -47,6 +48,7 @@ class LocalGateway:
         roles_claim: str = "roles",
         per_token: RateLimiter | None = None,
         failed_auth: RateLimiter | None = None,
+        tenants: TenantGate | None = None,
     ) -> None:
         self.api = api
         self.tokens = tokens
@@ -57,6 +59,9 @@ class LocalGateway:
         self.per_token = per_token
         self.failed_auth = failed_auth
         self.streams = streams
+        # Requests of one tenant running at once (fairness: one tenant's load cannot hold
+        # every worker while another's requests wait).
+        self.tenants = tenants
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         """Answer the request and log one line for it (request_log: what, never a secret)."""
@@ -84,19 +89,21 @@ class LocalGateway:
         except (UnicodeEncodeError, UnicodeDecodeError):
             return error(start_response, 400, "invalid_path", "the request path is not UTF-8")
         grant = None
+        token = ""
         # The console's files are public (they hold no data); the API behind them is not.
         if path not in PUBLIC_PATHS and not is_console_path(path):
-            client = f"addr:{environ.get('REMOTE_ADDR', '')}"
-            if self.failed_auth is not None and (wait := self.failed_auth.peek(client)):
-                return too_many(start_response, wait)
             header = environ.get("HTTP_AUTHORIZATION", "")
             scheme, _, token = header.partition(" ")
-            grant = self.tokens.grant_for(token.strip()) if scheme.lower() == "bearer" else None
+            token = token.strip() if scheme.lower() == "bearer" else ""
+            # The token is checked first (a hash and a stat: cheap), so that only requests
+            # without a valid one are counted against their address: tokenless requests from a
+            # shared address (every local process is 127.0.0.1) never lock out a valid token.
+            grant = self.tokens.grant_for(token)
             if grant is None:
-                if self.failed_auth is not None:
-                    self.failed_auth.take(client)
-                sent = token if scheme.lower() == "bearer" else ""
-                return error(start_response, 401, "unauthorized", unauthorized_text(sent))
+                client = f"addr:{environ.get('REMOTE_ADDR', '')}"
+                if self.failed_auth is not None and (wait := self.failed_auth.take(client)):
+                    return too_many(start_response, wait)
+                return error(start_response, 401, "unauthorized", unauthorized_text(token))
             if self.per_token is not None and (wait := self.per_token.take(f"token:{grant.id}")):
                 return too_many(start_response, wait)
         if grant is not None:
@@ -104,7 +111,12 @@ class LocalGateway:
         if self.streams is not None and grant is not None and self.streams.matches(environ):
             seen["route"] = EVENTS_ROUTE
             who = Principal(grant.tenant, grant.who, grant.scopes, grant.roles, grant.id)
-            return self.streams(environ, start_response, who)
+            tokens, sent = self.tokens, token
+
+            def still_valid() -> bool:
+                return tokens.grant_for(sent) is not None
+
+            return self.streams(environ, start_response, who, still_valid)
         length = int(environ.get("CONTENT_LENGTH") or 0)
         if length > MAX_BODY_BYTES:
             return error(
@@ -126,7 +138,14 @@ class LocalGateway:
             else None
         )
         event = to_event(environ, path, body, claims)
-        result, seen["route"] = self.api.handle_routed(event, None)
+        if self.tenants is None or grant is None:
+            result, seen["route"] = self.api.handle_routed(event, None)
+            return respond(start_response, result)
+        try:
+            with self.tenants.turn(grant.tenant):
+                result, seen["route"] = self.api.handle_routed(event, None)
+        except TenantBusy:
+            return too_many(start_response, 1.0)
         return respond(start_response, result)
 
 

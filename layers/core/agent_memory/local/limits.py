@@ -1,6 +1,6 @@
-"""What one client may take of the embedded server: requests per token (a token bucket each,
-429 with Retry-After past it) and connections per client address (past it a new connection is
-closed at once, so idle connections of one client cannot lock everyone else out)."""
+"""What one client may take of the embedded server: requests per token, and requests without a
+valid token per client address (a token bucket each, 429 with Retry-After past it). Connections
+are capped in local.connections."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 logger = logging.getLogger(__name__)
 
@@ -62,21 +61,3 @@ class RateLimiter:
 
 def retry_after(seconds: float) -> str:
     return str(max(1, math.ceil(seconds)))
-
-
-def capped_channels(server: Any, per_client: int) -> None:
-    """Make waitress's `server` close a new connection at once when its client address holds
-    `per_client` already. waitress makes each connection with `server.channel_class(server,
-    conn, addr, adj, map=...)`, and each live one is in `server.active_channels`."""
-    base = server.channel_class
-
-    def channel(srv: Any, conn: Any, addr: Any, adj: Any, map: Any = None) -> Any:  # noqa: A002
-        host = addr[0] if isinstance(addr, tuple) else addr
-        held = sum(1 for ch in list(srv.active_channels.values()) if ch.addr[0] == host)
-        if held >= per_client:
-            logger.warning("connection refused", extra={"client": host, "held": held})
-            conn.close()
-            return None
-        return base(srv, conn, addr, adj, map=map)
-
-    server.channel_class = channel

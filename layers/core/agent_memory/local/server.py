@@ -18,10 +18,12 @@ from ..api.app import Api
 from ..bootstrap import build_services
 from ..services import Services
 from ..settings import Settings
+from .connections import ConnectionGuard
 from .datadir import make_private
 from .datadir_lock import hold_shared
+from .fairness import TenantGate
 from .gateway import LocalGateway
-from .limits import RateLimiter, capped_channels
+from .limits import RateLimiter
 from .request_log import log_requests_as_json_lines
 from .sse import EventStreams
 from .tokens import TokenBook
@@ -81,6 +83,12 @@ def serve(settings: Settings) -> None:
         settings.roles_claim,
         per_token=RateLimiter(settings.requests_per_minute, settings.request_burst),
         failed_auth=RateLimiter(FAILED_AUTH_PER_MINUTE, FAILED_AUTH_PER_MINUTE),
+        # Beside another tenant, a tenant's requests, running and waiting, hold at most half
+        # the workers, so the other's request finds one free.
+        tenants=TenantGate(
+            settings.tenant_running_requests,
+            max(0, settings.threads // 2 - settings.tenant_running_requests),
+        ),
     )
     _start_background_work(services)
     server = _waitress(settings, gateway, sock)
@@ -138,12 +146,21 @@ def _waitress(settings: Settings, gateway: LocalGateway, sock: socket.socket) ->
         ident="agent-memory",
         clear_untrusted_proxy_headers=True,
         send_bytes=1,  # flush each event-stream chunk at once instead of buffering 18 kB
-        connection_limit=settings.max_connections,
-        # An idle connection is closed after this; checked every few seconds, not waitress's 30.
+        # The guard keeps to max_connections by closing waiting connections; waitress's own
+        # limit (which stops accepting, so nobody could make room) sits just above it.
+        connection_limit=settings.max_connections + 8,
+        # An idle connection is closed after this, a slow request after the guard's deadlines;
+        # both checked every second, not every 30.
         channel_timeout=settings.idle_timeout_seconds,
-        cleanup_interval=min(5, settings.idle_timeout_seconds),
+        cleanup_interval=1,
+        asyncore_use_poll=True,  # select() fails past 1024 open files
     )
-    capped_channels(server, settings.connections_per_client)
+    ConnectionGuard(
+        settings.max_connections,
+        settings.connections_per_client,
+        settings.header_timeout_seconds,
+        settings.body_timeout_seconds,
+    ).install(server)
     return server
 
 

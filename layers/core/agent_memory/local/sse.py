@@ -3,11 +3,17 @@
 The agent's stream carries `agent.memory_updated`; with `?sessionId=` the session's stream
 carries `memory.updated`. A reconnecting client sends Last-Event-ID and gets what it missed
 (from the last thousand events). The cloud shape publishes the same events to EventBridge.
+
+A stream lives only as long as its token: the token is checked again before every event and
+every half second while the stream waits, and once it is revoked or expired the stream sends a
+last `stream.closed` event (`{"reason": "token_invalid"}`) and ends; the client's reconnect then
+gets 401. So a stream outlives its token by at most TOKEN_CHECK_SECONDS.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import re
 import threading
@@ -22,9 +28,14 @@ from ..domain.kernel.errors import DomainError
 from ..domain.kernel.ids import validate_agent_id
 from ..domain.sessions.service import SessionService
 
+logger = logging.getLogger(__name__)
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 # A client gone is seen when a write to it fails: often enough to free its slot soon.
 KEEPALIVE_SECONDS = 5.0
+# How often a waiting stream asks whether its token still opens anything (a stat of the tokens
+# file, and a read of it when it changed).
+TOKEN_CHECK_SECONDS = 0.5
+CLOSED_EVENT = b'event: stream.closed\ndata: {"reason": "token_invalid"}\n\n'
 
 
 class EventStreams:
@@ -56,8 +67,14 @@ class EventStreams:
         )
 
     def __call__(
-        self, environ: dict[str, Any], start_response: StartResponse, who: Principal
+        self,
+        environ: dict[str, Any],
+        start_response: StartResponse,
+        who: Principal,
+        still_valid: Callable[[], bool] = lambda: True,
     ) -> Iterator[bytes] | list[bytes]:
+        """The stream of the agent (or session) in the path; `still_valid` says whether the
+        caller's token still opens anything (the stream ends once it does not)."""
         from .gateway import error
 
         path = environ["PATH_INFO"]
@@ -92,7 +109,7 @@ class EventStreams:
                 ("X-Accel-Buffering", "no"),
             ],
         )
-        return self._stream(subscription, tenant)
+        return self._stream(subscription, tenant, still_valid)
 
     def _take_slot(self, tenant: str) -> bool:
         with self._held_lock:
@@ -110,7 +127,9 @@ class EventStreams:
                 del self._held[tenant]
             self._slots.release()
 
-    def _stream(self, subscription: Any, tenant: str) -> Iterator[bytes]:
+    def _stream(
+        self, subscription: Any, tenant: str, still_valid: Callable[[], bool]
+    ) -> Iterator[bytes]:
         try:
             yield b": connected\n\n"
             idle = 0.0
@@ -118,13 +137,22 @@ class EventStreams:
                 if subscription.overflowed and subscription.queue.empty():
                     return  # the client reconnects and resumes from the last id it got
                 try:
-                    event_id, event = subscription.queue.get(timeout=0.5)
+                    event_id, event = subscription.queue.get(timeout=TOKEN_CHECK_SECONDS)
                 except queue.Empty:
-                    idle += 0.5
+                    if not still_valid():
+                        logger.info("event stream closed", extra={"reason": "token_invalid"})
+                        yield CLOSED_EVENT
+                        return
+                    idle += TOKEN_CHECK_SECONDS
                     if idle >= KEEPALIVE_SECONDS:
                         idle = 0.0
                         yield b": keepalive\n\n"
                     continue
+                if not still_valid():
+                    # Nothing more is told to a token that no longer opens anything.
+                    logger.info("event stream closed", extra={"reason": "token_invalid"})
+                    yield CLOSED_EVENT
+                    return
                 idle = 0.0
                 data = json.dumps({"type": event.type, **event.body()})
                 yield f"id: {event_id}\nevent: {event.type}\ndata: {data}\n\n".encode()

@@ -8,12 +8,18 @@ instead cost every request tens of milliseconds of CPU and hand anyone who sends
 cheap way to exhaust the server. The first token (made on first start, an admin of tenant
 `default`) is also written alone to `<data-dir>/token` (0600), the owner's copy to read it from.
 
+Every change (`token create`, `token revoke`, a first start) reads, changes and replaces the file
+while holding an exclusive lock on `<data-dir>/tokens.json.lock`, so changes made at once by
+separate processes all land; the file is replaced whole (written beside, fsynced, renamed), so a
+reader never sees half of it.
+
 Files written by earlier versions (`{token: {"tenant": ...}}`) are migrated when read: each
 token becomes a hashed entry with the scopes it had (all but `admin`, unless it listed some).
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import logging
@@ -21,6 +27,9 @@ import os
 import re
 import secrets
 import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -76,10 +85,14 @@ def digest_of(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+_RACY_NS = 2_000_000_000
+_FRESH = (-1, -1, -1)  # a stamp no file has: the next call reads the file again
+
+
 @dataclass
 class _Read:
     grants: dict[str, TokenGrant] = field(default_factory=dict)  # sha256 -> grant
-    seen: tuple[int, int] | None = None
+    seen: tuple[int, int, int] | None = None
 
 
 class TokenBook:
@@ -127,12 +140,17 @@ class TokenBook:
             return {}
         try:
             stat = self._path.stat()
-            seen: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+            seen: tuple[int, int, int] | None = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
         except FileNotFoundError:
             seen = None
         read = self._read
         if seen == read.seen:
             return read.grants
+        if seen is not None and time.time_ns() - stat.st_mtime_ns < _RACY_NS:
+            # Two changes within one tick of the file system's clock can leave the same stamp
+            # (and, a revoke and a create, the same size): a file this fresh is read again on
+            # every call until it has aged past any such tick.
+            seen = _FRESH
         with self._lock:
             grants: dict[str, TokenGrant] = {}
             if seen is not None:
@@ -208,23 +226,24 @@ def _ensure_first_token(data_dir: Path) -> str | None:
     earlier version has its `token` file but no entry for it: the entry is added (once: a
     revoked first token stays revoked)."""
     path = data_dir / "token"
-    made: str | None = None
-    entries = _load(data_dir / "tokens.json") if (data_dir / "tokens.json").exists() else {}
-    if entries.get("firstTokenKept"):
-        return None
-    if path.exists():
-        token = path.read_text().strip()
-    else:
-        token = made = new_token()
-        _write_private(path, token + "\n")
-    first = TokenGrant(DEFAULT_TENANT, ALL_SCOPES, FIRST_TOKEN_ID)
+    made: list[str] = []
 
-    def keep(entries: dict[str, Any]) -> None:
+    def keep(entries: dict[str, Any]) -> bool:
+        if entries.get("firstTokenKept"):
+            return False  # nothing to write
+        if path.exists():
+            token = path.read_text().strip()
+        else:
+            token = new_token()
+            _write_private(path, token + "\n")
+            made.append(token)
+        first = TokenGrant(DEFAULT_TENANT, ALL_SCOPES, FIRST_TOKEN_ID)
         entries[FIRST_TOKEN_ID] = first.entry(digest_of(token))
         entries["firstTokenKept"] = True
+        return True
 
     _update(data_dir, keep)
-    return made
+    return made[0] if made else None
 
 
 def new_token() -> str:
@@ -273,16 +292,34 @@ def _grants(entries: dict[str, Any]) -> list[tuple[TokenGrant, dict[str, Any]]]:
     return out
 
 
+# One process's threads queue here; processes queue on the lock file (flock is per open file,
+# so two threads of one process would not exclude each other through it alone).
 _file_lock = threading.Lock()
 
 
-def _update(data_dir: Path, change: Any) -> None:
-    """Read tokens.json (migrated), apply `change` to its entries, write it back whole: a
-    migrated file is rewritten without any plain token."""
-    path = data_dir / "tokens.json"
+@contextmanager
+def _locked(data_dir: Path) -> Iterator[None]:
+    """Hold the tokens file's lock: one change at a time, across every process."""
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     with _file_lock:
+        fd = os.open(data_dir / "tokens.json.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing the file lets the lock go
+
+
+def _update(data_dir: Path, change: Callable[[dict[str, Any]], bool | None]) -> None:
+    """Read tokens.json (migrated), apply `change` to its entries, write it back whole (unless
+    `change` returns False: nothing changed): a migrated file is rewritten without any plain
+    token. All under the lock, so a change made by another process at the same moment is read
+    here, never overwritten."""
+    path = data_dir / "tokens.json"
+    with _locked(data_dir):
         entries = _load(path) if path.exists() else {}
-        change(entries)
+        if change(entries) is False:
+            return
         kept = bool(entries.pop("firstTokenKept", False))
         doc = {"version": 2, "firstTokenKept": kept, "tokens": entries}
         _write_private(path, json.dumps(doc, indent=2) + "\n")
@@ -305,3 +342,9 @@ def _write_private(path: Path, text: str) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temp, path)
+    # The rename itself is durable only once the directory is: a crash now keeps the change.
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
