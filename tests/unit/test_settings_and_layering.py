@@ -72,6 +72,9 @@ def test_a_webhook_needs_a_well_formed_signing_secret():
     for bad in ("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "whsec_not base64!", "whsec_c2hvcnQ="):
         with pytest.raises(ValidationError, match="webhook secret"):
             Settings(webhook_url="http://127.0.0.1:9/hook", webhook_secret=bad)
+    # Only http(s): a file:// or other scheme is refused at start, not at the first delivery.
+    with pytest.raises(ValidationError, match="http:// or https://"):
+        Settings(webhook_url="file:///etc/passwd", webhook_secret=WHSEC)
     settings = Settings(webhook_url="http://127.0.0.1:9/hook", webhook_secret=WHSEC)
     assert settings.webhook_key is not None and len(settings.webhook_key) == 24
 

@@ -147,6 +147,10 @@ class Settings(BaseSettings):
                 'python -c "import secrets; print(secrets.token_urlsafe(32))" and pass it with '
                 "--token (or AGENT_MEMORY_TOKEN), or listen on 127.0.0.1."
             )
+        if self.webhook_url:
+            from .adapters.events.webhook_delivery import check_url
+
+            check_url(self.webhook_url)
         if self.webhook_url and self.webhook_secret is None:
             raise ValueError(
                 "AGENT_MEMORY_WEBHOOK_URL needs AGENT_MEMORY_WEBHOOK_SECRET (whsec_ and the base64 "

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import queue
 import threading
 import time
-import urllib.request
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...domain.kernel.events import Event, EventPublisher
-from .webhooks import signed_headers
+from .webhook_delivery import WebhookSender
 
 logger = logging.getLogger(__name__)
 
@@ -53,9 +51,8 @@ class InProcessBus(EventPublisher):
         self._ids = itertools.count(time.time_ns() // 1_000)
         self._recent: deque[tuple[int, Event]] = deque(maxlen=history)
         self._subscribers: list[Subscription] = []
-        self._webhook_url = webhook_url
         # Settings refuse a webhook URL without a secret: every delivery is signed.
-        self._webhook_key = webhook_key
+        self.webhook = WebhookSender(webhook_url, webhook_key) if webhook_url else None
 
     def publish(self, events: Sequence[Event]) -> None:
         with self._lock:
@@ -74,8 +71,8 @@ class InProcessBus(EventPublisher):
                                 "slow event subscriber dropped an event",
                                 extra={"agent_id": subscription.agent_id},
                             )
-        if self._webhook_url:
-            threading.Thread(target=self._post, args=(list(events),), daemon=True).start()
+        if self.webhook is not None:
+            self.webhook.send(events)
 
     def subscribe(
         self, tenant: str, agent_id: str, session_id: str | None, last_id: int | None = None
@@ -93,20 +90,3 @@ class InProcessBus(EventPublisher):
         with self._lock:
             if subscription in self._subscribers:
                 self._subscribers.remove(subscription)
-
-    def _post(self, events: list[Event]) -> None:
-        assert self._webhook_url
-        # The tenant too: one server may serve several, each with an agent of the same id.
-        body = json.dumps(
-            [{"type": e.type, "tenant": e.tenant, **e.body()} for e in events]
-        ).encode()
-        headers = {"Content-Type": "application/json"}
-        if self._webhook_key is not None:
-            headers.update(signed_headers(self._webhook_key, int(time.time()), body))
-        request = urllib.request.Request(
-            self._webhook_url, data=body, method="POST", headers=headers
-        )
-        try:
-            urllib.request.urlopen(request, timeout=5).close()
-        except OSError as exc:
-            logger.warning("webhook delivery failed", extra={"error": str(exc)})
