@@ -63,6 +63,8 @@ BODIES = {
     "open-brackets": '{"a":' + "[" * 50_000,
     "long-int": '{"harness": {"memory": {"search": {"max_results": ' + "9" * 5000 + "}}}}",
     "21-digits": '{"summary": "x", "pinned": 123456789012345678901}',
+    "nan": '{"harness": {"memory": {"labels": {"x": {"max": NaN}}}}, "summary": "x"}',
+    "infinity": '{"harness": {"x": -Infinity}, "summary": "x", "events": [1e999]}',
 }
 CODES = {
     "too-deep": "body_too_deep",
@@ -70,6 +72,8 @@ CODES = {
     "open-brackets": "body_too_deep",
     "long-int": "number_too_long",
     "21-digits": "number_too_long",
+    "nan": "number_not_finite",
+    "infinity": "number_not_finite",
 }
 ROUTES = [
     ("PUT", ""),

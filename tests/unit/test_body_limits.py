@@ -113,3 +113,28 @@ def test_strings_left_open_are_read_in_linear_time(body):
 )
 def test_strings_are_emptied_escapes_and_all(body, skeleton):
     assert without_strings(body) == skeleton
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"a": NaN}',
+        '{"a": [1, -Infinity]}',
+        '{"a": Infinity}',
+        '{"a": 1e999}',
+        '{"a": -2.5E+400}',
+    ],
+)
+def test_numbers_json_has_not_are_refused(body):
+    # Python's parser takes them (NaN, Infinity, and 1e999 as infinity); JSON has no such
+    # number, and a free-form manifest field would keep NaN as null
+    refused = refusal(body)
+    assert refused is not None and (refused.status, refused.code) == (400, "number_not_finite")
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['{"a": "NaN"}', '{"NaN": 1}', '{"a": 1e308, "b": -2.5e-400, "c": 0.5E3}', '{"Infinity": "x"}'],
+)
+def test_the_words_in_strings_and_numbers_within_range_pass(body):
+    assert refusal(body) is None

@@ -3,12 +3,13 @@ embedded server and the Lambda function both call Api.handle).
 
 A parser meets hostile JSON too late: `json.loads` recurses once a nesting level and gives up
 near 1,000 (a RecursionError, not a ValueError), pydantic stops at a lower depth, `int()` refuses
-literals over 4,300 digits, and an execution nested past what a store reads back cannot be
+literals over 4,300 digits, Python's parser takes NaN and Infinity (which JSON has not), and an execution nested past what a store reads back cannot be
 shown again. Each is refused here as a 400 that changes nothing.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -22,6 +23,11 @@ MAX_DIGITS = 20  # a 64-bit integer has at most 20
 _STRING = re.compile(r'"(?:[^"\\]++|\\(?:.|\Z))*+(?:"|\Z)', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
 _LONG_NUMBER = re.compile(rf"[0-9]{{{MAX_DIGITS + 1},}}")
+# Python's json reads NaN, Infinity and -Infinity, which JSON has not: a manifest's free-form
+# field would keep NaN as null (its JSON form), a value nobody sent.
+_NOT_A_NUMBER = re.compile(r"(?<![\w.])-?(?:NaN|Infinity)(?!\w)")
+# And a number past a float's range (1e999) is read as infinity.
+_EXPONENT = re.compile(r"-?[0-9]+(?:\.[0-9]+)?[eE][+-]?[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,14 @@ def refusal(body: str) -> BodyRefused | None:
             400,
             "number_too_long",
             f"a number in the request body has more than {MAX_DIGITS} digits",
+        )
+    if _NOT_A_NUMBER.search(skeleton) or any(
+        math.isinf(float(m.group())) for m in _EXPONENT.finditer(skeleton)
+    ):
+        return BodyRefused(
+            400,
+            "number_not_finite",
+            "NaN and Infinity are not JSON numbers: send a number, or the value as a string",
         )
     return None
 
