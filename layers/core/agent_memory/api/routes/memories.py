@@ -22,6 +22,7 @@ from ..answers import (
     PutMemoryOut,
     VersionSummary,
 )
+from ..own_sessions import OwnSessions
 from ..paths import agent_id_from
 from .agents import AgentId, Cursor, Limit
 from .common import ERRORS, NO_CONTENT, caller_of, no_content
@@ -191,8 +192,10 @@ def _version_routes(router: Router, services: Services, agent_of: AgentOf) -> No
     ) -> MemoryVersionList:
         who = caller()
         who.can_read()
-        page = files.versions(who.tenant, agent_of(agent_id, who.tenant), path, limit, cursor)
-        versions = [VersionSummary.model_validate(dict(v)) for v in page.items]
+        agent = agent_of(agent_id, who.tenant)
+        page = files.versions(who.tenant, agent, path, limit, cursor)
+        shown = OwnSessions(services.store, who, agent).shown(page.items)
+        versions = [VersionSummary.model_validate(dict(v)) for v in shown]
         return MemoryVersionList(versions=versions, next=page.next)
 
     @router.get(
@@ -206,8 +209,9 @@ def _version_routes(router: Router, services: Services, agent_of: AgentOf) -> No
     ) -> FileVersion:
         who = caller()
         who.can_read()
-        found = files.version(who.tenant, agent_of(agent_id, who.tenant), version_id)
-        return found
+        agent = agent_of(agent_id, who.tenant)
+        found = files.version(who.tenant, agent, version_id)
+        return OwnSessions(services.store, who, agent).shown([found])[0]
 
 
 def _index_routes(router: Router, services: Services) -> None:

@@ -12,6 +12,7 @@ from ...domain.tools.io import InstructionsOut, OfferedTool, RecallIn, RecallOut
 from ...domain.usage.models import UsagePage
 from ...services import Services
 from ..answers import JsonObject, ToolCallOut
+from ..own_sessions import OwnSessions
 from ..paths import agent_id_from
 from .agents import AgentId, Cursor, Limit
 from .common import ERRORS, caller_of
@@ -162,4 +163,7 @@ def _usage_route(router: Router, services: Services) -> None:
     ) -> UsagePage:
         who = caller()
         who.can_read()
-        return services.tools.usage(who.tenant, agent_id_from(agent_id), turn_id, limit, cursor)
+        agent = agent_id_from(agent_id)
+        page = services.tools.usage(who.tenant, agent, turn_id, limit, cursor)
+        own = OwnSessions(services.store, who, agent)
+        return page.model_copy(update={"usage": own.shown(page.usage, "execution_id")})
