@@ -307,4 +307,13 @@ MIGRATIONS: list[list[Step]] = [
             PRIMARY KEY (tenant, name, version)
         ) WITHOUT ROWID""",
     ],
+    # 20: when each record expires and when it is purged (UTC, fixed-width text: string order
+    # is time order), so a listing judges expiry in SQL at the instant it is read and the
+    # sweeper finds what is due
+    [
+        "ALTER TABLE records ADD COLUMN expires_at TEXT",
+        "ALTER TABLE records ADD COLUMN purge_at TEXT",
+        "CREATE INDEX records_by_expiry ON records (expires_at) WHERE expires_at IS NOT NULL",
+        "CREATE INDEX records_by_purge ON records (purge_at) WHERE purge_at IS NOT NULL",
+    ],
 ]

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from ...domain.files.models import TenantLimits
+from ...domain.kernel.durations import instant_key
 from ...domain.kernel.errors import PreconditionFailed
 from ...domain.kernel.models import Turn, TurnStatus
+from ...domain.records.expiry import purge_at
 from ...domain.records.models import (
     Execution,
     Record,
@@ -32,6 +35,7 @@ from .search import EmbeddedIndex
 class SqliteRecords:
     db: Database
     index: EmbeddedIndex | None
+    tenant_limits: Callable[[str], TenantLimits | None]
 
     # -- turn log ------------------------------------------------------------------------------
 
@@ -127,7 +131,7 @@ class SqliteRecords:
         if before is not None:
             where.append("record_id < ?")
             args.append(before)
-        rules, rule_args = filter_sql(query, RECORD_COLUMNS)
+        rules, rule_args = filter_sql(query, RECORD_COLUMNS, expiry_at=query.at)
         where += rules
         args += rule_args
         if query.pinned is not None:
@@ -141,7 +145,7 @@ class SqliteRecords:
             )
             .fetchall()
         )
-        return [from_doc(json.loads(row[0])) for row in rows]
+        return [from_doc(json.loads(row[0])).seen_at(query.at) for row in rows]
 
     def record_versions(
         self, tenant: str, agent_id: str, record_id: str, limit: int, before: int | None
@@ -204,8 +208,11 @@ class SqliteRecords:
         self, conn: sqlite3.Connection, tenant: str, agent_id: str, writes: Sequence[RecordWrite]
     ) -> None:
         index = self.index
+        expiring = any(w.record.expires_at is not None for w in writes)
+        limits = self.tenant_limits(tenant) if expiring else None
         for write in writes:
             record = write.record
+            purge = purge_at(record, limits)
             values = (
                 record.scope,
                 record.session_id,
@@ -215,13 +222,15 @@ class SqliteRecords:
                 int(record.pinned),
                 record.version,
                 json.dumps(to_doc(record)),
+                instant_key(record.expires_at) if record.expires_at else None,
+                instant_key(purge) if purge else None,
             )
             if write.expected_version is None:
                 try:
                     conn.execute(
                         "INSERT INTO records (scope, session_id, status, kind, preview, pinned,"
-                        " version, doc, tenant, agent_id, record_id)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        " version, doc, expires_at, purge_at, tenant, agent_id, record_id)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (*values, tenant, agent_id, record.id),
                     )
                 except sqlite3.IntegrityError as exc:
@@ -229,7 +238,8 @@ class SqliteRecords:
             else:
                 changed = conn.execute(
                     "UPDATE records SET scope = ?, session_id = ?, status = ?, kind = ?,"
-                    " preview = ?, pinned = ?, version = ?, doc = ? WHERE tenant = ?"
+                    " preview = ?, pinned = ?, version = ?, doc = ?, expires_at = ?,"
+                    " purge_at = ? WHERE tenant = ?"
                     " AND agent_id = ? AND record_id = ? AND version = ?",
                     (*values, tenant, agent_id, record.id, write.expected_version),
                 ).rowcount

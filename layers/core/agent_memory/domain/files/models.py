@@ -113,3 +113,5 @@ class TenantLimits(DeferredModel):
 
     memory_bytes: int | None = None
     memories_per_agent: int | None = None
+    # How long an expired record stays readable before it is purged (ISO 8601 duration).
+    expired_retention: str | None = None

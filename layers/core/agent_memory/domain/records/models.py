@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field
 
 from ..kernel.deferred import DeferredModel
-from ..kernel.models import Entity
+from ..kernel.models import Entity, utcnow
 from ..search.index import IndexDoc
 
 RecordScope = Literal["session", "agent"]
@@ -23,6 +23,9 @@ class RecordStatus(StrEnum):
     ACTIVE = "ACTIVE"
     SUPERSEDED = "SUPERSEDED"
     DELETED = "DELETED"
+    # Its expiresAt has passed. A head still stored as ACTIVE reads as EXPIRED from that
+    # instant on (Record.seen_at); the sweeper writes the status down later.
+    EXPIRED = "EXPIRED"
 
 
 class Provenance(Entity):
@@ -59,6 +62,22 @@ class Record(Entity):
     provenance: Provenance
     created_at: datetime = Field(serialization_alias="createdAt")
     updated_at: datetime = Field(serialization_alias="updatedAt")
+    expires_at: datetime | None = Field(default=None, serialization_alias="expiresAt")
+
+    def expired_at(self, now: datetime) -> bool:
+        """Whether this live record has reached its expiresAt by `now`."""
+        return (
+            self.status is RecordStatus.ACTIVE
+            and self.expires_at is not None
+            and self.expires_at <= now
+        )
+
+    def seen_at(self, now: datetime) -> Record:
+        """The record as a read at `now` shows it: EXPIRED once its expiresAt has passed,
+        whether or not the sweeper has written that down yet."""
+        if self.expired_at(now):
+            return self.model_copy(update={"status": RecordStatus.EXPIRED})
+        return self
 
     def visible_to(self, session_id: str | None, read_scopes: Sequence[str]) -> bool:
         if self.scope == "agent":
@@ -70,6 +89,10 @@ class RecordOperation(StrEnum):
     CREATE = "create"
     SUPERSEDE = "supersede"
     DELETE = "delete"
+    # An app set or cleared expiresAt.
+    SET_EXPIRY = "set_expiry"
+    # The sweeper wrote down that expiresAt has passed.
+    EXPIRE = "expire"
 
 
 class RecordVersion(Entity):
@@ -111,8 +134,12 @@ class RecordQuery(DeferredModel):
     include_all_sessions: bool = False
     preview: Literal["live", "any", "only"] = "live"
     pinned: bool | None = None
+    # The instant the statuses are judged at: a record whose expiresAt is at or before it is
+    # EXPIRED, not ACTIVE. Every read takes the clock when it is asked.
+    at: datetime = Field(default_factory=utcnow)
 
     def matches(self, record: Record) -> bool:
+        record = record.seen_at(self.at)
         if self.statuses and record.status not in self.statuses:
             return False
         if self.kinds and record.kind not in self.kinds:

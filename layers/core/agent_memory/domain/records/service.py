@@ -7,7 +7,9 @@ what a turn may stage (`turn_budget`). Names other modules import from here stay
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 
+from ..agents.manifest import Manifest
 from ..kernel.events import Change, EventPublisher
 from ..kernel.models import Page, Turn, utcnow
 from ..search.service import SearchService
@@ -25,6 +27,7 @@ from ..sessions.turn_context import ManifestCache, TurnContext
 from ..store import Store
 from ..tools.io import AddMemoryIn, IdIn, MemoriesOut, RecordsOut, SearchMemoryIn, SourcesOut
 from .admin import RecordAdmin
+from .expiry import with_lifetimes
 from .models import Record, RecordQuery, RecordVersion, RecordWrite
 from .pins import MEMORY_RULES, Pins, pin_line, pin_tokens
 from .ranking import RecordRanking, index_filter, rank_lexical
@@ -148,7 +151,16 @@ class RecordService:
             # Status changes keep their text: indexed without a new embedding.
             by_id.update((r.id, self._search.doc_without_vector(r)) for r in plan.restated)
         writes = [w.model_copy(update={"index": by_id.get(w.record.id)}) for w in plan.writes]
+        if plan.created:
+            writes = with_lifetimes(writes, self._lifetimes(tenant, agent_id))
         return writes, plan.changes
+
+    def _lifetimes(self, tenant: str, agent_id: str) -> dict[str, str]:
+        """harness.memory.expire_after of the agent's current manifest."""
+        agent = self._store.get_agent(tenant, agent_id)
+        if agent is None:
+            return {}
+        return dict(Manifest.model_validate(agent.manifest).harness.memory.expire_after)
 
     def turn_memories(self, ctx: TurnContext) -> list[Record]:
         """The records a turn wrote or deleted, live and preview alike, as they stand now."""
@@ -188,3 +200,9 @@ class RecordService:
     def delete(self, tenant: str, agent_id: str, record_id: str, actor: str) -> Record:
         """An app's delete: applies at once; the record and its versions stay readable."""
         return self._admin.delete(tenant, agent_id, record_id, actor)
+
+    def set_expiry(
+        self, tenant: str, agent_id: str, record_id: str, expires_at: datetime | None, actor: str
+    ) -> Record:
+        """An app sets or clears when a record expires (a new version)."""
+        return self._admin.set_expiry(tenant, agent_id, record_id, expires_at, actor)

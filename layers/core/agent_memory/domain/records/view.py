@@ -4,7 +4,7 @@ records a preview record replaces)."""
 
 from __future__ import annotations
 
-from ..kernel.models import TurnStatus
+from ..kernel.models import TurnStatus, utcnow
 from ..sessions.effects import Effect, RecordAddEffect, RecordDeleteEffect, RecordEffect
 from ..sessions.turn_context import TurnContext
 from ..store import Store
@@ -74,7 +74,10 @@ class RecordView:
     def get_many(self, ctx: TurnContext, record_ids: list[str]) -> dict[str, Record]:
         """The records of `record_ids` the turn may see (any status), staged writes included."""
         wanted = set(record_ids)
-        records = {r.id: r for r in self._store.get_records(ctx.tenant, ctx.agent_id, wanted)}
+        now = utcnow()
+        records = {
+            r.id: r.seen_at(now) for r in self._store.get_records(ctx.tenant, ctx.agent_id, wanted)
+        }
         self.overlay(ctx, records, only=wanted)
         return {
             rid: record
