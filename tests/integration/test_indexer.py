@@ -334,6 +334,22 @@ def test_a_removed_record_head_is_deleted_from_the_index(indexer, index):
     assert index.get("rec_1") is None
 
 
+def test_a_record_head_purged_by_dynamodbs_ttl_leaves_the_index(indexer, index):
+    """An expired record's purge: DynamoDB's TTL deletes the head (a REMOVE by the service
+    itself, userIdentity dynamodb.amazonaws.com) and the stream takes its document out."""
+    expiring = make_record(expires_at=T0)
+    image = record_image(expiring)
+    indexer.process(batch(change("INSERT", new=image)))
+    assert index.get("rec_1") is not None
+    removed = change("REMOVE", old=image)
+    removed["userIdentity"] = {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
+
+    response = indexer.process(batch(removed))
+
+    assert response == {"batchItemFailures": []}
+    assert index.get("rec_1") is None
+
+
 def test_items_that_are_not_heads_are_ignored(indexer, index, embedder):
     version_item = record_image(make_record())
     version_item["pk"] = {"S": "T#t1#A#teams/web#R#rec_1"}

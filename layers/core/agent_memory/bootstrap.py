@@ -19,6 +19,7 @@ from .domain.history.search import HistorySearch, history_input_error
 from .domain.history.service import HistoryService
 from .domain.kernel.events import EventPublisher
 from .domain.kernel.metrics import NO_METRICS, MeteredEmbedder, Metrics
+from .domain.records.ports import ExpirySweep
 from .domain.records.service import RecordService
 from .domain.search.embeddings import Embedder
 from .domain.search.index import SearchIndex
@@ -34,6 +35,7 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from .adapters.dynamodb.stream_indexer import StreamIndexer
+    from .adapters.expiry_worker import ExpiryWorker
     from .adapters.extraction.dispatch import Dispatcher
     from .adapters.sqlite.vectors import BackgroundEmbedder
 
@@ -286,6 +288,7 @@ def build_services(
     register_area_tools(tools, files, history_search)
     ingest = IngestService(sessions, history)
     vectors = build_vectors(store, search)
+    audit = AuditService(store, settings.audit_retention_days)
     return Services(
         settings=settings,
         store=store,
@@ -299,12 +302,30 @@ def build_services(
         agent_search=AgentSearch(store, search, records, history_search),
         tools=tools,
         ingest=ingest,
-        audit=AuditService(store, settings.audit_retention_days),
+        audit=audit,
         agent_manifests=NamedManifestService(store, agents),
         extraction=extraction,
         starter=starter,
         vectors=vectors,
+        expiry=build_expiry(settings, store, search, events, audit),
     )
+
+
+def build_expiry(
+    settings: Settings,
+    store: Store,
+    search: SearchService,
+    events: EventPublisher,
+    audit: AuditService,
+) -> ExpiryWorker | None:
+    """Embedded shape: the sweeper's thread. The cloud's purge is DynamoDB's TTL."""
+    if not isinstance(store, ExpirySweep):
+        return None
+    from .adapters.expiry_worker import ExpiryWorker
+    from .domain.records.sweeper import ExpirySweeper
+
+    sweeper = ExpirySweeper(store, store, search, events, audit)
+    return ExpiryWorker(sweeper, settings.expiry_sweep_seconds)
 
 
 def file_limits(settings: Settings) -> FileLimits:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 
 from .models import Record, RecordQuery, RecordVersion, RecordWrite
 
@@ -35,3 +36,22 @@ class RecordStore(ABC):
     def write_records(self, tenant: str, agent_id: str, writes: Sequence[RecordWrite]) -> None:
         """Apply writes outside any turn (an app's change): all or none, each only while its
         expected version holds (PreconditionFailed otherwise)."""
+
+
+class ExpirySweep(ABC):
+    """What the embedded shape's sweeper needs of its store, across tenants: the records whose
+    expiry has passed but are still stored ACTIVE, and the purge of those past their retention.
+
+    The cloud shape has no sweeper: a read judges expiry at its own instant (RecordQuery.at),
+    and DynamoDB's TTL removes a record's head and versions at its purge instant (the item's
+    `ttl`), the stream taking its search document out."""
+
+    @abstractmethod
+    def records_expiring(self, now: datetime, limit: int) -> list[Record]:
+        """Up to `limit` heads stored ACTIVE whose expiresAt is at or before `now`."""
+
+    @abstractmethod
+    def purge_records(self, now: datetime, limit: int) -> list[Record]:
+        """Remove up to `limit` records whose purge instant (expiresAt plus the retention when
+        it was set) is at or before `now`: head, versions and search document, each record
+        in one transaction. Returns the heads removed."""
