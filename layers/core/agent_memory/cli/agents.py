@@ -15,6 +15,7 @@ from typing import Any
 from ..client import Client
 from ..client.models import Agent
 from .flags import action, client_flags
+from .records import add_records_commands
 
 
 def run_agents(args: argparse.Namespace) -> int:
@@ -132,4 +133,5 @@ def add_agents_command(commands: Any) -> None:
     put.add_argument("file", help="the manifest document (JSON), or - for stdin")
     agents.set_defaults(run=run_agents)
     _memory_commands(actions.add_parser("memories", help="an agent's /memories files"))
+    add_records_commands(actions.add_parser("records", help="an agent's memory records"))
     _memory_commands(commands.add_parser("memories", help="the same as `agents memories`"))

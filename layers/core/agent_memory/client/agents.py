@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -335,6 +336,15 @@ class Records(Area):
         """Delete at once; the deleted record (it and its versions stay readable)."""
         path = agent_path(agent_id) + f"/-/records/{record_id}"
         return self._run(Call("DELETE", path, partial(from_wire, Record)))
+
+    def set_expiry(self, agent_id: str, record_id: str, expires_at: datetime | None) -> Record:
+        """Set when the record expires (a timezone-aware datetime), or clear it with None: a
+        new version. From then on it leaves recall, search and listings (status EXPIRED)."""
+        if expires_at is not None and expires_at.tzinfo is None:
+            raise ValueError("expires_at needs a time zone, such as datetime.now(UTC)")
+        path = agent_path(agent_id) + f"/-/records/{record_id}"
+        when = None if expires_at is None else expires_at.isoformat().replace("+00:00", "Z")
+        return self._run(Call("PATCH", path, partial(from_wire, Record), body={"expiresAt": when}))
 
     def versions(
         self, agent_id: str, record_id: str, limit: int | None = None, cursor: str | None = None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import AsyncIterator, Callable
+from datetime import datetime
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -126,6 +127,9 @@ class AsyncRecords(Protocol):
     ) -> builtins.list[Record]: ...
     async def get(self, agent_id: str, record_id: str) -> Record: ...
     async def delete(self, agent_id: str, record_id: str) -> Record: ...
+    async def set_expiry(
+        self, agent_id: str, record_id: str, expires_at: datetime | None
+    ) -> Record: ...
     async def versions(
         self, agent_id: str, record_id: str, limit: int | None = None, cursor: str | None = None
     ) -> Page[RecordVersion]: ...

@@ -106,6 +106,10 @@ class FileWrite(DeferredModel):
     preview: PreviewFile | None = None
 
 
+# How long an expired record stays readable before it is purged, unless the tenant sets another.
+DEFAULT_EXPIRED_RETENTION = "P30D"
+
+
 class TenantLimits(DeferredModel):
     """A tenant's own file memory limits, set by its admin; None keeps the deployment's."""
 

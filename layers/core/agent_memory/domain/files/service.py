@@ -50,10 +50,16 @@ class FileService:
         return self.limits.with_tenant(self._store.tenant_limits(tenant))
 
     def set_tenant_limits(
-        self, tenant: str, memory_bytes: int | None, memories_per_agent: int | None
+        self,
+        tenant: str,
+        memory_bytes: int | None,
+        memories_per_agent: int | None,
+        expired_retention: str | None = None,
     ) -> FileLimits:
         """Set the tenant's own limits (a None argument keeps what it has)."""
-        own = save_tenant_limits(self._store, tenant, memory_bytes, memories_per_agent)
+        own = save_tenant_limits(
+            self._store, tenant, memory_bytes, memories_per_agent, expired_retention
+        )
         return self.limits.with_tenant(own)
 
     def _write(self, tenant: str, agent_id: str, writes: list[FileWrite]) -> None:

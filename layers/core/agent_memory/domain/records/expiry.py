@@ -9,17 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
-from ..files.models import TenantLimits
+from ..files.models import DEFAULT_EXPIRED_RETENTION, TenantLimits
 from ..kernel.durations import parse_duration
 from .models import Record, RecordWrite
-
-DEFAULT_RETENTION = "P30D"
 
 
 def retention(limits: TenantLimits | None) -> timedelta:
     """How long an expired record stays readable before it is purged."""
     own = limits.expired_retention if limits is not None else None
-    return parse_duration(own or DEFAULT_RETENTION)
+    return parse_duration(own or DEFAULT_EXPIRED_RETENTION)
 
 
 def purge_at(record: Record, limits: TenantLimits | None) -> datetime | None:
