@@ -7,7 +7,9 @@ under its expected-version condition and each version put under attribute_not_ex
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
 from functools import reduce
 from itertools import islice
 from typing import TypeVar
@@ -28,6 +30,7 @@ from ...domain.records.models import (
     RecordStatus,
     RecordVersion,
     RecordWrite,
+    from_doc,
 )
 from ...domain.sessions.effects import Effect
 from . import keys
@@ -44,6 +47,8 @@ from .transactions import (
 
 # Items read per Query page while looking for matching records.
 _MIN_PAGE, _MAX_PAGE = 25, 1000
+# Versions read a page while looking back for the one current at an instant.
+_VERSIONS_PAGE = 10
 # The most values a FilterExpression's IN takes.
 _MAX_IN_VALUES = 100
 
@@ -192,6 +197,29 @@ class DynamoRecords:
                 page_size=limit,
             )
             return [item.to_version() for item in islice(results, limit)]
+
+    def records_at(
+        self, tenant: str, agent_id: str, ids: Iterable[str], at: datetime
+    ) -> list[Record]:
+        model = self._items.record_version
+        found: list[Record] = []
+        for record_id in dict.fromkeys(ids):
+            if "#" in record_id:
+                continue  # no key part (keys.py): names no record, as in SQLite
+            with storage_errors():
+                newest_first = model.query(
+                    keys.record_versions_pk(tenant, agent_id, record_id),
+                    model.sk.startswith(keys.RECORD_VERSION),
+                    consistent_read=True,
+                    scan_index_forward=False,
+                    page_size=_VERSIONS_PAGE,
+                )
+                for item in newest_first:
+                    doc = json.loads(item.doc)
+                    if datetime.fromisoformat(doc["at"]) <= at:
+                        found.append(from_doc(doc["record"]))
+                        break
+        return sorted(found, key=lambda record: record.id)
 
     def write_records(self, tenant: str, agent_id: str, writes: Sequence[RecordWrite]) -> None:
         if not writes:

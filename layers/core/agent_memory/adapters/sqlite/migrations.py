@@ -3,10 +3,30 @@ A step is an SQL statement, or a function of the connection for what SQL alone c
 
 import sqlite3
 from collections.abc import Callable
+from datetime import datetime
 
+from ...domain.kernel.durations import instant_key
 from .words import retokenize, split_by_tenant
 
 Step = str | Callable[[sqlite3.Connection], None]
+
+
+def _version_times(conn: sqlite3.Connection) -> None:
+    """record_versions.at, filled in from each version's document."""
+    conn.execute("ALTER TABLE record_versions ADD COLUMN at TEXT")
+    rows = conn.execute(
+        "SELECT tenant, agent_id, record_id, version, json_extract(doc, '$.at')"
+        " FROM record_versions"
+    ).fetchall()
+    conn.executemany(
+        "UPDATE record_versions SET at = ? WHERE tenant = ? AND agent_id = ? AND record_id = ?"
+        " AND version = ?",
+        [
+            (instant_key(datetime.fromisoformat(at)), tenant, agent_id, record_id, version)
+            for tenant, agent_id, record_id, version, at in rows
+        ],
+    )
+
 
 MIGRATIONS: list[list[Step]] = [
     # 1: agents, manifest versions, sessions, turns
@@ -316,4 +336,7 @@ MIGRATIONS: list[list[Step]] = [
         "CREATE INDEX records_by_expiry ON records (expires_at) WHERE expires_at IS NOT NULL",
         "CREATE INDEX records_by_purge ON records (purge_at) WHERE purge_at IS NOT NULL",
     ],
+    # 21: when each record version was made (fixed-width UTC text), so an as-of read finds the
+    # version current at a past instant in one indexed range per record
+    [_version_times],
 ]

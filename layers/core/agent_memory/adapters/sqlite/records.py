@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
 from ...domain.files.models import TenantLimits
@@ -161,6 +162,27 @@ class SqliteRecords:
         )
         return [version_from_doc(json.loads(row[0])) for row in rows]
 
+    def records_at(
+        self, tenant: str, agent_id: str, ids: Iterable[str], at: datetime
+    ) -> list[Record]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+        marks = ",".join("?" * len(wanted))
+        # Each record's newest version made at or before `at`: one range of its key each.
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT doc FROM (SELECT doc, ROW_NUMBER() OVER (PARTITION BY record_id"
+                " ORDER BY version DESC) AS n FROM record_versions WHERE tenant = ?"
+                f" AND agent_id = ? AND record_id IN ({marks}) AND at <= ?) WHERE n = 1",
+                (tenant, agent_id, *wanted, instant_key(at)),
+            )
+            .fetchall()
+        )
+        found = [from_doc(json.loads(row[0])["record"]) for row in rows]
+        return sorted(found, key=lambda record: record.id)
+
     def write_records(self, tenant: str, agent_id: str, writes: Sequence[RecordWrite]) -> None:
         with self.db.write() as conn:
             self._apply(conn, tenant, agent_id, writes)
@@ -250,14 +272,15 @@ class SqliteRecords:
             for version in write.versions:
                 try:
                     conn.execute(
-                        "INSERT INTO record_versions (tenant, agent_id, record_id, version, doc)"
-                        " VALUES (?, ?, ?, ?, ?)",
+                        "INSERT INTO record_versions (tenant, agent_id, record_id, version, doc, at)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
                         (
                             tenant,
                             agent_id,
                             record.id,
                             version.record.version,
                             json.dumps(version_to_doc(version)),
+                            instant_key(version.at),
                         ),
                     )
                 except sqlite3.IntegrityError as exc:

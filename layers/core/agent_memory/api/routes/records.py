@@ -16,6 +16,7 @@ from ...domain.kernel.durations import parse_instant
 from ...domain.kernel.errors import InvalidRequest, NotFound
 from ...domain.records.models import Record, RecordQuery, RecordStatus
 from ...services import Services
+from ..as_of import AsOf, as_of
 from ..body_limits import refusal
 from ..paths import agent_id_from
 from ..schemas import RecordList, RecordVersionList
@@ -88,6 +89,9 @@ def _listing_route(router: Router, services: Services) -> None:
     @router.get(
         RECORDS,
         summary="List or search an agent's memory records",
+        description="Newest first, or ranked by `query`. With `asOf`, the records as they "
+        "stood at that instant, from their versions: one superseded, deleted or expired since "
+        "shows as it was; one written after it does not exist; expiry is judged at it.",
         responses=ERRORS,
         tags=["records"],
     )
@@ -108,9 +112,11 @@ def _listing_route(router: Router, services: Services) -> None:
         pinned: Annotated[bool | None, Query()] = None,
         limit: Limit = None,
         cursor: Cursor = None,
+        as_of_time: AsOf = None,
     ) -> RecordList:
         who = caller()
         who.can_read()
+        at = as_of(as_of_time)
         agent = agent_id_from(agent_id)
         if session_id is not None:
             services.sessions.reach(who, agent, session_id)
@@ -128,7 +134,9 @@ def _listing_route(router: Router, services: Services) -> None:
             preview=preview,
             pinned=pinned,
         )
-        page = services.records.list_records(who.tenant, agent, filters, query, limit, cursor)
+        page = services.records.list_records(
+            who.tenant, agent, filters, query, limit, cursor, as_of=at
+        )
         return RecordList(records=page.items, next=page.next)
 
 

@@ -13,6 +13,7 @@ from ..kernel.paging import check_limit, decode_cursor, int_field, page, str_fie
 from ..kernel.retry import optimistic
 from ..search.service import SearchService
 from ..store import Store
+from .as_of import RecordsAsOf
 from .models import (
     Provenance,
     Record,
@@ -38,6 +39,7 @@ class RecordAdmin:
         self._events = events
         self._search = search
         self._ranking = ranking
+        self._as_of = RecordsAsOf(store, search)
 
     def list_records(
         self,
@@ -47,9 +49,19 @@ class RecordAdmin:
         text: str | None,
         limit: int | None,
         cursor: str | None,
+        as_of: datetime | None = None,
     ) -> Page[Record]:
+        """Newest first, or ranked by `text`; with `as_of`, as the records stood then (an
+        instant later than now reads as now)."""
         size = check_limit(limit)
         self._agent_exists(tenant, agent_id)
+        if as_of is not None:
+            at = min(as_of, utcnow())
+            if text:
+                return Page(items=self._as_of.ranked(tenant, agent_id, text, query, at, size))
+            before = str_field(decode_cursor(cursor), "before")
+            found = self._as_of.find(tenant, agent_id, query, at, size + 1, before)
+            return page(found, size, lambda last: {"before": last.id})
         if text:
             ranked = self._ranking.ranked_for_app(tenant, agent_id, text, query, size)
             return Page(items=ranked, next=None)

@@ -33,6 +33,13 @@ class RecordStore(ABC):
         """Versions of one record, newest first, only those below `before` when given."""
 
     @abstractmethod
+    def records_at(
+        self, tenant: str, agent_id: str, ids: Iterable[str], at: datetime
+    ) -> list[Record]:
+        """Each record of `ids` as its newest version made at or before `at` left it (an as-of
+        read), in id order; a record with no version by then is left out."""
+
+    @abstractmethod
     def write_records(self, tenant: str, agent_id: str, writes: Sequence[RecordWrite]) -> None:
         """Apply writes outside any turn (an app's change): all or none, each only while its
         expected version holds (PreconditionFailed otherwise)."""

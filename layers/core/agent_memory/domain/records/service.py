@@ -186,8 +186,9 @@ class RecordService:
         text: str | None,
         limit: int | None,
         cursor: str | None,
+        as_of: datetime | None = None,
     ) -> Page[Record]:
-        return self._admin.list_records(tenant, agent_id, query, text, limit, cursor)
+        return self._admin.list_records(tenant, agent_id, query, text, limit, cursor, as_of)
 
     def get(self, tenant: str, agent_id: str, record_id: str) -> Record:
         return self._admin.get(tenant, agent_id, record_id)
