@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from agent_memory.domain.kernel.models import Session
-from agent_memory.domain.records.models import Record, RecordOperation, RecordStatus
+from agent_memory.domain.records.models import Record, RecordOperation, RecordQuery, RecordStatus
 from agent_memory.domain.store import Store
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
@@ -77,3 +77,41 @@ def test_records_at_leaves_out_what_no_version_names(
     assert store.records_at("acme", AGENT, [], at(60)) == []
     assert store.records_at("other", AGENT, ["rec_1"], at(60)) == []
     assert store.records_at("acme", "teams/other", ["rec_1"], at(60)) == []
+
+
+@pytest.mark.parametrize(
+    ("seconds", "expected"),
+    [
+        (-1, []),
+        (12, [("rec_1", 2, "ACTIVE")]),
+        (16, [("rec_2", 1, "ACTIVE"), ("rec_1", 2, "ACTIVE")]),
+        (25, [("rec_2", 1, "ACTIVE"), ("rec_1", 3, "DELETED")]),
+    ],
+)
+def test_find_records_at_lists_each_record_as_it_stood_newest_first(
+    store: Store, history: dict[str, Record], seconds: float, expected: list[tuple[str, int, str]]
+) -> None:
+    # Statuses and pins are not applied by the store: they are judged on the state then
+    query = RecordQuery(statuses=frozenset({RecordStatus.ACTIVE}), pinned=False)
+    found = store.find_records_at("acme", AGENT, query, at(seconds), 10, None)
+    assert [(r.id, r.version, r.status.value) for r in found] == expected
+
+
+def test_find_records_at_filters_pages_and_stops_where_the_store_does(
+    store: Store, build: Build, history: dict[str, Record]
+) -> None:
+    event = build.record("rec_3", kind="event", created_at=at(30), updated_at=at(30))
+    store.write_records("acme", AGENT, [build.create(event)])
+    later = at(40)
+
+    def found(limit: int, before: str | None, **filters: object) -> list[str]:
+        query = RecordQuery(**filters)  # type: ignore[arg-type]
+        return [r.id for r in store.find_records_at("acme", AGENT, query, later, limit, before)]
+
+    assert found(10, None) == ["rec_3", "rec_2", "rec_1"]
+    assert found(10, None, kinds=frozenset({"event"})) == ["rec_3"]
+    assert found(10, None, ids=frozenset({"rec_1", "rec_3"})) == ["rec_3", "rec_1"]
+    assert found(2, None) == ["rec_3", "rec_2"]
+    assert found(2, "rec_2") == ["rec_1"]
+    assert found(10, None, include_agent=False, session_id="ses_9") == []
+    assert store.find_records_at("other", AGENT, RecordQuery(), later, 10, None) == []

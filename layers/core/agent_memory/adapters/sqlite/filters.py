@@ -33,6 +33,10 @@ class FilterColumns:
 RECORD_COLUMNS = FilterColumns(
     "status", "kind", "record_id", "preview", "scope", "session_id", "doc, '$.labels'"
 )
+# The records table under the alias `r` (joined to its versions: as-of reads).
+HEAD_COLUMNS = FilterColumns(
+    "r.status", "r.kind", "r.record_id", "r.preview", "r.scope", "r.session_id", "r.doc, '$.labels'"
+)
 DOC_COLUMNS = FilterColumns(
     "d.status", "d.record_kind", "d.doc_id", "d.preview", "d.scope", "d.session_id", "d.labels"
 )

@@ -337,6 +337,9 @@ MIGRATIONS: list[list[Step]] = [
         "CREATE INDEX records_by_purge ON records (purge_at) WHERE purge_at IS NOT NULL",
     ],
     # 21: when each record version was made (fixed-width UTC text), so an as-of read finds the
-    # version current at a past instant in one indexed range per record
-    [_version_times],
+    # version current at a past instant with one index seek per record
+    [
+        _version_times,
+        "CREATE INDEX record_versions_by_time ON record_versions (tenant, agent_id, record_id, at)",
+    ],
 ]

@@ -28,7 +28,7 @@ from ...domain.sessions.effects import Effect, effect_from_json
 from .database import Database, require_open_turn
 from .database import lost_race as _lost_race
 from .extraction import set_extraction
-from .filters import RECORD_COLUMNS, filter_sql
+from .filters import HEAD_COLUMNS, RECORD_COLUMNS, filter_sql
 from .rows import updates_json
 from .search import EmbeddedIndex
 
@@ -169,19 +169,55 @@ class SqliteRecords:
         if not wanted:
             return []
         marks = ",".join("?" * len(wanted))
-        # Each record's newest version made at or before `at`: one range of its key each.
+        # Each record's newest version made at or before `at`: its number from a seek of
+        # record_versions_by_time, then its document by key.
         rows = (
             self.db.read()
             .execute(
-                "SELECT doc FROM (SELECT doc, ROW_NUMBER() OVER (PARTITION BY record_id"
-                " ORDER BY version DESC) AS n FROM record_versions WHERE tenant = ?"
-                f" AND agent_id = ? AND record_id IN ({marks}) AND at <= ?) WHERE n = 1",
-                (tenant, agent_id, *wanted, instant_key(at)),
+                "SELECT doc FROM record_versions WHERE tenant = ? AND agent_id = ?"
+                " AND (record_id, version) IN (SELECT record_id, MAX(version)"
+                " FROM record_versions WHERE tenant = ? AND agent_id = ?"
+                f" AND record_id IN ({marks}) AND at <= ? GROUP BY record_id)",
+                (tenant, agent_id, tenant, agent_id, *wanted, instant_key(at)),
             )
             .fetchall()
         )
         found = [from_doc(json.loads(row[0])["record"]) for row in rows]
         return sorted(found, key=lambda record: record.id)
+
+    def find_records_at(
+        self,
+        tenant: str,
+        agent_id: str,
+        query: RecordQuery,
+        at: datetime,
+        limit: int,
+        before: str | None,
+    ) -> list[Record]:
+        # The heads' rows filter (on what no version changes) and order; each joins the version
+        # current at `at` through record_versions_by_time, and only that document is read.
+        wide = query.model_copy(update={"statuses": frozenset(), "pinned": None})
+        where = ["r.tenant = ?", "r.agent_id = ?"]
+        args: list[Any] = [tenant, agent_id]
+        if before is not None:
+            where.append("r.record_id < ?")
+            args.append(before)
+        rules, rule_args = filter_sql(wide, HEAD_COLUMNS)
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT v.doc FROM records AS r JOIN record_versions AS v ON v.tenant = r.tenant"
+                " AND v.agent_id = r.agent_id AND v.record_id = r.record_id AND v.version ="
+                " (SELECT w.version FROM record_versions AS w INDEXED BY record_versions_by_time"
+                " WHERE w.tenant = r.tenant AND w.agent_id = r.agent_id"
+                " AND w.record_id = r.record_id AND w.at <= ?"
+                " ORDER BY w.at DESC, w.version DESC LIMIT 1)"
+                f" WHERE {' AND '.join(where + rules)} ORDER BY r.record_id DESC LIMIT ?",
+                (instant_key(at), *args, *rule_args, limit),
+            )
+            .fetchall()
+        )
+        return [from_doc(json.loads(row[0])["record"]) for row in rows]
 
     def write_records(self, tenant: str, agent_id: str, writes: Sequence[RecordWrite]) -> None:
         with self.db.write() as conn:

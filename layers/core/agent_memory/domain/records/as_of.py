@@ -41,15 +41,15 @@ class RecordsAsOf:
     ) -> list[Record]:
         """Up to `limit` records matching `query` as they stood at `at`, newest first, ids
         below `before`."""
-        wide, judged = _split(query, at)
+        judged = query.model_copy(update={"at": at})
         # Record ids are minted in time order (kernel.ids.new_id) before their first version is
         # written: none minted after `at` can have existed then, so the walk starts below them.
         bound = id_floor(RECORD_PREFIX, at + timedelta(milliseconds=2))
         cursor = bound if before is None else min(before, bound)
         found: list[Record] = []
         while len(found) < limit:
-            batch = self._store.find_records(tenant, agent_id, wide, limit, cursor)
-            found += [r for r in self.states_at(tenant, agent_id, batch, at) if judged.matches(r)]
+            batch = self._store.find_records_at(tenant, agent_id, query, at, limit, cursor)
+            found += [r for r in batch if judged.matches(r)]
             if len(batch) < limit:
                 break
             cursor = batch[-1].id
