@@ -107,3 +107,78 @@ def test_a_bad_as_of_is_a_400(history, value):
     api, _, _ = history
     status, body = api.call("GET", f"{A}/-/records", asOf=value)
     assert (status, body["error"]["code"]) == (400, "invalid_as_of"), body
+
+
+M = A + "/-/memories"
+
+
+def memory_tool(api, s, **command):
+    turn = api.ok("POST", f"{A}/-/sessions/{s}/turns", expect=201)["id"]
+    path = f"{A}/-/sessions/{s}/turns/{turn}"
+    status, body = api.call(
+        "POST", f"{path}/tools/memory", {**command, "caller": {"role": "agent"}}
+    )
+    assert status == 200, body
+    api.ok("POST", f"{path}/commit")
+
+
+def test_file_memories_as_of_an_instant_are_read_and_listed_as_they_stood(api):
+    api.ok("PUT", A, {"harness": {"memory": {"access": "read_write"}}}, expect=201)
+    t0 = instant()
+    api.ok("PUT", f"{M}/a.md", {"content": "one"}, expect=201)
+    t1 = instant()
+    api.ok("PUT", f"{M}/a.md", {"content": "two"})
+    api.ok("PUT", f"{M}/b.md", {"content": "bee"}, expect=201)
+    t2 = instant()
+    api.ok("DELETE", f"{M}/b.md", expect=204)
+    s = session(api)
+    memory_tool(api, s, command="rename", old_path="/memories/a.md", new_path="/memories/c.md")
+    t3 = instant()
+
+    def paths(at, **query):
+        found = api.ok("GET", M, asOf=iso(at), **query)["memories"]
+        return [(m["path"], m["version"]) for m in found]
+
+    def content(at, path):
+        status, body = api.call("GET", f"{M}/{path}", asOf=iso(at))
+        return body["content"] if status == 200 else (status, body["error"]["code"])
+
+    assert paths(t0) == []
+    assert content(t0, "a.md") == (404, "memory_not_found")
+    assert paths(t1) == [("/memories/a.md", 1)]
+    assert content(t1, "a.md") == "one"
+    assert paths(t2) == [("/memories/a.md", 2), ("/memories/b.md", 1)]
+    assert content(t2, "a.md") == "two"
+    # Deleted and renamed away since: at t3 only the renamed memory
+    assert paths(t3) == [("/memories/c.md", 3)]
+    assert content(t3, "a.md") == (404, "memory_not_found")
+    assert content(t3, "c.md") == "two"
+    # Today's listing, a prefix and a page, and a ranking by words, all as of t2
+    assert paths(t2, pathPrefix="/memories/b.md") == [("/memories/b.md", 1)]
+    first = api.ok("GET", M, asOf=iso(t2), limit=1)
+    assert first["next"] and [m["path"] for m in first["memories"]] == ["/memories/a.md"]
+    rest = api.ok("GET", M, asOf=iso(t2), limit=1, cursor=first["next"])
+    assert [m["path"] for m in rest["memories"]] == ["/memories/b.md"]
+    assert paths(t2, query="bee") == [("/memories/b.md", 1)]
+    status, body = api.call("GET", M, asOf="last week")
+    assert (status, body["error"]["code"]) == (400, "invalid_as_of")
+
+
+def test_the_agents_manifest_as_of_an_instant_is_the_version_then(api):
+    t0 = instant()
+    api.ok("PUT", A, {"harness": {"memory": {"enabled": True}}}, expect=201)
+    t1 = instant()
+    api.ok("PUT", A, {"harness": {"memory": {"enabled": False}}})
+    t2 = instant()
+
+    def manifest_then(at):
+        agent = api.ok("GET", A, asOf=iso(at))
+        return agent["manifestVersion"], agent["manifest"]["harness"]["memory"]["enabled"]
+
+    assert manifest_then(t1) == (1, True)
+    assert manifest_then(t2) == (2, False)
+    assert manifest_then(datetime.now(UTC) + timedelta(days=1)) == (2, False)
+    status, body = api.call("GET", A, asOf=iso(t0))
+    assert (status, body["error"]["code"]) == (404, "agent_not_found")
+    status, body = api.call("GET", A, asOf="2026-13-01T00:00:00Z")
+    assert (status, body["error"]["code"]) == (400, "invalid_as_of")

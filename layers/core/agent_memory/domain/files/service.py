@@ -10,6 +10,7 @@ each part.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from .. import secrets
@@ -25,6 +26,7 @@ from ..tools.io import MemoryIn, MemoryOut
 from . import fork as file_fork
 from . import index as file_index
 from . import reads as file_reads
+from .as_of import get_memory_at, list_memories_at, search_memories_at
 from .commands import run_command
 from .limits import MEMORIES_PER_AGENT_RANGE, MEMORY_BYTES_RANGE, FileLimits, save_tenant_limits
 from .models import FileMemory, FileVersion, FileWrite
@@ -100,8 +102,30 @@ class FileService:
     ) -> Page[FileMemory]:
         return file_reads.list_memories(self._store, tenant, agent_id, prefix, limit, cursor)
 
-    def get(self, tenant: str, agent_id: str, raw_path: str) -> FileMemory:
+    def get(
+        self, tenant: str, agent_id: str, raw_path: str, as_of: datetime | None = None
+    ) -> FileMemory:
+        """The memory at `raw_path`; with `as_of`, as it stood then."""
+        if as_of is not None:
+            return get_memory_at(self._store, tenant, agent_id, raw_path, as_of)
         return file_reads.get_memory(self._store, tenant, agent_id, raw_path)
+
+    def memories_as_of(
+        self,
+        tenant: str,
+        agent_id: str,
+        query: str | None,
+        prefix: str | None,
+        limit: int | None,
+        cursor: str | None,
+        as_of: datetime,
+    ) -> Page[FileMemory]:
+        """The listing (or, with `query`, the ranking by words) as the memories stood at
+        `as_of`, from their versions."""
+        if query:
+            found = search_memories_at(self._store, tenant, agent_id, query, prefix, limit, as_of)
+            return Page(items=found)
+        return list_memories_at(self._store, tenant, agent_id, prefix, limit, cursor, as_of)
 
     def put(
         self,
