@@ -182,3 +182,20 @@ def test_the_agents_manifest_as_of_an_instant_is_the_version_then(api):
     assert (status, body["error"]["code"]) == (404, "agent_not_found")
     status, body = api.call("GET", A, asOf="2026-13-01T00:00:00Z")
     assert (status, body["error"]["code"]) == (400, "invalid_as_of")
+
+
+def test_the_agents_search_as_of_an_instant_finds_what_it_knew_then(history, embedded):
+    # (The embedded shape: there the index is written with each commit.)
+    api, at, ids = history
+
+    def hits(when):
+        found = api.ok("GET", f"{A}/-/search", query="releases ship", asOf=iso(when))
+        return [(h["type"], h["id"], h["version"]) for h in found["hits"]]
+
+    assert hits(at["t0"]) == []
+    assert hits(at["t1"]) == [("record", ids["a"], 1)]
+    assert hits(at["t2"]) == [("record", ids["b"], 1)]
+    # Today: a superseded, b deleted, c expired (its expiry set to t3)
+    now = api.ok("GET", f"{A}/-/search", query="releases ship")["hits"]
+    assert [h for h in now if h["type"] == "record"] == []
+    assert hits(at["t3"]) == [("record", ids["c"], 1)]

@@ -78,18 +78,28 @@ class RecordsAsOf:
         )
         if usage:
             self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
-        wanted = [hit.id for hit in ranked]
+        return self.rechecked(tenant, agent_id, [hit.id for hit in ranked], judged, at, limit)
+
+    def rechecked(
+        self,
+        tenant: str,
+        agent_id: str,
+        wanted: list[str],
+        query: RecordQuery,
+        at: datetime,
+        limit: int,
+    ) -> list[Record]:
+        """An index's candidates, in its order, as they stood at `at` and matching `query`
+        then (the index holds today's documents: a record's text is the same in every
+        version, its status then is read from its versions)."""
+        judged = query.model_copy(update={"at": at})
         found: list[Record] = []
         step = limit + 5
         for start in range(0, len(wanted), step):
             chunk = wanted[start : start + step]
             heads = {r.id: r for r in self._store.get_records(tenant, agent_id, chunk)}
-            states = {
-                r.id: r
-                for r in self.states_at(
-                    tenant, agent_id, [heads[i] for i in chunk if i in heads], at
-                )
-            }
+            then = self.states_at(tenant, agent_id, [heads[i] for i in chunk if i in heads], at)
+            states = {r.id: r for r in then}
             found += [states[i] for i in chunk if i in states and judged.matches(states[i])]
             if len(found) >= limit:
                 break

@@ -27,6 +27,7 @@ from ..sessions.turn_context import ManifestCache, TurnContext
 from ..store import Store
 from ..tools.io import AddMemoryIn, IdIn, MemoriesOut, RecordsOut, SearchMemoryIn, SourcesOut
 from .admin import RecordAdmin
+from .as_of import RecordsAsOf
 from .expiry import with_lifetimes
 from .models import Record, RecordQuery, RecordVersion, RecordWrite
 from .pins import MEMORY_RULES, Pins, pin_line, pin_tokens
@@ -78,6 +79,7 @@ class RecordService:
         self._pins = Pins(self.view, manifests or ManifestCache(store))
         self._tools = RecordTools(store, self.view, self._ranking, self._pins)
         self._admin = RecordAdmin(store, events, search, self._ranking)
+        self._as_of = RecordsAsOf(store, search)
 
     @property
     def search(self) -> SearchService:
@@ -115,6 +117,19 @@ class RecordService:
         """The index's candidates, in its order, as the store has them now and matching
         `query` (agent search asks)."""
         return self._ranking.rechecked(tenant, agent_id, wanted, query, limit, adjust)
+
+    def rechecked_as_of(
+        self,
+        tenant: str,
+        agent_id: str,
+        wanted: list[str],
+        query: RecordQuery,
+        at: datetime,
+        limit: int,
+    ) -> list[Record]:
+        """The index's candidates, in its order, as they stood at `at` and matching `query`
+        then (agent search as of an instant asks)."""
+        return self._as_of.rechecked(tenant, agent_id, wanted, query, at, limit)
 
     # -- pins and instructions (pins) -----------------------------------------------------------
 
