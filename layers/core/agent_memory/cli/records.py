@@ -15,13 +15,16 @@ from ..domain.kernel.durations import parse_instant
 from .flags import action, client_flags
 
 AGENT_HELP = "the agent's id, such as teams/web/releases"
+AS_OF_HELP = "as things stood at this ISO 8601 time with its offset: 2026-01-31T12:00:00Z"
 
 
 def run_records(args: argparse.Namespace) -> int:
     with Client(args.url, args.token) as client:
         records = client.agents.records
         if args.verb == "ls":
-            for record in records.iter(args.agent, status=args.status, limit=args.limit):
+            at = _instant(args.as_of) if args.as_of else None
+            listed = records.iter(args.agent, status=args.status, limit=args.limit, as_of=at)
+            for record in listed:
                 expires = _when(record.expires_at) if record.expires_at else ""
                 row = f"{record.id}\t{record.status.value}\t{record.kind}\t{record.summary}"
                 print(f"{row}\t{expires}".rstrip())
@@ -38,6 +41,11 @@ def run_records(args: argparse.Namespace) -> int:
             changed = records.set_expiry(args.agent, args.record, when)
             print(json.dumps(_shown(changed), indent=2))
     return 0
+
+
+def instant(text: str | None) -> datetime | None:
+    """`--as-of` as an instant (None when not given); a bad one ends the command."""
+    return _instant(text) if text else None
 
 
 def _instant(text: str) -> datetime:
@@ -65,6 +73,7 @@ def add_records_commands(parser: argparse.ArgumentParser) -> None:
     ls.add_argument("agent", help=AGENT_HELP)
     ls.add_argument("--status", help="comma-separated statuses, or all (default ACTIVE)")
     ls.add_argument("--limit", type=int, help="records a page")
+    ls.add_argument("--as-of", help=AS_OF_HELP)
     for name, text in (("get", "show a record"), ("versions", "every version, newest first")):
         one = action(verbs, name, text)
         one.add_argument("agent", help=AGENT_HELP)
