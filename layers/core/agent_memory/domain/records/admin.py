@@ -55,8 +55,10 @@ class RecordAdmin:
         instant later than now reads as now)."""
         size = check_limit(limit)
         self._agent_exists(tenant, agent_id)
-        if as_of is not None:
-            at = min(as_of, utcnow())
+        now = utcnow()
+        if as_of is not None and as_of < now:
+            # (An instant at or after now is the plain read: it judges expiry at now too.)
+            at = as_of
             if text:
                 return Page(items=self._as_of.ranked(tenant, agent_id, text, query, at, size))
             before = str_field(decode_cursor(cursor), "before")
