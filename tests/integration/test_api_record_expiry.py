@@ -161,3 +161,17 @@ def test_an_expiry_on_a_record_that_is_missing_or_deleted_is_refused(agent):
     status, answer = agent.call("PATCH", f"{A}/-/records/{record['id']}", later)
     assert (status, answer["error"]["code"]) == (409, "record_not_active")
     assert agent.ok("GET", f"{A}/-/records/{record['id']}")["version"] == 2
+
+
+def test_a_lifetime_comes_from_the_manifest_version_the_turn_ran(api):
+    # Given a turn begun while the agent's events had no lifetime
+    api.ok("PUT", A, manifest(), expect=201)
+    early = Turn(api, session(api))
+    # When the manifest gives events a day before that turn commits
+    api.ok("PUT", A, manifest(expire_after={"event": "P1D"}))
+    record = early.add("The demo happened", kind="event", scope="agent")
+    early.commit()
+    # Then its event keeps none (a turn runs the version it began with); the next turn's has one
+    assert api.ok("GET", f"{A}/-/records/{record['id']}").get("expiresAt") is None
+    later = committed(api, "The retro happened", kind="event")
+    assert at(later["expiresAt"]) - at(later["createdAt"]) == timedelta(days=1)

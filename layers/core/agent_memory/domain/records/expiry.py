@@ -6,7 +6,7 @@ RecordQuery.at). The sweeper only writes the status down and purges what is past
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 
 from ..files.models import DEFAULT_EXPIRED_RETENTION, TenantLimits
@@ -27,16 +27,18 @@ def purge_at(record: Record, limits: TenantLimits | None) -> datetime | None:
     return record.expires_at + retention(limits)
 
 
-def with_lifetimes(writes: list[RecordWrite], expire_after: Mapping[str, str]) -> list[RecordWrite]:
+def with_lifetimes(
+    writes: list[RecordWrite], expire_after: Callable[[Record], Mapping[str, str]]
+) -> list[RecordWrite]:
     """New records (no stored head yet) of a kind with a lifetime get their default expiresAt,
-    counted from when they are written; one that names its own keeps it."""
-    if not expire_after:
-        return writes
+    counted from when they are written; one that names its own keeps it. `expire_after` is
+    harness.memory.expire_after of the manifest the record was written under."""
     out: list[RecordWrite] = []
     for write in writes:
         record = write.record
-        lifetime = expire_after.get(record.kind)
-        if write.expected_version is None and lifetime and record.expires_at is None:
+        new = write.expected_version is None and record.expires_at is None
+        lifetime = expire_after(record).get(record.kind) if new else None
+        if lifetime:
             expires = record.created_at + parse_duration(lifetime)
             record = record.model_copy(update={"expires_at": expires})
             versions = [

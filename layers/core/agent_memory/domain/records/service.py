@@ -76,7 +76,8 @@ class RecordService:
         self._search = search
         self.view = RecordView(store)
         self._ranking = RecordRanking(store, search, self.view)
-        self._pins = Pins(self.view, manifests or ManifestCache(store))
+        self._manifests = manifests or ManifestCache(store)
+        self._pins = Pins(self.view, self._manifests)
         self._tools = RecordTools(store, self.view, self._ranking, self._pins)
         self._admin = RecordAdmin(store, events, search, self._ranking)
         self._as_of = RecordsAsOf(store, search)
@@ -167,15 +168,19 @@ class RecordService:
             by_id.update((r.id, self._search.doc_without_vector(r)) for r in plan.restated)
         writes = [w.model_copy(update={"index": by_id.get(w.record.id)}) for w in plan.writes]
         if plan.created:
-            writes = with_lifetimes(writes, self._lifetimes(tenant, agent_id))
+            writes = with_lifetimes(writes, self._lifetimes)
         return writes, plan.changes
 
-    def _lifetimes(self, tenant: str, agent_id: str) -> dict[str, str]:
-        """harness.memory.expire_after of the agent's current manifest."""
-        agent = self._store.get_agent(tenant, agent_id)
-        if agent is None:
-            return {}
-        return dict(Manifest.model_validate(agent.manifest).harness.memory.expire_after)
+    def _lifetimes(self, record: Record) -> dict[str, str]:
+        """harness.memory.expire_after of the manifest version the record's turn ran (each
+        turn runs the version it began with); of the agent's current one for an app's write."""
+        version = record.provenance.manifest_version
+        if version is not None:
+            manifest = self._manifests.at_version(record.tenant, record.agent_id, version)
+        else:
+            agent = self._store.get_agent(record.tenant, record.agent_id)
+            manifest = Manifest.model_validate(agent.manifest if agent else {})
+        return dict(manifest.harness.memory.expire_after)
 
     def turn_memories(self, ctx: TurnContext) -> list[Record]:
         """The records a turn wrote or deleted, live and preview alike, as they stand now."""
