@@ -1,7 +1,7 @@
 """The embedded shape's expiry sweeper, against a controlled clock: it writes EXPIRED down as a
 version, in the index and the audit trail, and purges a record with its versions once the
 tenant's retention has passed after its expiry. (The cloud's purge is DynamoDB's TTL:
-tests/contract/test_record_expiry_contract.py and test_indexer.py.)"""
+tests/contract/test_record_expiry_contract.py and test_indexer.py; its audit entry is here.)"""
 
 from datetime import UTC, datetime, timedelta
 
@@ -9,7 +9,10 @@ import pytest
 from test_api_record_expiry import committed, iso
 from test_api_records import A, manifest, stored
 
+from agent_memory.bootstrap import purge_audit
 from agent_memory.domain.files.models import TenantLimits
+from agent_memory.domain.records.models import Provenance, Record
+from agent_memory.settings import Settings
 
 pytestmark = pytest.mark.integration
 
@@ -102,3 +105,30 @@ def test_a_record_given_a_later_expiry_before_the_purge_is_kept(agent, services)
     assert back["status"] == "ACTIVE"
     assert services.expiry.sweep(t + timedelta(days=365)).purged == 0
     assert [r["id"] for r in stored(agent)] == [record["id"]]
+
+
+def test_a_purge_by_dynamodbs_ttl_is_kept_in_the_audit_trail(dynamo_table, tmp_path):
+    # Given the indexer's hook as the cloud wires it, and a record the TTL removed
+    now = datetime.now(UTC)
+    record = Record(
+        tenant="acme",
+        agent_id=AGENT_ID,
+        id="rec_1",
+        scope="agent",
+        summary="The office is closed on Friday",
+        kind="event",
+        provenance=Provenance(actor="agent"),
+        created_at=now,
+        updated_at=now,
+        expires_at=now,
+    )
+    # When it is told of the purge
+    purge_audit(dynamo_table, Settings(data_dir=tmp_path))(record)
+    # Then the tenant's audit trail has it, by the sweeper's name
+    (entry,) = dynamo_table.list_audit("acme", None, 10, None, None, now)
+    assert (entry.actor, entry.method, entry.agent_id, entry.target) == (
+        "system:expiry",
+        "PURGE",
+        AGENT_ID,
+        "records/rec_1",
+    )

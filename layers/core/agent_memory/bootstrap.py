@@ -5,6 +5,7 @@ adapter or reads the environment."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .domain.agents.named_manifest_service import NamedManifestService
@@ -19,6 +20,7 @@ from .domain.history.search import HistorySearch, history_input_error
 from .domain.history.service import HistoryService
 from .domain.kernel.events import EventPublisher
 from .domain.kernel.metrics import NO_METRICS, MeteredEmbedder, Metrics
+from .domain.records.models import Record
 from .domain.records.ports import ExpirySweep
 from .domain.records.service import RecordService
 from .domain.search.embeddings import Embedder
@@ -240,7 +242,23 @@ def build_indexer(settings: Settings) -> StreamIndexer:
         # A history event's meaning is embedded with the messages said before it, as embedded.
         before=lambda event: said_before(store, event),
         add_usage=store.add_usage,  # each embedding, kept as usage of purpose embed
+        on_purged=purge_audit(store, settings),  # an expired record removed by the table's TTL
     )
+
+
+def purge_audit(store: Store, settings: Settings) -> Callable[[Record], None]:
+    """What keeps a purge by DynamoDB's TTL in the audit trail, as the embedded sweeper's."""
+    from .domain.records.sweeper import SWEEPER
+
+    audit = AuditService(store, settings.audit_retention_days)
+
+    def purged(record: Record) -> None:
+        target = f"records/{record.id}"
+        audit.record_change(
+            record.tenant, SWEEPER, "PURGE", "PURGE record", record.agent_id, target
+        )
+
+    return purged
 
 
 def build_dispatcher(settings: Settings) -> Dispatcher:
