@@ -100,7 +100,8 @@ def test_an_expired_record_leaves_recall_search_and_listings_at_once(agent, stor
     assert {r["id"] for r in stored(agent, status="all")} == {keep["id"], gone["id"]}
     # An agent cannot delete what has expired
     status, body = turn.call("delete_memory", id=gone["id"])
-    assert status == 200 and "error" in body["output"] or status >= 400, body
+    assert (status, body["error"]["code"]) == (409, "memory.not_active"), body
+    assert "EXPIRED" in body["error"]["message"]
     # The change is in the audit trail
     entries = agent.ok("GET", "/v1/audit")["entries"]
     assert any(e["method"] == "PATCH" and e["target"].endswith(gone["id"]) for e in entries), (
