@@ -61,3 +61,95 @@ def test_tenant_reset_deletes_every_agent_after_the_name_is_confirmed(server, ca
     out = run(capsys, "tenant", "reset", "--confirm", "default", *flags)
     assert out == "tenant default reset: 2 agents deleted\n"
     assert client.list_agents()["agents"] == []
+
+
+def test_agents_records_lists_shows_and_expires_records(server, capsys):
+    # Given a committed record of an agent on a running server
+    client = server.client()
+    flags = ["--url", server.url, "--token", client.token]
+    agent = "teams/web/releases"
+    manifest = {"memory": {"enabled": True, "tools": ["add_memory"]}}
+    client.put_agent(agent, {"harness": manifest})
+    session = client.create_session(agent)["id"]
+    turn = client.begin_turn(agent, session)["id"]
+    added = client.call_tool(agent, session, turn, "add_memory", summary="Ships on Tuesdays")
+    client.commit_turn(agent, session, turn)
+    record = added["memories"][0]["id"]
+    assert run(capsys, "agents", "records", "ls", agent, *flags).split("\t")[:2] == [
+        record,
+        "ACTIVE",
+    ]
+
+    # When the CLI gives it an expiry already past, it leaves the listing at once
+    shown = run(
+        capsys, "agents", "records", "expire", agent, record, "--at", "2020-01-01T00:00:00Z", *flags
+    )
+    assert '"status": "EXPIRED"' in shown
+    assert run(capsys, "agents", "records", "ls", agent, *flags) == ""
+    expired = run(capsys, "agents", "records", "ls", agent, "--status", "EXPIRED", *flags)
+    assert expired.split("\t")[0] == record and expired.rstrip().endswith("2020-01-01T00:00:00Z")
+    versions = run(capsys, "agents", "records", "versions", agent, record, *flags)
+    assert [line.split("\t")[2] for line in versions.splitlines()] == ["set_expiry", "create"]
+
+    # And --never brings it back (the SDK's set_expiry, as the CLI calls it)
+    assert '"status": "ACTIVE"' in run(
+        capsys, "agents", "records", "expire", agent, record, "--never", *flags
+    )
+    assert run(capsys, "agents", "records", "ls", agent, *flags).startswith(record)
+    # A time without an offset is refused before anything is sent
+    with pytest.raises(SystemExit, match="offset"):
+        main(["agents", "records", "expire", agent, record, "--at", "2030-01-01T00:00:00", *flags])
+    assert client.get_record(agent, record)["version"] == 3
+
+
+def test_tenant_limits_sets_the_expired_retention(server, capsys):
+    flags = ["--url", server.url, "--token", server.client().token]
+    assert "expiredRetention\tP30D\n" in run(capsys, "tenant", "limits", *flags)
+    changed = run(capsys, "tenant", "limits", "--expired-retention", "P7D", *flags)
+    assert "expiredRetention\tP7D\n" in changed and "memoriesPerAgent\t10000\n" in changed
+    assert main(["tenant", "limits", "--expired-retention", "P1M", *flags]) == 1
+    assert "400 invalid_limit" in capsys.readouterr().err
+    assert "expiredRetention\tP7D\n" in run(capsys, "tenant", "limits", *flags)
+
+
+def test_the_cli_and_the_sdk_read_as_of_an_instant(server, capsys):
+    import time
+    from datetime import UTC, datetime
+
+    from agent_memory.client import Client
+
+    client = server.client()
+    flags = ["--url", server.url, "--token", client.token]
+    agent = "teams/web/releases"
+    client.put_agent(agent, {"harness": {"memory": {"enabled": True, "tools": ["add_memory"]}}})
+    client.put_memory(agent, "plan.md", "first plan")
+    session = client.create_session(agent)["id"]
+    turn = client.begin_turn(agent, session)["id"]
+    added = client.call_tool(agent, session, turn, "add_memory", summary="Ships on Tuesdays")
+    client.commit_turn(agent, session, turn)
+    record = added["memories"][0]["id"]
+    time.sleep(0.01)
+    then = datetime.now(UTC)
+    time.sleep(0.01)
+    # Since then: the record expired, the plan rewritten, the manifest moved to version 2
+    client.set_record_expiry(agent, record, "2020-01-01T00:00:00Z")
+    client.put_memory(agent, "plan.md", "second plan")
+    client.put_agent(agent, {"harness": {"memory": {"enabled": False}}})
+    at = then.isoformat().replace("+00:00", "Z")
+
+    assert run(capsys, "agents", "records", "ls", agent, *flags) == ""
+    listed = run(capsys, "agents", "records", "ls", agent, "--as-of", at, *flags)
+    assert listed.split("\t")[:2] == [record, "ACTIVE"]
+    assert run(capsys, "memories", "cat", agent, "plan.md", "--as-of", at, *flags) == "first plan"
+    assert run(capsys, "memories", "ls", agent, "--as-of", at, *flags).split("\t")[2] == "v1"
+    assert '"manifestVersion": 1' in run(capsys, "agents", "get", agent, "--as-of", at, *flags)
+    with pytest.raises(SystemExit, match="offset"):
+        main(["agents", "get", agent, "--as-of", "2030-01-01T00:00:00", *flags])
+
+    with Client(server.url, client.token) as sdk:
+        assert [r.id for r in sdk.agents.records.list(agent, as_of=then)] == [record]
+        assert [r.id for r in sdk.agents.records.iter(agent, as_of=then)] == [record]
+        assert sdk.agents.memories.get(agent, "plan.md", as_of=then).content == "first plan"
+        assert sdk.agents.get(agent, as_of=then).manifest_version == 1
+        with pytest.raises(ValueError, match="time zone"):
+            sdk.agents.records.list(agent, as_of=datetime(2030, 1, 1))

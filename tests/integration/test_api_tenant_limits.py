@@ -1,5 +1,5 @@
-"""A tenant's own runtime limits (memoryBytes, memoriesPerAgent): set by its admin, enforced on
-every write path, on both stores."""
+"""A tenant's own runtime limits (memoryBytes, memoriesPerAgent, expiredRetention): set by its
+admin, enforced on every write path, on both stores."""
 
 import pytest
 
@@ -13,6 +13,7 @@ DEFAULTS = {
     "memoriesPerAgent": 10_000,
     "memoryIndexLines": 200,
     "memoryIndexBytes": 25_600,
+    "expiredRetention": "P30D",
 }
 
 
@@ -106,6 +107,11 @@ def test_a_field_left_out_keeps_its_value_and_other_tenants_keep_theirs(agent):
         {"memoriesPerAgent": True},
         {"memoriesPerAgent": 2.5},
         {"memoryBytes": 10, "other": 1},
+        {"expiredRetention": "P1M"},
+        {"expiredRetention": "30 days"},
+        {"expiredRetention": "PT0S"},
+        {"expiredRetention": 30},
+        {"expiredRetention": "P1D", "memoryBytes": 0},
     ],
 )
 def test_bad_values_are_a_400_that_changes_nothing(api, body):
@@ -123,3 +129,15 @@ def test_setting_limits_takes_admin(api):
         assert (status, body["error"]["code"]) == (403, "insufficient_scope")
     assert reader.ok("GET", LIMITS) == DEFAULTS
     assert api.as_tenant("acme", scope="admin").ok("PUT", LIMITS, {"memoriesPerAgent": 3})
+
+
+def test_the_expired_retention_is_the_tenants_own(api):
+    # Given a tenant that keeps expired records a week
+    assert api.ok("PUT", LIMITS, {"expiredRetention": "P7D"}) == {
+        **DEFAULTS,
+        "expiredRetention": "P7D",
+    }
+    # Then a field left out keeps it, and other tenants keep the default
+    api.ok("PUT", LIMITS, {"memoriesPerAgent": 4})
+    assert api.ok("GET", LIMITS)["expiredRetention"] == "P7D"
+    assert api.as_tenant("globex").ok("GET", LIMITS) == DEFAULTS

@@ -334,6 +334,26 @@ def test_a_removed_record_head_is_deleted_from_the_index(indexer, index):
     assert index.get("rec_1") is None
 
 
+def test_a_record_head_purged_by_dynamodbs_ttl_leaves_the_index_and_is_told(index, embedder):
+    """An expired record's purge: DynamoDB's TTL deletes the head (a REMOVE by the service
+    itself, userIdentity dynamodb.amazonaws.com); the stream takes its document out and tells
+    `on_purged` (the audit trail), which a caller's delete does not."""
+    purged: list[str] = []
+    indexer = StreamIndexer(index, embedder, on_purged=lambda record: purged.append(record.id))
+    for record_id in ("rec_1", "rec_2"):
+        image = record_image(make_record(record_id, expires_at=T0))
+        indexer.process(batch(change("INSERT", new=image)))
+    by_ttl = change("REMOVE", old=record_image(make_record("rec_1", expires_at=T0)))
+    by_ttl["userIdentity"] = {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
+    by_caller = change("REMOVE", old=record_image(make_record("rec_2", expires_at=T0)))
+
+    response = indexer.process(batch(by_ttl, by_caller))
+
+    assert response == {"batchItemFailures": []}
+    assert index.get("rec_1") is None and index.get("rec_2") is None
+    assert purged == ["rec_1"]
+
+
 def test_items_that_are_not_heads_are_ignored(indexer, index, embedder):
     version_item = record_image(make_record())
     version_item["pk"] = {"S": "T#t1#A#teams/web#R#rec_1"}

@@ -1,16 +1,28 @@
 """An embedded data file made by an earlier version is migrated in place at start, and keeps
 everything: here the words index of migration 4, partitioned by owner in migration 9, given
 a context column (words said before a history event) in migration 10, split into a table per
-tenant and kind in migration 16 and tokenized anew for every script in migration 17."""
+tenant and kind in migration 16 and tokenized anew for every script in migration 17; and records
+from before expiry (migration 20) and version times (migration 21)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from datetime import UTC, datetime, timedelta
 
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.adapters.sqlite.database import owner_key
 from agent_memory.adapters.sqlite.migrations import MIGRATIONS
 from agent_memory.adapters.sqlite.words import words_table
+from agent_memory.domain.records.models import (
+    Provenance,
+    Record,
+    RecordOperation,
+    RecordQuery,
+    RecordVersion,
+    to_doc,
+    version_to_doc,
+)
 from agent_memory.domain.search.index import IndexFilter
 
 
@@ -154,4 +166,62 @@ def test_words_stored_before_every_script_was_split_are_split_anew_and_none_is_l
         assert read.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == count
         sql = read.execute("SELECT sql FROM sqlite_schema WHERE name = ?", (table,)).fetchone()
         assert "Mc Mn" in sql[0]
+    store.close()
+
+
+def test_records_from_before_expiry_and_version_times_read_as_they_did(tmp_path):
+    # Given a file of migration 19 holding a record with two versions, written as that code did
+    path = tmp_path / "agent-memory.sqlite3"
+    conn = _file_at(path, 19)
+    made = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    conn.execute(
+        "INSERT INTO agents (tenant, agent_id, manifest_version, manifest, created_at, updated_at)"
+        " VALUES ('acme', 'teams/web', 1, '{}', ?, ?)",
+        (made.isoformat(), made.isoformat()),
+    )
+    first = Record(
+        tenant="acme",
+        agent_id="teams/web",
+        id="rec_1",
+        scope="agent",
+        summary="Releases ship on Tuesdays",
+        kind="fact",
+        provenance=Provenance(actor="agent"),
+        created_at=made,
+        updated_at=made,
+    )
+    pinned = first.model_copy(
+        update={"pinned": True, "version": 2, "updated_at": made + timedelta(hours=1)}
+    )
+    conn.execute(
+        "INSERT INTO records (tenant, agent_id, record_id, scope, session_id, status, kind,"
+        " preview, pinned, version, doc) VALUES ('acme', 'teams/web', 'rec_1', 'agent', NULL,"
+        " 'ACTIVE', 'fact', 0, 1, 2, ?)",
+        (json.dumps(to_doc(pinned)),),
+    )
+    for record in (first, pinned):
+        version = RecordVersion(
+            record=record,
+            operation=RecordOperation.CREATE,
+            changed_by=record.provenance,
+            at=record.updated_at,
+        )
+        conn.execute(
+            "INSERT INTO record_versions (tenant, agent_id, record_id, version, doc)"
+            " VALUES ('acme', 'teams/web', 'rec_1', ?, ?)",
+            (record.version, json.dumps(version_to_doc(version))),
+        )
+    conn.close()
+
+    # When the store opens it (migrations 20 and 21 run)
+    store = SqliteStore(path)
+
+    # Then the record never expires, and as-of reads find each version by its time
+    (head,) = store.find_records("acme", "teams/web", RecordQuery(), 10, None)
+    assert (head.expires_at, head.version) == (None, 2)
+    at = made + timedelta(minutes=30)
+    assert [r.version for r in store.records_at("acme", "teams/web", ["rec_1"], at)] == [1]
+    found = store.find_records_at("acme", "teams/web", RecordQuery(), at, 10, None)
+    assert [(r.id, r.version, r.pinned) for r in found] == [("rec_1", 1, False)]
+    assert store.records_at("acme", "teams/web", ["rec_1"], made - timedelta(seconds=1)) == []
     store.close()

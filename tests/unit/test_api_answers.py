@@ -119,4 +119,5 @@ def test_tenant_limits_answer_in_camel_case():
         "memoriesPerAgent": 10_000,
         "memoryIndexLines": 200,
         "memoryIndexBytes": 25 * 1024,
+        "expiredRetention": "P30D",
     }

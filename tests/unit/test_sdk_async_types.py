@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import AsyncIterator, Callable
+from datetime import datetime
 from typing import Any, Protocol
 
 from pydantic import BaseModel

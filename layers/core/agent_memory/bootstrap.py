@@ -5,6 +5,7 @@ adapter or reads the environment."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .domain.agents.named_manifest_service import NamedManifestService
@@ -21,6 +22,8 @@ from .domain.history.search import HistorySearch, history_input_error
 from .domain.history.service import HistoryService
 from .domain.kernel.events import EventPublisher
 from .domain.kernel.metrics import NO_METRICS, Metrics
+from .domain.records.models import Record
+from .domain.records.ports import ExpirySweep
 from .domain.records.service import RecordService
 from .domain.search.embeddings import Embedder, MeteredEmbedder
 from .domain.search.index import SearchIndex
@@ -35,6 +38,7 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from .adapters.dynamodb.stream_indexer import StreamIndexer
+    from .adapters.expiry_worker import ExpiryWorker
     from .adapters.extraction.dispatch import Dispatcher
     from .adapters.sqlite.vectors import BackgroundEmbedder
 
@@ -239,7 +243,23 @@ def build_indexer(settings: Settings) -> StreamIndexer:
         # A history event's meaning is embedded with the messages said before it, as embedded.
         before=lambda event: said_before(store, event),
         add_usage=store.add_usage,  # each embedding, kept as usage of purpose embed
+        on_purged=purge_audit(store, settings),  # an expired record removed by the table's TTL
     )
+
+
+def purge_audit(store: Store, settings: Settings) -> Callable[[Record], None]:
+    """What keeps a purge by DynamoDB's TTL in the audit trail, as the embedded sweeper's."""
+    from .domain.records.sweeper import SWEEPER
+
+    audit = AuditService(store, settings.audit_retention_days)
+
+    def purged(record: Record) -> None:
+        target = f"records/{record.id}"
+        audit.record_change(
+            record.tenant, SWEEPER, "PURGE", "PURGE record", record.agent_id, target
+        )
+
+    return purged
 
 
 def build_dispatcher(settings: Settings) -> Dispatcher:
@@ -287,6 +307,7 @@ def build_services(
     register_area_tools(tools, files, history_search)
     ingest = IngestService(sessions, history)
     vectors = build_vectors(store, search)
+    audit = AuditService(store, settings.audit_retention_days)
     return Services(
         settings=settings,
         store=store,
@@ -300,12 +321,30 @@ def build_services(
         agent_search=AgentSearch(store, search, records, history_search),
         tools=tools,
         ingest=ingest,
-        audit=AuditService(store, settings.audit_retention_days),
+        audit=audit,
         agent_manifests=NamedManifestService(store, agents),
         extraction=extraction,
         starter=starter,
         vectors=vectors,
+        expiry=build_expiry(settings, store, search, events, audit),
     )
+
+
+def build_expiry(
+    settings: Settings,
+    store: Store,
+    search: SearchService,
+    events: EventPublisher,
+    audit: AuditService,
+) -> ExpiryWorker | None:
+    """Embedded shape: the sweeper's thread. The cloud's purge is DynamoDB's TTL."""
+    if not isinstance(store, ExpirySweep):
+        return None
+    from .adapters.expiry_worker import ExpiryWorker
+    from .domain.records.sweeper import ExpirySweeper
+
+    sweeper = ExpirySweeper(store, store, search, events, audit)
+    return ExpiryWorker(sweeper, settings.expiry_sweep_seconds)
 
 
 def file_limits(settings: Settings) -> FileLimits:

@@ -27,6 +27,7 @@ from .domain.tools.service import ToolService
 from .settings import Settings
 
 if TYPE_CHECKING:
+    from .adapters.expiry_worker import ExpiryWorker
     from .adapters.sqlite.vectors import BackgroundEmbedder
 
 
@@ -50,6 +51,8 @@ class Services:
     starter: ExtractionStarter | None = None
     # Embedded shape: adds the vectors of what writes queued (the server runs it in background).
     vectors: BackgroundEmbedder | None = None
+    # Embedded shape: writes down expired records and purges them after retention.
+    expiry: ExpiryWorker | None = None
 
     def drain_extractions(self) -> int:
         """Run the queued post-turn reviews now, in this thread (embedded worker only)."""
@@ -66,4 +69,6 @@ class Services:
             stop()
         if self.vectors is not None:
             self.vectors.stop()
+        if self.expiry is not None:
+            self.expiry.stop()
         self.store.close()

@@ -96,6 +96,10 @@ class Settings(BaseSettings):
     memory_index_lines: int = Field(default=200, ge=1)
     memory_index_bytes: int = Field(default=25 * 1024, ge=256)
 
+    # Embedded: how often the sweeper writes down expired records and purges those past their
+    # tenant's retention (reads judge expiry at once, whatever this says).
+    expiry_sweep_seconds: float = Field(default=60.0, gt=0.0, le=86_400.0)
+
     # Audit entries are kept this many days (DynamoDB's TTL removes them; 0: kept for ever).
     audit_retention_days: int = Field(default=365, ge=0, le=36_500)
 

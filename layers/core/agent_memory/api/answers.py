@@ -121,6 +121,11 @@ class TenantLimitsOut(DeferredModel):
     memories_per_agent: int = Field(serialization_alias="memoriesPerAgent")
     index_lines: int = Field(serialization_alias="memoryIndexLines")
     index_bytes: int = Field(serialization_alias="memoryIndexBytes")
+    expired_retention: str = Field(
+        serialization_alias="expiredRetention",
+        description="How long an expired record stays readable before it is purged with its "
+        "versions (ISO 8601 duration).",
+    )
 
 
 # -- tools ------------------------------------------------------------------------------------------

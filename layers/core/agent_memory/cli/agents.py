@@ -15,6 +15,7 @@ from typing import Any
 from ..client import Client
 from ..client.models import Agent
 from .flags import action, client_flags
+from .records import AS_OF_HELP, add_records_commands, instant
 
 
 def run_agents(args: argparse.Namespace) -> int:
@@ -28,7 +29,7 @@ def run_agents(args: argparse.Namespace) -> int:
                 print(row.rstrip())
             return 0
         if args.action == "get":
-            result: Any = _shown(client.agents.get(args.agent))
+            result: Any = _shown(client.agents.get(args.agent, as_of=instant(args.as_of)))
         elif args.action == "put":
             text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
             result = _shown(client.agents.put(args.agent, json.loads(text)))
@@ -43,11 +44,13 @@ def run_memories(args: argparse.Namespace) -> int:
     with Client(args.url, args.token) as client:
         memories = client.agents.memories
         if args.verb == "ls":
-            for memory in memories.iter(args.agent, path_prefix=args.prefix):
+            then = instant(args.as_of)
+            for memory in memories.iter(args.agent, path_prefix=args.prefix, as_of=then):
                 description = memory.description or ""
                 print(f"{memory.path}\t{memory.bytes}\tv{memory.version}\t{description}")
         elif args.verb == "cat":
-            sys.stdout.write(memories.get(args.agent, args.path).content or "")
+            then = instant(args.as_of)
+            sys.stdout.write(memories.get(args.agent, args.path, as_of=then).content or "")
         elif args.verb == "put":
             content = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
             written = memories.put(args.agent, args.path, content, args.sha256)
@@ -93,9 +96,11 @@ def _memory_commands(parser: argparse.ArgumentParser) -> None:
     ls = action(verbs, "ls", "list memories: path, bytes, version, description")
     ls.add_argument("agent", help=agent_help)
     ls.add_argument("--prefix", help="only the memories in this folder")
+    ls.add_argument("--as-of", help=AS_OF_HELP)
     cat = action(verbs, "cat", "print a memory's content")
     cat.add_argument("agent", help=agent_help)
     cat.add_argument("path", help=path_help)
+    cat.add_argument("--as-of", help=AS_OF_HELP)
     put = action(verbs, "put", "create or replace a memory whole")
     put.add_argument("agent", help=agent_help)
     put.add_argument("path", help=path_help)
@@ -125,11 +130,16 @@ def add_agents_command(commands: Any) -> None:
     ls = action(actions, "ls", "list agents: id, manifest version, last change")
     ls.add_argument("--limit", type=int, help="list at most this many")
     ls.add_argument("--cursor", help="start after the page this cursor names")
-    for name, text in (("get", "show an agent"), ("rm", "delete an agent and all it owns")):
-        action(actions, name, text).add_argument("agent", help="the agent's id")
+    get = action(actions, "get", "show an agent")
+    get.add_argument("agent", help="the agent's id")
+    get.add_argument("--as-of", help=AS_OF_HELP)
+    action(actions, "rm", "delete an agent and all it owns").add_argument(
+        "agent", help="the agent's id"
+    )
     put = action(actions, "put", "save a manifest document as the agent's next version")
     put.add_argument("agent", help="the agent's id")
     put.add_argument("file", help="the manifest document (JSON), or - for stdin")
     agents.set_defaults(run=run_agents)
     _memory_commands(actions.add_parser("memories", help="an agent's /memories files"))
+    add_records_commands(actions.add_parser("records", help="an agent's memory records"))
     _memory_commands(commands.add_parser("memories", help="the same as `agents memories`"))

@@ -66,10 +66,12 @@ def _tenant_limits(args: argparse.Namespace) -> int:
 
     client = Client(args.url, args.token)
     try:
-        if args.memory_bytes is None and args.memories_per_agent is None:
+        if (args.memory_bytes, args.memories_per_agent, args.expired_retention) == (None,) * 3:
             limits = client.tenant_limits()
         else:
-            limits = client.set_tenant_limits(args.memory_bytes, args.memories_per_agent)
+            limits = client.set_tenant_limits(
+                args.memory_bytes, args.memories_per_agent, args.expired_retention
+            )
     finally:
         client.close()
     for name, value in limits.items():
@@ -87,5 +89,9 @@ def add_tenant_command(commands: Any) -> None:
     limits = action(tenant_actions, "limits", "show the tenant's limits, or set them (takes admin)")
     limits.add_argument("--memory-bytes", type=int, help="bytes a memory may hold")
     limits.add_argument("--memories-per-agent", type=int, help="memories an agent may keep")
+    limits.add_argument(
+        "--expired-retention",
+        help="how long an expired record is kept before it is purged (ISO 8601, e.g. P30D)",
+    )
     limits.set_defaults(run=_tenant_limits)
     add_reset(tenant_actions, action)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -44,8 +45,10 @@ class Agents(Area):
         manifest = without_schema(manifest)
         return self._run(Call("PUT", agent_path(agent_id), partial(from_wire, Agent), manifest))
 
-    def get(self, agent_id: str) -> Agent:
-        return self._run(Call("GET", agent_path(agent_id), partial(from_wire, Agent)))
+    def get(self, agent_id: str, as_of: datetime | None = None) -> Agent:
+        """The agent; with `as_of`, with the manifest version current at that instant."""
+        found = params(asOf=as_of)
+        return self._run(Call("GET", agent_path(agent_id), partial(from_wire, Agent), query=found))
 
     def list(self, limit: int | None = None, cursor: str | None = None) -> Page[Agent]:
         return self._run(self._list(limit, cursor))
@@ -92,10 +95,12 @@ class Agents(Area):
         query: str,
         types: str | builtins.list[str] | None = None,
         limit: int | None = None,
+        as_of: datetime | None = None,
     ) -> SearchHits:
         """One search over the agent's records, file memories and history (`types`: some of
-        records, memories, history), best first; iterating the answer yields its hits."""
-        found = params(query=query, types=types, limit=limit)
+        records, memories, history), best first; iterating the answer yields its hits. With
+        `as_of`, what the agent knew at that instant."""
+        found = params(query=query, types=types, limit=limit, asOf=as_of)
         path = agent_path(agent_id) + "/-/search"
         return self._run(Call("GET", path, SearchHits.model_validate, query=found))
 
@@ -127,19 +132,29 @@ class Memories(Area):
         path_prefix: str | None = None,
         limit: int | None = None,
         cursor: str | None = None,
+        as_of: datetime | None = None,
     ) -> Page[Memory]:
-        """Memories by path, without their content."""
-        return self._run(self._list(agent_id, path_prefix, limit, cursor))
+        """Memories by path, without their content (`as_of`: as they stood then)."""
+        return self._run(self._list(agent_id, path_prefix, limit, cursor, as_of))
 
     def iter(
-        self, agent_id: str, path_prefix: str | None = None, limit: int | None = None
+        self,
+        agent_id: str,
+        path_prefix: str | None = None,
+        limit: int | None = None,
+        as_of: datetime | None = None,
     ) -> Iterator[Memory]:
-        return self._pages(lambda cursor: self._list(agent_id, path_prefix, limit, cursor))
+        return self._pages(lambda cursor: self._list(agent_id, path_prefix, limit, cursor, as_of))
 
     def _list(
-        self, agent_id: str, prefix: str | None, limit: int | None, cursor: str | None
+        self,
+        agent_id: str,
+        prefix: str | None,
+        limit: int | None,
+        cursor: str | None,
+        as_of: datetime | None = None,
     ) -> Call[Page[Memory]]:
-        found = params(pathPrefix=prefix, limit=limit, cursor=cursor)
+        found = params(pathPrefix=prefix, limit=limit, cursor=cursor, asOf=as_of)
         path = agent_path(agent_id) + "/-/memories"
         return Call("GET", path, partial(page_of, Memory, "memories"), query=found)
 
@@ -153,8 +168,11 @@ class Memories(Area):
             _items(Call("GET", path, partial(page_of, Memory, "memories"), query=found))
         )
 
-    def get(self, agent_id: str, path: str) -> Memory:
-        return self._run(Call("GET", self._path(agent_id, path), partial(from_wire, Memory)))
+    def get(self, agent_id: str, path: str, as_of: datetime | None = None) -> Memory:
+        """The memory with its content (`as_of`: as it stood then)."""
+        found = params(asOf=as_of)
+        path = self._path(agent_id, path)
+        return self._run(Call("GET", path, partial(from_wire, Memory), query=found))
 
     def put(
         self, agent_id: str, path: str, content: str, content_sha256: str | None = None
@@ -293,9 +311,12 @@ class Records(Area):
         pinned: bool | None = None,
         limit: int | None = None,
         cursor: str | None = None,
+        as_of: datetime | None = None,
     ) -> Page[Record]:
-        """Newest first, or ranked by `query` (words, meaning, recency)."""
+        """Newest first, or ranked by `query` (words, meaning, recency); with `as_of`, as the
+        records stood at that instant."""
         filters: dict[str, Any] = dict(kind=kind, labels=labels, ids=ids, status=status)
+        filters["asOf"] = as_of
         filters |= dict(scope=scope, session_id=session_id, preview=preview, pinned=pinned)
         return self._run(self._list(agent_id, query, filters, limit, cursor))
 
@@ -312,6 +333,8 @@ class Records(Area):
         cursor: str | None,
     ) -> Call[Page[Record]]:
         session_id = filters.pop("session_id", None)
+        if "as_of" in filters:  # iter and search take it by its Python name
+            filters["asOf"] = filters.pop("as_of")
         found = params(query=text, sessionId=session_id, limit=limit, cursor=cursor, **filters)
         return Call(
             "GET",
@@ -335,6 +358,15 @@ class Records(Area):
         """Delete at once; the deleted record (it and its versions stay readable)."""
         path = agent_path(agent_id) + f"/-/records/{record_id}"
         return self._run(Call("DELETE", path, partial(from_wire, Record)))
+
+    def set_expiry(self, agent_id: str, record_id: str, expires_at: datetime | None) -> Record:
+        """Set when the record expires (a timezone-aware datetime), or clear it with None: a
+        new version. From then on it leaves recall, search and listings (status EXPIRED)."""
+        if expires_at is not None and expires_at.tzinfo is None:
+            raise ValueError("expires_at needs a time zone, such as datetime.now(UTC)")
+        path = agent_path(agent_id) + f"/-/records/{record_id}"
+        when = None if expires_at is None else expires_at.isoformat().replace("+00:00", "Z")
+        return self._run(Call("PATCH", path, partial(from_wire, Record), body={"expiresAt": when}))
 
     def versions(
         self, agent_id: str, record_id: str, limit: int | None = None, cursor: str | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import ValidationError
@@ -96,5 +97,11 @@ def _problem(exc: Exception) -> str:
 
 
 def params(**given: Any) -> dict[str, Any]:
-    """The query string's parameters, those given (None is left out)."""
+    """The query string's parameters, those given (None is left out; a datetime as ISO 8601,
+    which needs its time zone: `asOf`)."""
+    for key, value in given.items():
+        if isinstance(value, datetime):
+            if value.tzinfo is None:
+                raise ValueError(f"{key} needs a time zone, such as datetime.now(UTC)")
+            given[key] = value.isoformat().replace("+00:00", "Z")
     return {k: v for k, v in given.items() if v is not None}

@@ -174,6 +174,13 @@ class FlatMethods:
     def delete_record(self, agent_id: str, record_id: str) -> dict[str, Any]:
         return self.request("DELETE", f"/v1/agents/{agent_id}/-/records/{record_id}")
 
+    def set_record_expiry(
+        self, agent_id: str, record_id: str, expires_at: str | None
+    ) -> dict[str, Any]:
+        """Set (an ISO 8601 time with its offset) or clear (None) when the record expires."""
+        path = f"/v1/agents/{agent_id}/-/records/{record_id}"
+        return self.request("PATCH", path, {"expiresAt": expires_at})
+
     def record_versions(self, agent_id: str, record_id: str, **query: Any) -> dict[str, Any]:
         path = f"/v1/agents/{agent_id}/-/records/{record_id}/versions"
         return self.request("GET", path, query=query)
@@ -239,9 +246,18 @@ class FlatMethods:
         return _holding(step, f"DELETE {path}", "deletedAgents", "done")
 
     def set_tenant_limits(
-        self, memory_bytes: int | None = None, memories_per_agent: int | None = None
+        self,
+        memory_bytes: int | None = None,
+        memories_per_agent: int | None = None,
+        expired_retention: str | None = None,
     ) -> dict[str, Any]:
-        body = {"memoryBytes": memory_bytes, "memoriesPerAgent": memories_per_agent}
+        """Set the tenant's limits; `expired_retention` (ISO 8601, such as "P30D") is how long
+        an expired record stays readable before it is purged."""
+        body = {
+            "memoryBytes": memory_bytes,
+            "memoriesPerAgent": memories_per_agent,
+            "expiredRetention": expired_retention,
+        }
         limits = self.request(
             "PUT", "/v1/tenant/limits", {k: v for k, v in body.items() if v is not None}
         )

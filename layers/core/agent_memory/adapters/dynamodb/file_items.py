@@ -139,6 +139,7 @@ class TenantLimitsItem(Item):
 
     memory_bytes = NumberAttribute(null=True)
     memories_per_agent = NumberAttribute(null=True)
+    expired_retention = UnicodeAttribute(null=True)
 
     @classmethod
     def at(cls, tenant: str) -> TenantLimitsItem:

@@ -255,12 +255,14 @@ class DynamoFiles:
         return TenantLimits(
             memory_bytes=_int_or_none(item.memory_bytes),
             memories_per_agent=_int_or_none(item.memories_per_agent),
+            expired_retention=item.expired_retention,
         )
 
     def save_tenant_limits(self, tenant: str, limits: TenantLimits) -> None:
         item = self._items.tenant_limits.at(tenant)
         item.memory_bytes = limits.memory_bytes
         item.memories_per_agent = limits.memories_per_agent
+        item.expired_retention = limits.expired_retention
         with storage_errors():
             item.save()
 

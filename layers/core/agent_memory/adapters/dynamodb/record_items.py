@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute
 
+from ...domain.kernel.durations import instant_key
 from ...domain.records.models import (
     Record,
     RecordVersion,
@@ -32,9 +34,13 @@ class RecordItem(Item):
     pinned = BooleanAttribute()
     version = NumberAttribute()
     doc = UnicodeAttribute()
+    # When it expires (durations.instant_key); `ttl` (Item) is when DynamoDB purges it.
+    expires_at = UnicodeAttribute(null=True)
 
     @classmethod
-    def of(cls, tenant: str, agent_id: str, record: Record) -> RecordItem:
+    def of(
+        cls, tenant: str, agent_id: str, record: Record, purge: datetime | None = None
+    ) -> RecordItem:
         # Keyed by the tenant and agent it is written under, as SqliteStore keys its rows.
         return cls(
             keys.records_pk(tenant, agent_id),
@@ -50,6 +56,8 @@ class RecordItem(Item):
             pinned=record.pinned,
             version=record.version,
             doc=json.dumps(to_doc(record)),
+            expires_at=instant_key(record.expires_at) if record.expires_at else None,
+            ttl=purge,
         )
 
     def to_record(self) -> Record:
@@ -65,7 +73,12 @@ class RecordVersionItem(Item):
 
     @classmethod
     def of(
-        cls, tenant: str, agent_id: str, record_id: str, version: RecordVersion
+        cls,
+        tenant: str,
+        agent_id: str,
+        record_id: str,
+        version: RecordVersion,
+        purge: datetime | None = None,
     ) -> RecordVersionItem:
         return cls(
             keys.record_versions_pk(tenant, agent_id, record_id),
@@ -75,6 +88,7 @@ class RecordVersionItem(Item):
             record_id=record_id,
             version=version.record.version,
             doc=json.dumps(version_to_doc(version)),
+            ttl=purge,
         )
 
     def to_version(self) -> RecordVersion:

@@ -7,26 +7,48 @@ under its expected-version condition and each version put under attribute_not_ex
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
 from functools import reduce
 from itertools import islice
 from typing import TypeVar
 
 from pynamodb.connection import Connection
+from pynamodb.exceptions import UpdateError
 from pynamodb.expressions.condition import Condition
 
+from ...domain.files.models import TenantLimits
 from ...domain.kernel.errors import PreconditionFailed
 from ...domain.kernel.models import TurnStatus
-from ...domain.records.models import Execution, Record, RecordQuery, RecordVersion, RecordWrite
+from ...domain.records.expiry import purge_at
+from ...domain.records.models import (
+    Execution,
+    Record,
+    RecordOperation,
+    RecordQuery,
+    RecordStatus,
+    RecordVersion,
+    RecordWrite,
+    from_doc,
+)
 from ...domain.turns.effects import Effect
 from . import keys
 from .agent_items import AgentItem
 from .item_base import Item
 from .items import Items
-from .transactions import ConditionsFailed, Transaction, storage_errors
+from .transactions import (
+    ConditionsFailed,
+    Transaction,
+    is_condition_failure,
+    storage_errors,
+    unavailable,
+)
 
 # Items read per Query page while looking for matching records.
 _MIN_PAGE, _MAX_PAGE = 25, 1000
+# Versions read a page while looking back for the one current at an instant.
+_VERSIONS_PAGE = 10
 # The most values a FilterExpression's IN takes.
 _MAX_IN_VALUES = 100
 
@@ -45,6 +67,7 @@ def live_agent(agent: type[AgentItem]) -> Condition:
 class DynamoRecords:
     _items: Items
     connection: Connection
+    tenant_limits: Callable[[str], TenantLimits | None]
 
     # -- turn log ------------------------------------------------------------------------------
 
@@ -131,7 +154,7 @@ class DynamoRecords:
                 if before is None or record.id < before
             ]
             candidates.sort(key=lambda record: record.id, reverse=True)
-            return [record for record in candidates if query.matches(record)][:limit]
+            return [r.seen_at(query.at) for r in candidates if query.matches(r)][:limit]
         model = self._items.record
         # The bound needs no key check: it only limits a Query inside this agent's partition.
         bound = (
@@ -148,7 +171,9 @@ class DynamoRecords:
             )
             # RecordQuery.matches is the definition of a match; the filter only saves transfer.
             matching = (
-                record for record in (i.to_record() for i in results) if query.matches(record)
+                record.seen_at(query.at)
+                for record in (i.to_record() for i in results)
+                if query.matches(record)
             )
             return list(islice(matching, limit))
 
@@ -173,6 +198,29 @@ class DynamoRecords:
             )
             return [item.to_version() for item in islice(results, limit)]
 
+    def records_at(
+        self, tenant: str, agent_id: str, ids: Iterable[str], at: datetime
+    ) -> list[Record]:
+        model = self._items.record_version
+        found: list[Record] = []
+        for record_id in dict.fromkeys(ids):
+            if "#" in record_id:
+                continue  # no key part (keys.py): names no record, as in SQLite
+            with storage_errors():
+                newest_first = model.query(
+                    keys.record_versions_pk(tenant, agent_id, record_id),
+                    model.sk.startswith(keys.RECORD_VERSION),
+                    consistent_read=True,
+                    scan_index_forward=False,
+                    page_size=_VERSIONS_PAGE,
+                )
+                for item in newest_first:
+                    doc = json.loads(item.doc)
+                    if datetime.fromisoformat(doc["at"]) <= at:
+                        found.append(from_doc(doc["record"]))
+                        break
+        return sorted(found, key=lambda record: record.id)
+
     def write_records(self, tenant: str, agent_id: str, writes: Sequence[RecordWrite]) -> None:
         if not writes:
             return
@@ -182,6 +230,27 @@ class DynamoRecords:
                 self._put_writes(tx, tenant, agent_id, writes)
         except ConditionsFailed as exc:
             raise write_failure(exc) from exc
+        self._restamp_versions(tenant, agent_id, writes)
+
+    def _restamp_versions(self, tenant: str, agent_id: str, writes: Sequence[RecordWrite]) -> None:
+        """An app set or cleared a record's expiresAt: its earlier versions take the head's
+        purge time too, so DynamoDB's TTL removes the record whole. Outside the transaction
+        (a record may have more versions than one takes); a version gone meanwhile is skipped."""
+        model = self._items.record_version
+        for write in writes:
+            if not any(v.operation is RecordOperation.SET_EXPIRY for v in write.versions):
+                continue
+            record = write.record
+            purge = purge_at(record, self.tenant_limits(tenant))
+            pk = keys.record_versions_pk(tenant, agent_id, record.id)
+            action = model.ttl.set(purge) if purge is not None else model.ttl.remove()
+            for number in range(1, record.version):
+                item = model.key(pk, keys.record_version_sk(number))
+                try:
+                    item.update(actions=[action], condition=model.pk.exists())
+                except UpdateError as exc:
+                    if not is_condition_failure(exc):
+                        raise unavailable(exc) from exc
 
     # -- shared with DynamoStore.end_turn ------------------------------------------------------
 
@@ -203,17 +272,20 @@ class DynamoRecords:
     ) -> None:
         """Add each write's head and versions to `tx`."""
         head, version = self._items.record, self._items.record_version
+        expiring = any(w.record.expires_at is not None for w in writes)
+        limits = self.tenant_limits(tenant) if expiring else None
         for write in writes:
             record = write.record
+            purge = purge_at(record, limits)
             current: Condition = (
                 head.pk.does_not_exist()
                 if write.expected_version is None
                 else head.version == write.expected_version
             )
-            tx.put(f"record {record.id}", head.of(tenant, agent_id, record), current)
+            tx.put(f"record {record.id}", head.of(tenant, agent_id, record, purge), current)
             for each in write.versions:
                 label = f"version {record.id} {each.record.version}"
-                kept = version.of(tenant, agent_id, record.id, each)
+                kept = version.of(tenant, agent_id, record.id, each, purge)
                 tx.put(label, kept, version.pk.does_not_exist())
 
 
@@ -228,7 +300,10 @@ def _prefilter(items: Items, query: RecordQuery) -> Condition | None:
     model = items.record
     conditions: list[Condition] = []
     if query.statuses:
-        conditions.append(model.status.is_in(*sorted(s.value for s in query.statuses)))
+        stored = {s.value for s in query.statuses}
+        if RecordStatus.EXPIRED in query.statuses:
+            stored.add(RecordStatus.ACTIVE.value)  # an ACTIVE head past its expiresAt is EXPIRED
+        conditions.append(model.status.is_in(*sorted(stored)))
     if 0 < len(query.kinds) <= _MAX_IN_VALUES:
         conditions.append(model.kind.is_in(*sorted(query.kinds)))
     if query.pinned is not None:

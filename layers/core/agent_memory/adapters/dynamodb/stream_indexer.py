@@ -60,7 +60,7 @@ from ...domain.history.service import with_context
 from ...domain.kernel.errors import StorageUnavailable
 from ...domain.kernel.ids import new_id
 from ...domain.kernel.models import utcnow
-from ...domain.records.models import from_doc
+from ...domain.records.models import Record, from_doc
 from ...domain.search.embeddings import Embedder
 from ...domain.search.index import DocKind, IndexDoc, SearchIndex
 from ...domain.search.service import record_doc
@@ -95,6 +95,12 @@ class HeadKey:
     agent_id: str
     kind: DocKind
     id: str
+
+
+def _by_ttl(record: DynamoDBRecord) -> bool:
+    """Whether DynamoDB's TTL sweeper made the change (not a caller's delete)."""
+    who = record.user_identity
+    return who.get("type") == "Service" and who.get("principalId") == "dynamodb.amazonaws.com"
 
 
 def head_key(pk: str, sk: str) -> HeadKey | None:
@@ -165,6 +171,7 @@ class StreamIndexer:
         fetch: Callable[[str, str], str] | None = None,
         before: Callable[[HistoryEvent], list[str]] | None = None,
         add_usage: Callable[[str, str, list[Usage]], None] | None = None,
+        on_purged: Callable[[Record], None] | None = None,
     ) -> None:
         self._index = index
         self._embedder = embedder
@@ -176,6 +183,9 @@ class StreamIndexer:
         # The messages said before a history event, which find it too (as in the embedded
         # shape: agent_memory.domain.history.service.said_before); None: the event alone.
         self._before = before
+        # Told of each record head DynamoDB's TTL removed (an expired record's purge): the
+        # audit trail keeps it, as the embedded sweeper's purge is kept.
+        self._on_purged = on_purged
 
     def process(self, event: dict[str, Any], context: Any = None) -> dict[str, Any]:
         """Index every change of the batch; the response names the ones that failed
@@ -285,6 +295,8 @@ class StreamIndexer:
             old = stream.old_image or {}
             doc_id = str(old["path"]) if key.kind == "file" and old.get("path") else key.id
             writes.deletes.append((key.tenant, key.agent_id, key.kind, [doc_id]))
+            if key.kind == "record" and self._on_purged is not None and _by_ttl(record):
+                self._on_purged(from_doc(json.loads(old["doc"])))
             return writes
         image = stream.new_image
         if key.kind == "record":

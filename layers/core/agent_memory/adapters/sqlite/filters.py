@@ -8,9 +8,11 @@ index's names. tests/contract/test_record_filter_rules.py runs one table of case
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from ...domain.records.models import RecordQuery
+from ...domain.kernel.durations import instant_key
+from ...domain.records.models import RecordQuery, RecordStatus
 from ...domain.search.index import IndexFilter
 
 
@@ -31,21 +33,34 @@ class FilterColumns:
 RECORD_COLUMNS = FilterColumns(
     "status", "kind", "record_id", "preview", "scope", "session_id", "doc, '$.labels'"
 )
+# The records table under the alias `r` (joined to its versions: as-of reads).
+HEAD_COLUMNS = FilterColumns(
+    "r.status", "r.kind", "r.record_id", "r.preview", "r.scope", "r.session_id", "r.doc, '$.labels'"
+)
 DOC_COLUMNS = FilterColumns(
     "d.status", "d.record_kind", "d.doc_id", "d.preview", "d.scope", "d.session_id", "d.labels"
 )
 
 
 def filter_sql(
-    where: RecordQuery | IndexFilter, columns: FilterColumns
+    where: RecordQuery | IndexFilter, columns: FilterColumns, expiry_at: datetime | None = None
 ) -> tuple[list[str], list[Any]]:
     """The conditions (to be AND-ed) and their arguments for every rule but `pinned`, which only
-    the records table keeps. Values are always bound, never spliced: a label name is data."""
+    the records table keeps. Values are always bound, never spliced: a label name is data.
+
+    With `expiry_at` (the records table, which keeps expires_at) a head stored ACTIVE whose
+    expiry is at or before that instant counts as EXPIRED, as Record.seen_at says."""
     kinds = where.kinds if isinstance(where, RecordQuery) else where.record_kinds
     sql: list[str] = []
     args: list[Any] = []
+    statuses = [str(s) for s in where.statuses]
+    if statuses and expiry_at is not None:
+        status_sql, status_args = _statuses_at(statuses, columns.status, instant_key(expiry_at))
+        sql.append(status_sql)
+        args += status_args
+        statuses = []
     for column, values in (
-        (columns.status, [str(s) for s in where.statuses]),
+        (columns.status, statuses),
         (columns.kind, list(kinds)),
         (columns.id, list(where.ids)),
     ):
@@ -70,3 +85,24 @@ def filter_sql(
         )
         args += [name, value]
     return sql, args
+
+
+def _statuses_at(statuses: list[str], column: str, at: str) -> tuple[str, list[Any]]:
+    """The status rule judged at `at`: ACTIVE only while unexpired, EXPIRED also once due."""
+    active, expired = RecordStatus.ACTIVE.value, RecordStatus.EXPIRED.value
+    plain = [s for s in statuses if s not in (active, expired)]
+    terms: list[str] = []
+    args: list[Any] = []
+    if plain:
+        terms.append(f"{column} IN ({','.join('?' * len(plain))})")
+        args += plain
+    if active in statuses and expired in statuses:
+        terms.append(f"{column} IN (?, ?)")
+        args += [active, expired]
+    elif active in statuses:
+        terms.append(f"({column} = ? AND (expires_at IS NULL OR expires_at > ?))")
+        args += [active, at]
+    elif expired in statuses:
+        terms.append(f"({column} = ? OR ({column} = ? AND expires_at <= ?))")
+        args += [expired, active, at]
+    return f"({' OR '.join(terms)})", args

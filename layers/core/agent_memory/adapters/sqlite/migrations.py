@@ -3,10 +3,30 @@ A step is an SQL statement, or a function of the connection for what SQL alone c
 
 import sqlite3
 from collections.abc import Callable
+from datetime import datetime
 
+from ...domain.kernel.durations import instant_key
 from .words import retokenize, split_by_tenant
 
 Step = str | Callable[[sqlite3.Connection], None]
+
+
+def _version_times(conn: sqlite3.Connection) -> None:
+    """record_versions.at, filled in from each version's document."""
+    conn.execute("ALTER TABLE record_versions ADD COLUMN at TEXT")
+    rows = conn.execute(
+        "SELECT tenant, agent_id, record_id, version, json_extract(doc, '$.at')"
+        " FROM record_versions"
+    ).fetchall()
+    conn.executemany(
+        "UPDATE record_versions SET at = ? WHERE tenant = ? AND agent_id = ? AND record_id = ?"
+        " AND version = ?",
+        [
+            (instant_key(datetime.fromisoformat(at)), tenant, agent_id, record_id, version)
+            for tenant, agent_id, record_id, version, at in rows
+        ],
+    )
+
 
 MIGRATIONS: list[list[Step]] = [
     # 1: agents, manifest versions, sessions, turns
@@ -306,5 +326,20 @@ MIGRATIONS: list[list[Step]] = [
             doc TEXT NOT NULL,
             PRIMARY KEY (tenant, name, version)
         ) WITHOUT ROWID""",
+    ],
+    # 20: when each record expires and when it is purged (UTC, fixed-width text: string order
+    # is time order), so a listing judges expiry in SQL at the instant it is read and the
+    # sweeper finds what is due
+    [
+        "ALTER TABLE records ADD COLUMN expires_at TEXT",
+        "ALTER TABLE records ADD COLUMN purge_at TEXT",
+        "CREATE INDEX records_by_expiry ON records (expires_at) WHERE expires_at IS NOT NULL",
+        "CREATE INDEX records_by_purge ON records (purge_at) WHERE purge_at IS NOT NULL",
+    ],
+    # 21: when each record version was made (fixed-width UTC text), so an as-of read finds the
+    # version current at a past instant with one index seek per record
+    [
+        _version_times,
+        "CREATE INDEX record_versions_by_time ON record_versions (tenant, agent_id, record_id, at)",
     ],
 ]

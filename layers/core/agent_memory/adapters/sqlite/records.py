@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
+from ...domain.files.models import TenantLimits
+from ...domain.kernel.durations import instant_key
 from ...domain.kernel.errors import PreconditionFailed
 from ...domain.kernel.models import Turn, TurnStatus
+from ...domain.records.expiry import purge_at
 from ...domain.records.models import (
     Execution,
     Record,
@@ -24,7 +28,7 @@ from ...domain.turns.effects import Effect, effect_from_json
 from .database import Database, require_open_turn
 from .database import lost_race as _lost_race
 from .extraction import set_extraction
-from .filters import RECORD_COLUMNS, filter_sql
+from .filters import HEAD_COLUMNS, RECORD_COLUMNS, filter_sql
 from .rows import updates_json
 from .search import EmbeddedIndex
 
@@ -32,6 +36,7 @@ from .search import EmbeddedIndex
 class SqliteRecords:
     db: Database
     index: EmbeddedIndex | None
+    tenant_limits: Callable[[str], TenantLimits | None]
 
     # -- turn log ------------------------------------------------------------------------------
 
@@ -127,7 +132,7 @@ class SqliteRecords:
         if before is not None:
             where.append("record_id < ?")
             args.append(before)
-        rules, rule_args = filter_sql(query, RECORD_COLUMNS)
+        rules, rule_args = filter_sql(query, RECORD_COLUMNS, expiry_at=query.at)
         where += rules
         args += rule_args
         if query.pinned is not None:
@@ -141,7 +146,7 @@ class SqliteRecords:
             )
             .fetchall()
         )
-        return [from_doc(json.loads(row[0])) for row in rows]
+        return [from_doc(json.loads(row[0])).seen_at(query.at) for row in rows]
 
     def record_versions(
         self, tenant: str, agent_id: str, record_id: str, limit: int, before: int | None
@@ -156,6 +161,63 @@ class SqliteRecords:
             .fetchall()
         )
         return [version_from_doc(json.loads(row[0])) for row in rows]
+
+    def records_at(
+        self, tenant: str, agent_id: str, ids: Iterable[str], at: datetime
+    ) -> list[Record]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+        marks = ",".join("?" * len(wanted))
+        # Each record's newest version made at or before `at`: its number from a seek of
+        # record_versions_by_time, then its document by key.
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT doc FROM record_versions WHERE tenant = ? AND agent_id = ?"
+                " AND (record_id, version) IN (SELECT record_id, MAX(version)"
+                " FROM record_versions WHERE tenant = ? AND agent_id = ?"
+                f" AND record_id IN ({marks}) AND at <= ? GROUP BY record_id)",
+                (tenant, agent_id, tenant, agent_id, *wanted, instant_key(at)),
+            )
+            .fetchall()
+        )
+        found = [from_doc(json.loads(row[0])["record"]) for row in rows]
+        return sorted(found, key=lambda record: record.id)
+
+    def find_records_at(
+        self,
+        tenant: str,
+        agent_id: str,
+        query: RecordQuery,
+        at: datetime,
+        limit: int,
+        before: str | None,
+    ) -> list[Record]:
+        # The heads' rows filter (on what no version changes) and order; each joins the version
+        # current at `at` through record_versions_by_time, and only that document is read.
+        wide = query.model_copy(update={"statuses": frozenset(), "pinned": None})
+        where = ["r.tenant = ?", "r.agent_id = ?"]
+        args: list[Any] = [tenant, agent_id]
+        if before is not None:
+            where.append("r.record_id < ?")
+            args.append(before)
+        rules, rule_args = filter_sql(wide, HEAD_COLUMNS)
+        rows = (
+            self.db.read()
+            .execute(
+                "SELECT v.doc FROM records AS r JOIN record_versions AS v ON v.tenant = r.tenant"
+                " AND v.agent_id = r.agent_id AND v.record_id = r.record_id AND v.version ="
+                " (SELECT w.version FROM record_versions AS w INDEXED BY record_versions_by_time"
+                " WHERE w.tenant = r.tenant AND w.agent_id = r.agent_id"
+                " AND w.record_id = r.record_id AND w.at <= ?"
+                " ORDER BY w.at DESC, w.version DESC LIMIT 1)"
+                f" WHERE {' AND '.join(where + rules)} ORDER BY r.record_id DESC LIMIT ?",
+                (instant_key(at), *args, *rule_args, limit),
+            )
+            .fetchall()
+        )
+        return [from_doc(json.loads(row[0])["record"]) for row in rows]
 
     def write_records(self, tenant: str, agent_id: str, writes: Sequence[RecordWrite]) -> None:
         with self.db.write() as conn:
@@ -204,8 +266,11 @@ class SqliteRecords:
         self, conn: sqlite3.Connection, tenant: str, agent_id: str, writes: Sequence[RecordWrite]
     ) -> None:
         index = self.index
+        expiring = any(w.record.expires_at is not None for w in writes)
+        limits = self.tenant_limits(tenant) if expiring else None
         for write in writes:
             record = write.record
+            purge = purge_at(record, limits)
             values = (
                 record.scope,
                 record.session_id,
@@ -215,13 +280,15 @@ class SqliteRecords:
                 int(record.pinned),
                 record.version,
                 json.dumps(to_doc(record)),
+                instant_key(record.expires_at) if record.expires_at else None,
+                instant_key(purge) if purge else None,
             )
             if write.expected_version is None:
                 try:
                     conn.execute(
                         "INSERT INTO records (scope, session_id, status, kind, preview, pinned,"
-                        " version, doc, tenant, agent_id, record_id)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        " version, doc, expires_at, purge_at, tenant, agent_id, record_id)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (*values, tenant, agent_id, record.id),
                     )
                 except sqlite3.IntegrityError as exc:
@@ -229,7 +296,8 @@ class SqliteRecords:
             else:
                 changed = conn.execute(
                     "UPDATE records SET scope = ?, session_id = ?, status = ?, kind = ?,"
-                    " preview = ?, pinned = ?, version = ?, doc = ? WHERE tenant = ?"
+                    " preview = ?, pinned = ?, version = ?, doc = ?, expires_at = ?,"
+                    " purge_at = ? WHERE tenant = ?"
                     " AND agent_id = ? AND record_id = ? AND version = ?",
                     (*values, tenant, agent_id, record.id, write.expected_version),
                 ).rowcount
@@ -240,14 +308,15 @@ class SqliteRecords:
             for version in write.versions:
                 try:
                     conn.execute(
-                        "INSERT INTO record_versions (tenant, agent_id, record_id, version, doc)"
-                        " VALUES (?, ?, ?, ?, ?)",
+                        "INSERT INTO record_versions (tenant, agent_id, record_id, version, doc, at)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
                         (
                             tenant,
                             agent_id,
                             record.id,
                             version.record.version,
                             json.dumps(version_to_doc(version)),
+                            instant_key(version.at),
                         ),
                     )
                 except sqlite3.IntegrityError as exc:

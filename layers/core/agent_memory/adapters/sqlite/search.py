@@ -248,23 +248,34 @@ class EmbeddedIndex(SearchIndex):
 
     def delete(self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]) -> None:
         with self._db.write() as conn:
-            self._words_current(conn)
-            for doc_id in ids:
-                found = conn.execute(
-                    "SELECT seq FROM search_docs WHERE tenant = ? AND agent_id = ? AND kind = ?"
-                    " AND doc_id = ?",
-                    (tenant, agent_id, kind, doc_id),
-                ).fetchone()
-                if found is not None:
-                    table = ensure_words_table(conn, tenant, kind)
-                    conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (found["seq"],))
-                    conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
-                conn.execute(
-                    "DELETE FROM embed_queue WHERE tenant = ? AND agent_id = ? AND kind = ?"
-                    " AND doc_id = ?",
-                    (tenant, agent_id, kind, doc_id),
-                )
+            self.delete_in(conn, tenant, agent_id, kind, ids)
         self.forget(tenant, agent_id)
+
+    def delete_in(
+        self,
+        conn: sqlite3.Connection,
+        tenant: str,
+        agent_id: str,
+        kind: DocKind,
+        ids: Sequence[str],
+    ) -> None:
+        """`delete` inside the caller's transaction (the caller calls `forget` after it)."""
+        self._words_current(conn)
+        for doc_id in ids:
+            found = conn.execute(
+                "SELECT seq FROM search_docs WHERE tenant = ? AND agent_id = ? AND kind = ?"
+                " AND doc_id = ?",
+                (tenant, agent_id, kind, doc_id),
+            ).fetchone()
+            if found is not None:
+                table = ensure_words_table(conn, tenant, kind)
+                conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (found["seq"],))
+                conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
+            conn.execute(
+                "DELETE FROM embed_queue WHERE tenant = ? AND agent_id = ? AND kind = ?"
+                " AND doc_id = ?",
+                (tenant, agent_id, kind, doc_id),
+            )
 
     def delete_agent(self, tenant: str, agent_id: str) -> None:
         with self._db.write() as conn:

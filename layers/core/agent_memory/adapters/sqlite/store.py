@@ -11,12 +11,14 @@ from pathlib import Path
 
 from ...domain.kernel.errors import NotFound, PreconditionFailed, StorageUnavailable
 from ...domain.kernel.models import Agent, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.records.ports import ExpirySweep
 from ...domain.search.index import IndexDoc
 from ...domain.sessions.ports import NO_WRITES, TurnWrites
 from ...domain.store import Store
 from .audit import SqliteAudit
 from .database import Database, turn_key
 from .database import lost_race as _lost_race
+from .expiry import SqliteExpiry
 from .extraction import SqliteExtraction
 from .faults import translated
 from .files import SqliteFiles
@@ -34,12 +36,14 @@ from .usage import SqliteUsage
 @translated
 class SqliteStore(
     SqliteRecords,
+    SqliteExpiry,
     SqliteFiles,
     SqliteUsage,
     SqliteHistory,
     SqliteExtraction,
     SqliteAudit,
     SqliteNamedManifests,
+    ExpirySweep,
     Store,
 ):
     def __init__(self, path: Path | str, synchronous: str = "FULL") -> None:

@@ -8,9 +8,11 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
+from ...domain.agents.as_of import agent_as_of
 from ...domain.kernel.models import Agent, ManifestVersion
 from ...domain.manifests.manifest import ManifestDocument, check_saved_keys
 from ...services import Services
+from ..as_of import AsOf, as_of
 from ..paths import agent_id_from
 from ..schemas import AgentList, ForkIn, IndexStatus, ManifestVersionList
 from .common import ERRORS, NO_CONTENT, caller_of, created, created_responses, no_content
@@ -62,11 +64,20 @@ def _agent_routes(router: Router, services: Services) -> None:
         )
         return created(agent) if was_created else Response(200, "application/json", agent)
 
-    @router.get("/v1/agents/<agent_id>", summary="Get an agent", responses=ERRORS, tags=["agents"])
-    def get_agent(agent_id: AgentId) -> Agent:
+    @router.get(
+        "/v1/agents/<agent_id>",
+        summary="Get an agent",
+        description="With `asOf`, the agent as it stood at that instant: the manifest version "
+        "then (404 agent_not_found when the agent was made after it).",
+        responses=ERRORS,
+        tags=["agents"],
+    )
+    def get_agent(agent_id: AgentId, as_of_time: AsOf = None) -> Agent:
         who = caller()
         who.can_read()
-        return agents.get(who.tenant, agent_id_from(agent_id))
+        at = as_of(as_of_time)
+        agent = agents.get(who.tenant, agent_id_from(agent_id))
+        return agent if at is None else agent_as_of(services.store, agent, at)
 
     @router.delete(
         "/v1/agents/<agent_id>",

@@ -22,6 +22,7 @@ from ..answers import (
     PutMemoryOut,
     VersionSummary,
 )
+from ..as_of import AsOf, as_of
 from ..own_sessions import OwnSessions
 from ..paths import agent_id_from
 from .agents import AgentId, Cursor, Limit
@@ -80,7 +81,12 @@ def _reading_routes(router: Router, services: Services, agent_of: AgentOf) -> No
     files = services.files
 
     @router.get(
-        MEMORIES, summary="List an agent's memories by path", responses=ERRORS, tags=["memories"]
+        MEMORIES,
+        summary="List an agent's memories by path",
+        description="With `asOf`, the memories as they stood at that instant, from their "
+        "versions (a `query` then ranks them by words only).",
+        responses=ERRORS,
+        tags=["memories"],
     )
     def list_memories(
         agent_id: AgentId,
@@ -95,10 +101,15 @@ def _reading_routes(router: Router, services: Services, agent_of: AgentOf) -> No
         ] = None,
         limit: Limit = None,
         cursor: Cursor = None,
+        as_of_time: AsOf = None,
     ) -> MemoryList:
         who = caller()
         who.can_read()
+        at = as_of(as_of_time)
         agent = agent_of(agent_id, who.tenant)
+        if at is not None:
+            then = files.memories_as_of(who.tenant, agent, query, path_prefix, limit, cursor, at)
+            return MemoryList(memories=[_summary(m) for m in then.items], next=then.next)
         if query:
             found = files.search(who.tenant, agent, query, path_prefix, limit)
             return MemoryList(memories=[_summary(m) for m in found], next=None)
@@ -111,10 +122,11 @@ def _reading_routes(router: Router, services: Services, agent_of: AgentOf) -> No
         responses=ERRORS,
         tags=["memories"],
     )
-    def get_memory(agent_id: AgentId, path: MemoryPath) -> FileMemory:
+    def get_memory(agent_id: AgentId, path: MemoryPath, as_of_time: AsOf = None) -> FileMemory:
         who = caller()
         who.can_read()
-        return files.get(who.tenant, agent_of(agent_id, who.tenant), unquote(path))
+        agent = agent_of(agent_id, who.tenant)
+        return files.get(who.tenant, agent, unquote(path), as_of=as_of(as_of_time))
 
 
 def _writing_routes(router: Router, services: Services, agent_of: AgentOf) -> None:

@@ -7,12 +7,16 @@ import re
 from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.openapi.params import Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from pydantic import ConfigDict, Field
 
 from ...domain.kernel.auth import Principal
+from ...domain.kernel.deferred import DeferredModel
+from ...domain.kernel.durations import parse_instant
 from ...domain.kernel.errors import InvalidRequest, NotFound
 from ...domain.records.models import Record, RecordQuery, RecordStatus
 from ...services import Services
+from ..as_of import AsOf, as_of
 from ..body_limits import refusal
 from ..paths import agent_id_from
 from ..schemas import RecordList, RecordVersionList
@@ -47,6 +51,18 @@ def _labels(raw: str | None) -> dict[str, str]:
     return labels
 
 
+class RecordExpiryIn(DeferredModel):
+    """When the record expires; null clears it (the record no longer expires)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    expires_at: str | None = Field(
+        alias="expiresAt",
+        max_length=64,
+        description="An ISO 8601 date-time with its offset (2026-01-31T12:00:00Z), or null.",
+    )
+
+
 def records_router(services: Services) -> Router:
     router = Router()
     _listing_route(router, services)
@@ -73,6 +89,9 @@ def _listing_route(router: Router, services: Services) -> None:
     @router.get(
         RECORDS,
         summary="List or search an agent's memory records",
+        description="Newest first, or ranked by `query`. With `asOf`, the records as they "
+        "stood at that instant, from their versions: one superseded, deleted or expired since "
+        "shows as it was; one written after it does not exist; expiry is judged at it.",
         responses=ERRORS,
         tags=["records"],
     )
@@ -93,9 +112,11 @@ def _listing_route(router: Router, services: Services) -> None:
         pinned: Annotated[bool | None, Query()] = None,
         limit: Limit = None,
         cursor: Cursor = None,
+        as_of_time: AsOf = None,
     ) -> RecordList:
         who = caller()
         who.can_read()
+        at = as_of(as_of_time)
         agent = agent_id_from(agent_id)
         if session_id is not None:
             services.sessions.reach(who, agent, session_id)
@@ -113,7 +134,9 @@ def _listing_route(router: Router, services: Services) -> None:
             preview=preview,
             pinned=pinned,
         )
-        page = services.records.list_records(who.tenant, agent, filters, query, limit, cursor)
+        page = services.records.list_records(
+            who.tenant, agent, filters, query, limit, cursor, as_of=at
+        )
         return RecordList(records=page.items, next=page.next)
 
 
@@ -145,6 +168,32 @@ def _record_routes(router: Router, services: Services) -> None:
         who.can_write_agents()
         return records.delete(who.tenant, agent_id_from(agent_id), record_id, actor=who.audit_name)
 
+    @router.patch(
+        RECORDS + "/<record_id>",
+        summary="Set or clear when a record expires",
+        description="A new version naming who set it. From `expiresAt` on, the record leaves "
+        "recall, search and listings and reads as `EXPIRED` (by id, with its versions); it is "
+        "purged with its versions once the tenant's `expiredRetention` has passed after that. "
+        "A time already past expires it at once; a later time or null brings an `EXPIRED` "
+        "record not yet purged back to `ACTIVE`. A SUPERSEDED or DELETED record is a 409.",
+        responses=ERRORS,
+        tags=["records"],
+    )
+    def set_record_expiry(
+        agent_id: AgentId, record_id: RecordId, body: Annotated[RecordExpiryIn, Body()]
+    ) -> Record:
+        who = caller()
+        who.can_write_agents()
+        expires_at = None
+        if body.expires_at is not None:
+            try:
+                expires_at = parse_instant(body.expires_at)
+            except ValueError as exc:
+                raise InvalidRequest(f"expiresAt: {exc}", code="invalid_expires_at") from exc
+        agent = agent_id_from(agent_id)
+        _readable(services, who, agent, record_id)
+        return records.set_expiry(who.tenant, agent, record_id, expires_at, actor=who.audit_name)
+
     @router.get(
         RECORDS + "/<record_id>/versions",
         summary="Every version, newest first",
@@ -175,5 +224,6 @@ def _statuses(raw: str | None) -> frozenset[RecordStatus]:
         return frozenset(RecordStatus(s) for s in _split(raw))
     except ValueError as exc:
         raise InvalidRequest(
-            "status is ACTIVE, SUPERSEDED, DELETED (comma-separated) or all", code="invalid_status"
+            "status is ACTIVE, SUPERSEDED, DELETED, EXPIRED (comma-separated) or all",
+            code="invalid_status",
         ) from exc

@@ -34,6 +34,14 @@ class TenantLimitsIn(DeferredModel):
         alias="memoriesPerAgent",
         description="Memories an agent may keep (1-1000000).",
     )
+    expired_retention: str | None = Field(
+        default=None,
+        alias="expiredRetention",
+        max_length=64,
+        description="How long an expired record stays readable before it is purged with its "
+        "versions: an ISO 8601 duration of weeks, days, hours, minutes or seconds (P30D by "
+        "default). Applies to expiries set from then on.",
+    )
 
 
 def _limits(limits: FileLimits) -> TenantLimitsOut:
@@ -42,6 +50,7 @@ def _limits(limits: FileLimits) -> TenantLimitsOut:
         memories_per_agent=limits.memories_per_agent,
         index_lines=limits.index_lines,
         index_bytes=limits.index_bytes,
+        expired_retention=limits.expired_retention,
     )
 
 
@@ -63,7 +72,7 @@ def tenant_router(services: Services) -> Router:
 
     @router.put(
         LIMITS,
-        summary="Set the tenant's memoryBytes and memoriesPerAgent",
+        summary="Set the tenant's memoryBytes, memoriesPerAgent and expiredRetention",
         description="Fields left out keep their value. Takes the admin scope. Memories already over a lowered limit stay; the next write that would "
         "pass it is refused.",
         responses=ERRORS,
@@ -73,7 +82,9 @@ def tenant_router(services: Services) -> Router:
         who = caller()
         who.can_administer()
         return _limits(
-            files.set_tenant_limits(who.tenant, body.memory_bytes, body.memories_per_agent)
+            files.set_tenant_limits(
+                who.tenant, body.memory_bytes, body.memories_per_agent, body.expired_retention
+            )
         )
 
     @router.delete(

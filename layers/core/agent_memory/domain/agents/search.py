@@ -10,10 +10,13 @@ a committed live turn. Each hit is typed and carries what reading it needs.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
+from ..files import memories_at
 from ..history import HistoryHit, HistorySearch
 from ..kernel.errors import InvalidRequest, NotFound
+from ..kernel.models import AGENT_SESSION, utcnow
 from ..manifests import Manifest
 from ..records import RecordQuery, RecordService, RecordStatus
 from ..search import CANDIDATES, IndexFilter, Ranked, SearchService
@@ -63,9 +66,13 @@ class AgentSearch:
         types: list[str],
         limit: int,
         every_session: bool = True,
+        as_of: datetime | None = None,
     ) -> SearchHits:
         """`every_session` False keeps to what is agent-wide: agent-scope records and file
-        memories (a caller that reaches only the sessions it started)."""
+        memories (a caller that reaches only the sessions it started). `as_of`: what the agent
+        knew at that instant (a later one reads as now): records and memories as they stood
+        then, events of turns committed by then."""
+        at = None if as_of is None else min(as_of, utcnow())
         if not 1 <= limit <= MAX_LIMIT:
             raise InvalidRequest(f"limit must be between 1 and {MAX_LIMIT}", code="invalid_limit")
         if not query.strip():
@@ -76,7 +83,7 @@ class AgentSearch:
         if self._search.index is None:
             return SearchHits(hits=[])  # as search_history finds nothing where nothing is indexed
         search = Manifest.model_validate(agent.manifest).harness.memory.search
-        wheres = [_where(t, every_session) for t in types]
+        wheres = [_where(t, every_session, at is not None) for t in types]
         ranked, usage = self._search.rank_kinds(
             tenant, agent_id, query, wheres, search.mode, search.min_score, depth=CANDIDATES
         )
@@ -86,8 +93,8 @@ class AgentSearch:
         for kind, candidate in ranked:
             by_kind.setdefault(kind, []).append(candidate)
         hits: list[Hit] = [
-            *self._records(tenant, agent_id, by_kind.get("record", []), limit, every_session),
-            *self._memories(tenant, agent_id, by_kind.get("file", []), limit),
+            *self._records(tenant, agent_id, by_kind.get("record", []), limit, every_session, at),
+            *self._memories(tenant, agent_id, by_kind.get("file", []), limit, at),
         ]
         if "event" in by_kind:
             # Scaled by the best words score of all kinds, as they were fused.
@@ -95,12 +102,27 @@ class AgentSearch:
             found = self._history.app_hits(
                 tenant, agent_id, query, by_kind["event"], limit, search.mode, best_words
             )
-            hits += [_event_hit(candidate, event) for candidate, event in found]
+            hits += [
+                _event_hit(candidate, event)
+                for candidate, event in found
+                if at is None or self._committed_by(tenant, agent_id, event, at)
+            ]
         hits.sort(key=lambda h: h.score, reverse=True)
         return SearchHits(hits=hits[:limit])
 
+    def _committed_by(self, tenant: str, agent_id: str, event: HistoryHit, at: datetime) -> bool:
+        """Whether the event's turn had committed by `at` (searches see committed turns)."""
+        turn = self._store.get_turn(tenant, agent_id, event.session or AGENT_SESSION, event.turn_id)
+        return turn is not None and turn.ended_at is not None and turn.ended_at <= at
+
     def _records(
-        self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int, every_session: bool
+        self,
+        tenant: str,
+        agent_id: str,
+        ranked: list[Ranked],
+        limit: int,
+        every_session: bool,
+        at: datetime | None,
     ) -> Iterable[RecordHit]:
         # Active live records, re-read as every record search re-reads them; session-scope ones
         # only for a caller that reads every session.
@@ -109,7 +131,12 @@ class AgentSearch:
         )
         scores = {r.id: r.score for r in ranked}
         wanted = [r.id for r in ranked]
-        for record in self._records_service.rechecked(tenant, agent_id, wanted, live, limit):
+        found = (
+            self._records_service.rechecked(tenant, agent_id, wanted, live, limit)
+            if at is None
+            else self._records_service.rechecked_as_of(tenant, agent_id, wanted, live, at, limit)
+        )
+        for record in found:
             yield RecordHit(
                 type="record",
                 score=scores[record.id],
@@ -123,11 +150,16 @@ class AgentSearch:
             )
 
     def _memories(
-        self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int
+        self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int, at: datetime | None
     ) -> Iterable[MemoryHit]:
         found = 0
+        then = memories_at(self._store, tenant, agent_id, at) if at is not None and ranked else {}
         for candidate in ranked:
-            memory = self._store.get_file(tenant, agent_id, candidate.id)
+            memory = (
+                self._store.get_file(tenant, agent_id, candidate.id)
+                if at is None
+                else then.get(candidate.id)
+            )
             if memory is None:  # deleted since it was indexed
                 continue
             yield MemoryHit(
@@ -161,9 +193,16 @@ def _event_hit(candidate: Ranked, event: HistoryHit) -> EventHit:
     )
 
 
-def _where(kind: str, every_session: bool) -> IndexFilter:
+def _where(kind: str, every_session: bool, past: bool) -> IndexFilter:
     if kind == "records":
-        return IndexFilter(kind="record", include_agent=True, include_all_sessions=every_session)
+        # For a past instant every status is a candidate: what is superseded now was not then.
+        statuses = frozenset() if past else frozenset({RecordStatus.ACTIVE.value})
+        return IndexFilter(
+            kind="record",
+            include_agent=True,
+            include_all_sessions=every_session,
+            statuses=statuses,
+        )
     if kind == "memories":
         return IndexFilter(kind="file")
     return IndexFilter(kind="event", include_agent=False, include_all_sessions=True)

@@ -32,12 +32,28 @@ class AuditService:
         target: str,
         status: int,
     ) -> AuditEntry:
+        return self.record_change(
+            who.tenant, who.audit_name, method, route, agent_id, target, status
+        )
+
+    def record_change(
+        self,
+        tenant: str,
+        actor: str,
+        method: str,
+        route: str,
+        agent_id: str | None,
+        target: str,
+        status: int = 200,
+    ) -> AuditEntry:
+        """An entry for a change the service made itself (the expiry sweeper's), named by
+        its own actor, beside the API's."""
         now = utcnow()
         entry = AuditEntry(
-            tenant=who.tenant,
+            tenant=tenant,
             id=new_id(AUDIT_PREFIX),
             at=now,
-            actor=who.audit_name,
+            actor=actor,
             method=method,
             route=route,
             agent_id=agent_id,

@@ -5,6 +5,7 @@ with the service that applies the returned changes.
 """
 
 # What other capabilities use: they import these names from the package, never its modules.
+from .as_of import memories_at
 from .commands import (
     COMMAND_NAMES,
     DEFAULT_MAX_BYTES,
@@ -32,6 +33,7 @@ __all__ = [
     "MemoryToolError",
     "TenantLimits",
     "is_under",
+    "memories_at",
     "normalize_folder",
     "normalize_path",
     "run_command",

@@ -6,7 +6,9 @@ import logging
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from ..kernel.durations import parse_duration
 from ..kernel.errors import InvalidRequest
+from ..records import DEFAULT_EXPIRED_RETENTION
 from .models import TenantLimits
 
 if TYPE_CHECKING:
@@ -28,6 +30,8 @@ class FileLimits:
     memories_per_agent: int = 10_000
     index_lines: int = 200
     index_bytes: int = 25 * 1024
+    # Not a file limit, but the tenant's with them: how long an expired record is kept.
+    expired_retention: str = DEFAULT_EXPIRED_RETENTION
 
     def with_tenant(self, own: TenantLimits | None) -> FileLimits:
         if own is None:
@@ -36,14 +40,21 @@ class FileLimits:
             self,
             memory_bytes=own.memory_bytes or self.memory_bytes,
             memories_per_agent=own.memories_per_agent or self.memories_per_agent,
+            expired_retention=own.expired_retention or self.expired_retention,
         )
 
 
 def save_tenant_limits(
-    store: Store, tenant: str, memory_bytes: int | None, memories_per_agent: int | None
+    store: Store,
+    tenant: str,
+    memory_bytes: int | None,
+    memories_per_agent: int | None,
+    expired_retention: str | None = None,
 ) -> TenantLimits:
-    """Check and keep the tenant's own limits (a None argument keeps what it has)."""
-    _check(memory_bytes, memories_per_agent)
+    """Check and keep the tenant's own limits (a None argument keeps what it has). A new
+    expiredRetention applies to expiries set from then on (the purge instant is kept with each
+    record when its expiry is written)."""
+    _check(memory_bytes, memories_per_agent, expired_retention)
     own = store.tenant_limits(tenant) or TenantLimits()
     own = own.model_copy(
         update={
@@ -51,6 +62,7 @@ def save_tenant_limits(
             for k, v in (
                 ("memory_bytes", memory_bytes),
                 ("memories_per_agent", memories_per_agent),
+                ("expired_retention", expired_retention),
             )
             if v is not None
         }
@@ -62,12 +74,15 @@ def save_tenant_limits(
             "tenant": tenant,
             "memory_bytes": own.memory_bytes,
             "memories_per_agent": own.memories_per_agent,
+            "expired_retention": own.expired_retention,
         },
     )
     return own
 
 
-def _check(memory_bytes: int | None, memories_per_agent: int | None) -> None:
+def _check(
+    memory_bytes: int | None, memories_per_agent: int | None, expired_retention: str | None
+) -> None:
     for name, value, (low, high) in (
         ("memoryBytes", memory_bytes, MEMORY_BYTES_RANGE),
         ("memoriesPerAgent", memories_per_agent, MEMORIES_PER_AGENT_RANGE),
@@ -79,5 +94,13 @@ def _check(memory_bytes: int | None, memories_per_agent: int | None) -> None:
                 f"{name} must be a whole number from {low} to {high}, not {value!r}",
                 code="invalid_limit",
             )
-    if memory_bytes is None and memories_per_agent is None:
-        raise InvalidRequest("give memoryBytes, memoriesPerAgent or both", code="invalid_limit")
+    if expired_retention is not None:
+        try:
+            parse_duration(expired_retention)
+        except ValueError as exc:
+            raise InvalidRequest(f"expiredRetention: {exc}", code="invalid_limit") from exc
+    if memory_bytes is None and memories_per_agent is None and expired_retention is None:
+        raise InvalidRequest(
+            "give memoryBytes, memoriesPerAgent, expiredRetention or several",
+            code="invalid_limit",
+        )

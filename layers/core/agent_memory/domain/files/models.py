@@ -106,6 +106,9 @@ class FileWrite(DeferredModel):
     preview: PreviewFile | None = None
 
 
+# How long an expired record stays readable before it is purged, unless the tenant sets another.
+
+
 class TenantLimits(DeferredModel):
     """A tenant's own file memory limits, set by its admin; None keeps the deployment's."""
 
@@ -113,3 +116,5 @@ class TenantLimits(DeferredModel):
 
     memory_bytes: int | None = None
     memories_per_agent: int | None = None
+    # How long an expired record stays readable before it is purged (ISO 8601 duration).
+    expired_retention: str | None = None

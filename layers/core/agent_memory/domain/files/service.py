@@ -10,6 +10,7 @@ each part.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .. import secrets
@@ -21,6 +22,7 @@ from ..turns import Effect, TurnContext
 from . import fork as file_fork
 from . import index as file_index
 from . import reads as file_reads
+from .as_of import get_memory_at, list_memories_at, search_memories_at
 from .commands import run_command
 from .io import MemoryIn, MemoryOut
 from .limits import MEMORIES_PER_AGENT_RANGE, MEMORY_BYTES_RANGE, FileLimits, save_tenant_limits
@@ -51,10 +53,16 @@ class FileService:
         return self.limits.with_tenant(self._store.tenant_limits(tenant))
 
     def set_tenant_limits(
-        self, tenant: str, memory_bytes: int | None, memories_per_agent: int | None
+        self,
+        tenant: str,
+        memory_bytes: int | None,
+        memories_per_agent: int | None,
+        expired_retention: str | None = None,
     ) -> FileLimits:
         """Set the tenant's own limits (a None argument keeps what it has)."""
-        own = save_tenant_limits(self._store, tenant, memory_bytes, memories_per_agent)
+        own = save_tenant_limits(
+            self._store, tenant, memory_bytes, memories_per_agent, expired_retention
+        )
         return self.limits.with_tenant(own)
 
     def _write(self, tenant: str, agent_id: str, writes: list[FileWrite]) -> None:
@@ -95,8 +103,30 @@ class FileService:
     ) -> Page[FileMemory]:
         return file_reads.list_memories(self._store, tenant, agent_id, prefix, limit, cursor)
 
-    def get(self, tenant: str, agent_id: str, raw_path: str) -> FileMemory:
+    def get(
+        self, tenant: str, agent_id: str, raw_path: str, as_of: datetime | None = None
+    ) -> FileMemory:
+        """The memory at `raw_path`; with `as_of`, as it stood then."""
+        if as_of is not None:
+            return get_memory_at(self._store, tenant, agent_id, raw_path, as_of)
         return file_reads.get_memory(self._store, tenant, agent_id, raw_path)
+
+    def memories_as_of(
+        self,
+        tenant: str,
+        agent_id: str,
+        query: str | None,
+        prefix: str | None,
+        limit: int | None,
+        cursor: str | None,
+        as_of: datetime,
+    ) -> Page[FileMemory]:
+        """The listing (or, with `query`, the ranking by words) as the memories stood at
+        `as_of`, from their versions."""
+        if query:
+            found = search_memories_at(self._store, tenant, agent_id, query, prefix, limit, as_of)
+            return Page(items=found)
+        return list_memories_at(self._store, tenant, agent_id, prefix, limit, cursor, as_of)
 
     def put(
         self,

@@ -27,6 +27,9 @@ class RecordStatus(StrEnum):
     ACTIVE = "ACTIVE"
     SUPERSEDED = "SUPERSEDED"
     DELETED = "DELETED"
+    # Its expiresAt has passed. A head still stored as ACTIVE reads as EXPIRED from that
+    # instant on (Record.seen_at); the sweeper writes the status down later.
+    EXPIRED = "EXPIRED"
 
 
 class Provenance(Entity):
@@ -63,6 +66,22 @@ class Record(Entity):
     provenance: Provenance
     created_at: datetime = Field(serialization_alias="createdAt")
     updated_at: datetime = Field(serialization_alias="updatedAt")
+    expires_at: datetime | None = Field(default=None, serialization_alias="expiresAt")
+
+    def expired_at(self, now: datetime) -> bool:
+        """Whether this live record has reached its expiresAt by `now`."""
+        return (
+            self.status is RecordStatus.ACTIVE
+            and self.expires_at is not None
+            and self.expires_at <= now
+        )
+
+    def seen_at(self, now: datetime) -> Record:
+        """The record as a read at `now` shows it: EXPIRED once its expiresAt has passed,
+        whether or not the sweeper has written that down yet."""
+        if self.expired_at(now):
+            return self.model_copy(update={"status": RecordStatus.EXPIRED})
+        return self
 
     def visible_to(self, session_id: str | None, read_scopes: Sequence[str]) -> bool:
         if self.scope == "agent":
@@ -74,6 +93,10 @@ class RecordOperation(StrEnum):
     CREATE = "create"
     SUPERSEDE = "supersede"
     DELETE = "delete"
+    # An app set or cleared expiresAt.
+    SET_EXPIRY = "set_expiry"
+    # The sweeper wrote down that expiresAt has passed.
+    EXPIRE = "expire"
 
 
 class RecordVersion(Entity):

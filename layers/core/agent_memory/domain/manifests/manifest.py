@@ -18,9 +18,11 @@ from pydantic import (
     StrictInt,
     StringConstraints,
     field_validator,
+    model_validator,
 )
 
 from ..kernel.deferred import DeferredModel
+from ..kernel.durations import parse_duration
 from ..kernel.errors import InvalidRequest
 from ..secrets import SecretMode
 
@@ -106,6 +108,8 @@ class MemoryConfig(_Strict):
     tools: list[ToolName] = Field(default_factory=list)
     # The secret guard (domain/secrets/guard.py): what a write holding a secret gets.
     secrets: SecretMode = "block"
+    # A kind's default lifetime: its new records expire this long after they are written.
+    expire_after: dict[Name, str] = Field(default_factory=dict)
 
     @property
     def extracts(self) -> bool:
@@ -117,6 +121,20 @@ class MemoryConfig(_Strict):
     @classmethod
     def _unique_kinds(cls, value: list[str]) -> list[str]:
         return _unique(value, "kinds")
+
+    @field_validator("expire_after")
+    @classmethod
+    def _durations(cls, value: dict[str, str]) -> dict[str, str]:
+        for duration in value.values():
+            parse_duration(duration)
+        return value
+
+    @model_validator(mode="after")
+    def _declared_kinds(self) -> MemoryConfig:
+        unknown = sorted(set(self.expire_after) - set(self.kinds))
+        if unknown:
+            raise ValueError(f"expire_after names kinds not in kinds: {', '.join(unknown)}")
+        return self
 
     @field_validator("tools")
     @classmethod

@@ -2,6 +2,7 @@
 the services that stage them in a turn, rank, pin, fork and administer them."""
 
 # What other capabilities use: they import these names from the package, never its modules.
+from .expiry import DEFAULT_EXPIRED_RETENTION
 from .fork import copy_agent_records
 from .io import AddMemoryIn, IdIn, MemoriesOut, RecordsOut, SearchMemoryIn, SourcesOut
 from .models import (
@@ -16,6 +17,7 @@ from .models import (
 from .service import RecordService, rank_lexical, tool_input_error
 
 __all__ = [
+    "DEFAULT_EXPIRED_RETENTION",
     "LABEL_VALUE_MAX_CHARS",
     "AddMemoryIn",
     "Execution",

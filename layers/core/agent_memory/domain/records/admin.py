@@ -13,6 +13,7 @@ from ..kernel.models import Page, utcnow
 from ..kernel.paging import check_limit, decode_cursor, int_field, page, str_field
 from ..kernel.retry import optimistic
 from ..search import SearchService
+from .as_of import RecordsAsOf
 from .models import (
     Provenance,
     Record,
@@ -41,6 +42,7 @@ class RecordAdmin:
         self._events = events
         self._search = search
         self._ranking = ranking
+        self._as_of = RecordsAsOf(store, search)
 
     def list_records(
         self,
@@ -50,9 +52,21 @@ class RecordAdmin:
         text: str | None,
         limit: int | None,
         cursor: str | None,
+        as_of: datetime | None = None,
     ) -> Page[Record]:
+        """Newest first, or ranked by `text`; with `as_of`, as the records stood then (an
+        instant later than now reads as now)."""
         size = check_limit(limit)
         self._agent_exists(tenant, agent_id)
+        now = utcnow()
+        if as_of is not None and as_of < now:
+            # (An instant at or after now is the plain read: it judges expiry at now too.)
+            at = as_of
+            if text:
+                return Page(items=self._as_of.ranked(tenant, agent_id, text, query, at, size))
+            before = str_field(decode_cursor(cursor), "before")
+            found = self._as_of.find(tenant, agent_id, query, at, size + 1, before)
+            return page(found, size, lambda last: {"before": last.id})
         if text:
             ranked = self._ranking.ranked_for_app(tenant, agent_id, text, query, size)
             return Page(items=ranked, next=None)
@@ -70,7 +84,7 @@ class RecordAdmin:
         found = self._store.get_records(tenant, agent_id, [record_id])
         if not found:
             raise NotFound(f"record {record_id!r} does not exist", code="record_not_found")
-        return found[0]
+        return found[0].seen_at(utcnow())
 
     def versions(
         self, tenant: str, agent_id: str, record_id: str, limit: int | None, cursor: str | None
@@ -91,11 +105,59 @@ class RecordAdmin:
             now = utcnow()
             write = self._deleting(record, actor, now)
             self._store.write_records(tenant, agent_id, [write])  # lost a race: read again
-            self._publish_deleted(tenant, agent_id, write.record, now)
+            self._publish(tenant, agent_id, write.record, "delete", now)
             return write.record
 
         return optimistic(
             delete_once,
+            attempts=_DELETE_ATTEMPTS,
+            hold=self._store.exclusive,
+            exhausted=lambda: Conflict(
+                "the record is changing too fast; try again", code="record_busy"
+            ),
+        )
+
+    def set_expiry(
+        self, tenant: str, agent_id: str, record_id: str, expires_at: datetime | None, actor: str
+    ) -> Record:
+        """An app sets (or, with None, clears) when a record expires: a new version that
+        names who changed it. An EXPIRED record not yet purged comes back to ACTIVE when its
+        new expiry is later than now, or cleared; a past time expires the record at once."""
+
+        def set_once() -> Record:
+            record = self.get(tenant, agent_id, record_id)
+            if record.status not in (RecordStatus.ACTIVE, RecordStatus.EXPIRED):
+                raise Conflict(
+                    f"record {record_id!r} is {record.status.value}: only an ACTIVE or EXPIRED "
+                    "record takes an expiry",
+                    code="record_not_active",
+                )
+            now = utcnow()
+            changed = record.model_copy(
+                update={
+                    "expires_at": expires_at,
+                    "status": RecordStatus.ACTIVE,
+                    "version": record.version + 1,
+                    "updated_at": now,
+                }
+            )
+            by = Provenance(actor=actor)
+            write = RecordWrite(
+                index=self._search.doc_without_vector(changed) if self._search.inline else None,
+                record=changed,
+                expected_version=record.version,
+                versions=[
+                    RecordVersion(
+                        record=changed, operation=RecordOperation.SET_EXPIRY, changed_by=by, at=now
+                    )
+                ],
+            )
+            self._store.write_records(tenant, agent_id, [write])  # lost a race: read again
+            self._publish(tenant, agent_id, changed, "set_expiry", now)
+            return changed.seen_at(now)
+
+        return optimistic(
+            set_once,
             attempts=_DELETE_ATTEMPTS,
             hold=self._store.exclusive,
             exhausted=lambda: Conflict(
@@ -126,15 +188,17 @@ class RecordAdmin:
             ],
         )
 
-    def _publish_deleted(self, tenant: str, agent_id: str, deleted: Record, now: datetime) -> None:
-        change = Change(id=deleted.id, operation="delete", version=deleted.version)
+    def _publish(
+        self, tenant: str, agent_id: str, changed: Record, operation: str, now: datetime
+    ) -> None:
+        change = Change(id=changed.id, operation=operation, version=changed.version)
         self._events.publish(
             [
                 Event(
                     type="agent.memory_updated",
                     tenant=tenant,
                     agent_id=agent_id,
-                    session_id=deleted.session_id,
+                    session_id=changed.session_id,
                     effect_id=new_id("eff"),
                     changes=[change],
                     at=now,

@@ -6,11 +6,13 @@ what is the capability's own is how a record is written and how records are filt
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 from pydantic import ConfigDict, Field
 
 from ..kernel.deferred import DeferredModel
+from ..kernel.models import utcnow
 from ..kernel.records import (
     CONTENT_MAX_BYTES,
     LABEL_VALUE_MAX_CHARS,
@@ -60,8 +62,12 @@ class RecordQuery(DeferredModel):
     include_all_sessions: bool = False
     preview: Literal["live", "any", "only"] = "live"
     pinned: bool | None = None
+    # The instant the statuses are judged at: a record whose expiresAt is at or before it is
+    # EXPIRED, not ACTIVE. Every read takes the clock when it is asked.
+    at: datetime = Field(default_factory=utcnow)
 
     def matches(self, record: Record) -> bool:
+        record = record.seen_at(self.at)
         if self.statuses and record.status not in self.statuses:
             return False
         if self.kinds and record.kind not in self.kinds:

@@ -7,10 +7,12 @@ turns capability's (`domain/turns/budget.py`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..kernel.events import Change, EventPublisher
 from ..kernel.models import Page, Turn, utcnow
+from ..manifests import Manifest
 from ..search import SearchService
 from ..turns import (
     Effect,
@@ -20,6 +22,8 @@ from ..turns import (
 )
 from . import plan as planning
 from .admin import RecordAdmin
+from .as_of import RecordsAsOf
+from .expiry import with_lifetimes
 from .io import AddMemoryIn, IdIn, MemoriesOut, RecordsOut, SearchMemoryIn, SourcesOut
 from .models import Record, RecordQuery, RecordVersion, RecordWrite
 from .pins import MEMORY_RULES, Pins, pin_line, pin_tokens
@@ -65,9 +69,11 @@ class RecordService:
         self._search = search
         self.view = RecordView(store)
         self._ranking = RecordRanking(store, search, self.view)
-        self._pins = Pins(self.view, manifests or ManifestCache(store))
+        self._manifests = manifests or ManifestCache(store)
+        self._pins = Pins(self.view, self._manifests)
         self._tools = RecordTools(store, self.view, self._ranking, self._pins)
         self._admin = RecordAdmin(store, events, search, self._ranking)
+        self._as_of = RecordsAsOf(store, search)
 
     @property
     def search(self) -> SearchService:
@@ -106,6 +112,19 @@ class RecordService:
         `query` (agent search asks)."""
         return self._ranking.rechecked(tenant, agent_id, wanted, query, limit, adjust)
 
+    def rechecked_as_of(
+        self,
+        tenant: str,
+        agent_id: str,
+        wanted: list[str],
+        query: RecordQuery,
+        at: datetime,
+        limit: int,
+    ) -> list[Record]:
+        """The index's candidates, in its order, as they stood at `at` and matching `query`
+        then (agent search as of an instant asks)."""
+        return self._as_of.rechecked(tenant, agent_id, wanted, query, at, limit)
+
     # -- pins and instructions (pins) -----------------------------------------------------------
 
     def pinned(self, ctx: TurnContext) -> list[Record]:
@@ -141,7 +160,20 @@ class RecordService:
             # Status changes keep their text: indexed without a new embedding.
             by_id.update((r.id, self._search.doc_without_vector(r)) for r in plan.restated)
         writes = [w.model_copy(update={"index": by_id.get(w.record.id)}) for w in plan.writes]
+        if plan.created:
+            writes = with_lifetimes(writes, self._lifetimes)
         return writes, plan.changes
+
+    def _lifetimes(self, record: Record) -> dict[str, str]:
+        """harness.memory.expire_after of the manifest version the record's turn ran (each
+        turn runs the version it began with); of the agent's current one for an app's write."""
+        version = record.provenance.manifest_version
+        if version is not None:
+            manifest = self._manifests.at_version(record.tenant, record.agent_id, version)
+        else:
+            agent = self._store.get_agent(record.tenant, record.agent_id)
+            manifest = Manifest.model_validate(agent.manifest if agent else {})
+        return dict(manifest.harness.memory.expire_after)
 
     def turn_memories(self, ctx: TurnContext) -> list[Record]:
         """The records a turn wrote or deleted, live and preview alike, as they stand now."""
@@ -167,8 +199,9 @@ class RecordService:
         text: str | None,
         limit: int | None,
         cursor: str | None,
+        as_of: datetime | None = None,
     ) -> Page[Record]:
-        return self._admin.list_records(tenant, agent_id, query, text, limit, cursor)
+        return self._admin.list_records(tenant, agent_id, query, text, limit, cursor, as_of)
 
     def get(self, tenant: str, agent_id: str, record_id: str) -> Record:
         return self._admin.get(tenant, agent_id, record_id)
@@ -181,3 +214,9 @@ class RecordService:
     def delete(self, tenant: str, agent_id: str, record_id: str, actor: str) -> Record:
         """An app's delete: applies at once; the record and its versions stay readable."""
         return self._admin.delete(tenant, agent_id, record_id, actor)
+
+    def set_expiry(
+        self, tenant: str, agent_id: str, record_id: str, expires_at: datetime | None, actor: str
+    ) -> Record:
+        """An app sets or clears when a record expires (a new version)."""
+        return self._admin.set_expiry(tenant, agent_id, record_id, expires_at, actor)

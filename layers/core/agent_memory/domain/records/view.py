@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..kernel.models import TurnStatus
+from ..kernel.models import TurnStatus, utcnow
 from ..turns import Effect, RecordAddEffect, RecordDeleteEffect, RecordEffect, TurnContext
 from .models import Record, RecordQuery, RecordStatus
 
@@ -77,7 +77,10 @@ class RecordView:
     def get_many(self, ctx: TurnContext, record_ids: list[str]) -> dict[str, Record]:
         """The records of `record_ids` the turn may see (any status), staged writes included."""
         wanted = set(record_ids)
-        records = {r.id: r for r in self._store.get_records(ctx.tenant, ctx.agent_id, wanted)}
+        now = utcnow()
+        records = {
+            r.id: r.seen_at(now) for r in self._store.get_records(ctx.tenant, ctx.agent_id, wanted)
+        }
         self.overlay(ctx, records, only=wanted)
         return {
             rid: record

@@ -154,13 +154,17 @@ class ManifestCache:
         return self.manifest(turn).harness.memory
 
     def manifest(self, turn: Turn) -> Manifest:
-        key = (turn.tenant, turn.agent_id, turn.manifest_version)
+        return self.at_version(turn.tenant, turn.agent_id, turn.manifest_version)
+
+    def at_version(self, tenant: str, agent_id: str, version: int) -> Manifest:
+        """The agent's manifest as saved at `version` (an empty one if there is none)."""
+        key = (tenant, agent_id, version)
         now = time.monotonic()
         cached = self._cache.get(key)
         if cached is not None and now - cached[0] < self.MAX_AGE:
             return cached[1]
-        version = self._store.get_manifest_version(*key)
-        manifest = Manifest.model_validate(version.manifest if version else {})
+        saved = self._store.get_manifest_version(*key)
+        manifest = Manifest.model_validate(saved.manifest if saved else {})
         with self._lock:
             if len(self._cache) >= self._size:
                 self._cache.pop(next(iter(self._cache)))
