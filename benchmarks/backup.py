@@ -58,8 +58,8 @@ def make_database(data_dir: Path, size_mb: int) -> int:
     session = services.sessions.create(TENANT, AGENT, None, {})
     turn = services.sessions.begin_turn(TENANT, AGENT, session.id)
     events = [{"role": "user", "text": "the seed of the padding", "sequence": 1}]
-    services.history.append(TENANT, AGENT, session.id, turn.id, AppendIn.parse({"events": events}))
-    services.sessions.commit(TENANT, AGENT, session.id, turn.id)
+    services.history.append(turn.ref, AppendIn.parse({"events": events}))
+    services.sessions.commit(turn.ref)
     services.close()
     path = settings.database_path
     conn = sqlite3.connect(path, isolation_level=None)

@@ -4,6 +4,8 @@ import threading
 
 import pytest
 
+from agent_memory.domain.kernel.where import TurnRef
+
 pytestmark = pytest.mark.integration
 
 A = "/v1/agents/teams/web/releases"
@@ -595,7 +597,7 @@ def test_a_write_that_loses_the_race_with_the_commit_says_so(agent, services, st
 
     def the_commit_lands_meanwhile(self, *args):
         if commit_pending and commit_pending.pop():
-            services.sessions.commit(t.ref)
+            services.sessions.commit(TurnRef("acme", "teams/web/releases", s, t.id))
         return stage(self, *args)
 
     monkeypatch.setattr(type(store), "stage_effect", the_commit_lands_meanwhile)
