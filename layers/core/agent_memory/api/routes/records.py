@@ -1,4 +1,5 @@
-"""Management API for record memory: list, read, delete, and every version."""
+"""Management API for record memory: list, read, delete, every version, and an app's
+approval or rejection of a review's pending writes."""
 
 from __future__ import annotations
 
@@ -145,6 +146,37 @@ def _record_routes(router: Router, services: Services) -> None:
         who.can_write_agents()
         return records.delete(who.tenant, agent_id_from(agent_id), record_id, actor=who.audit_name)
 
+    @router.post(
+        RECORDS + "/<record_id>/approve",
+        summary="Approve a review's pending write",
+        description="Applies what the PENDING record proposes (add, replace or delete) against "
+        "the memory as it is now: 409 proposal_stale when the record it replaces or deletes "
+        "changed since, 409 proposal_restates when an active memory already says it, 409 "
+        "record_not_pending unless it is PENDING; a refused approval leaves it PENDING. An app's "
+        "credential only (agents:write, not bound to the agent role).",
+        responses=ERRORS,
+        tags=["records"],
+    )
+    def approve_record(agent_id: AgentId, record_id: RecordId) -> Record:
+        who = caller()
+        who.can_decide_proposals()
+        agent = agent_id_from(agent_id)
+        return services.proposals.approve(who.tenant, agent, record_id, actor=who.audit_name)
+
+    @router.post(
+        RECORDS + "/<record_id>/reject",
+        summary="Reject a review's pending write",
+        description="Marks the PENDING record REJECTED (a new version naming who rejected it); "
+        "nothing it proposes is applied. 409 record_not_pending unless it is PENDING.",
+        responses=ERRORS,
+        tags=["records"],
+    )
+    def reject_record(agent_id: AgentId, record_id: RecordId) -> Record:
+        who = caller()
+        who.can_decide_proposals()
+        agent = agent_id_from(agent_id)
+        return services.proposals.reject(who.tenant, agent, record_id, actor=who.audit_name)
+
     @router.get(
         RECORDS + "/<record_id>/versions",
         summary="Every version, newest first",
@@ -175,5 +207,6 @@ def _statuses(raw: str | None) -> frozenset[RecordStatus]:
         return frozenset(RecordStatus(s) for s in _split(raw))
     except ValueError as exc:
         raise InvalidRequest(
-            "status is ACTIVE, SUPERSEDED, DELETED (comma-separated) or all", code="invalid_status"
+            "status is ACTIVE, SUPERSEDED, DELETED, PENDING, REJECTED (comma-separated) or all",
+            code="invalid_status",
         ) from exc
