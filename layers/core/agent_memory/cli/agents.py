@@ -15,6 +15,7 @@ from typing import Any
 from ..client import Client
 from ..client.models import Agent
 from .flags import action, client_flags
+from .records import add_records_command
 
 
 def run_agents(args: argparse.Namespace) -> int:
@@ -116,7 +117,8 @@ def _memory_commands(parser: argparse.ArgumentParser) -> None:
 
 
 def add_agents_command(commands: Any) -> None:
-    """`agents ...` and `memories ...`: agents and their files on a running server."""
+    """`agents ...`, `memories ...` and `records ...`: agents, their files and the records
+    awaiting approval on a running server."""
     agents = commands.add_parser("agents", help="read and change agents on a running server")
     client_flags(agents)
     actions = agents.add_subparsers(
@@ -133,3 +135,4 @@ def add_agents_command(commands: Any) -> None:
     agents.set_defaults(run=run_agents)
     _memory_commands(actions.add_parser("memories", help="an agent's /memories files"))
     _memory_commands(commands.add_parser("memories", help="the same as `agents memories`"))
+    add_records_command(commands, actions)

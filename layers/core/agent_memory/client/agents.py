@@ -336,6 +336,26 @@ class Records(Area):
         path = agent_path(agent_id) + f"/-/records/{record_id}"
         return self._run(Call("DELETE", path, partial(from_wire, Record)))
 
+    def pending(
+        self, agent_id: str, limit: int | None = None, cursor: str | None = None
+    ) -> Page[Record]:
+        """The review's writes waiting for approval (status PENDING), newest first, each
+        with what it proposes (`proposal`) and its evidence (`provenance`)."""
+        filters: dict[str, Any] = {"status": "PENDING"}
+        return self._run(self._list(agent_id, None, filters, limit, cursor))
+
+    def approve(self, agent_id: str, record_id: str) -> Record:
+        """Apply what a PENDING record proposes, against the memory as it is now; the record
+        as approved. ApiError 409 `proposal_stale` (its target changed since) or
+        `proposal_restates` (an active memory says it already) leaves it PENDING."""
+        path = agent_path(agent_id) + f"/-/records/{record_id}/approve"
+        return self._run(Call("POST", path, partial(from_wire, Record)))
+
+    def reject(self, agent_id: str, record_id: str) -> Record:
+        """Refuse what a PENDING record proposes: it is kept REJECTED, never applied."""
+        path = agent_path(agent_id) + f"/-/records/{record_id}/reject"
+        return self._run(Call("POST", path, partial(from_wire, Record)))
+
     def versions(
         self, agent_id: str, record_id: str, limit: int | None = None, cursor: str | None = None
     ) -> Page[RecordVersion]:
