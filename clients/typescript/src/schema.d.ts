@@ -335,6 +335,46 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/-/records/{record_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a review's pending write
+         * @description Applies what the PENDING record proposes (add, replace or delete) against the memory as it is now: 409 proposal_stale when the record it replaces or deletes changed since, 409 proposal_restates when an active memory already says it, 409 record_not_pending unless it is PENDING; a refused approval leaves it PENDING. An app's credential only (agents:write, not bound to the agent role).
+         */
+        post: operations["approve_record_v1_agents__agent_id__records__record_id__approve_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/-/records/{record_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a review's pending write
+         * @description Marks the PENDING record REJECTED (a new version naming who rejected it); nothing it proposes is applied. 409 record_not_pending unless it is PENDING.
+         */
+        post: operations["reject_record_v1_agents__agent_id__records__record_id__reject_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{agentId}/-/records/{record_id}/versions": {
         parameters: {
             query?: never;
@@ -1226,6 +1266,11 @@ export type components = {
              */
             outputTokens?: number;
             /**
+             * Proposed
+             * @default 0
+             */
+            proposed?: number;
+            /**
              * Queuedat
              * Format: date-time
              */
@@ -1251,6 +1296,12 @@ export type components = {
         };
         /** ExtractionConfig */
         ExtractionConfig: {
+            /**
+             * Approval
+             * @default auto
+             * @enum {string}
+             */
+            approval?: "auto" | "review";
             /**
              * Every
              * @default turn
@@ -1811,6 +1862,23 @@ export type components = {
             version: number;
         };
         /**
+         * ProposedWrite
+         * @description What a pending record proposes: a new memory (`add`), a new memory in place of `target`
+         *     (`replace`), or the end of `target` (`delete`); `targetVersion` is the target's version
+         *     when the review proposed it, so an approval can tell whether the target moved since.
+         */
+        ProposedWrite: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "add" | "replace" | "delete";
+            /** Target */
+            target?: string | null;
+            /** Targetversion */
+            targetVersion?: number | null;
+        };
+        /**
          * Provenance
          * @description Who made a change: the turn's execution and invocation, or an app through the API.
          */
@@ -1918,6 +1986,7 @@ export type components = {
              * @default false
              */
             preview?: boolean;
+            proposal?: components["schemas"]["ProposedWrite"] | null;
             provenance: components["schemas"]["Provenance"];
             /** Replacedby */
             replacedBy?: string | null;
@@ -1982,12 +2051,12 @@ export type components = {
          * RecordOperation
          * @enum {string}
          */
-        RecordOperation: "create" | "supersede" | "delete";
+        RecordOperation: "create" | "supersede" | "delete" | "approve" | "reject";
         /**
          * RecordStatus
          * @enum {string}
          */
-        RecordStatus: "ACTIVE" | "SUPERSEDED" | "DELETED";
+        RecordStatus: "ACTIVE" | "SUPERSEDED" | "DELETED" | "PENDING" | "REJECTED";
         /**
          * RecordVersion
          * @description One version of a record: the whole record as that change left it, and who changed it.
@@ -2349,6 +2418,29 @@ export type components = {
             }[] | null;
         };
         /**
+         * ProposedWrite
+         * @description What a pending record proposes: a new memory (`add`), a new memory in place of `target`
+         *     (`replace`), or the end of `target` (`delete`); `targetVersion` is the target's version
+         *     when the review proposed it, so an approval can tell whether the target moved since.
+         */
+        ToolProposedWrite: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "add" | "replace" | "delete";
+            /**
+             * Target
+             * @default null
+             */
+            target?: string | null;
+            /**
+             * Targetversion
+             * @default null
+             */
+            targetVersion?: number | null;
+        };
+        /**
          * Provenance
          * @description Who made a change: the turn's execution and invocation, or an app through the API.
          */
@@ -2449,6 +2541,8 @@ export type components = {
              * @default false
              */
             preview?: boolean;
+            /** @default null */
+            proposal?: components["schemas"]["ToolProposedWrite"] | null;
             provenance: components["schemas"]["ToolProvenance"];
             /**
              * Replacedby
@@ -2507,7 +2601,7 @@ export type components = {
          * RecordStatus
          * @enum {string}
          */
-        ToolRecordStatus: "ACTIVE" | "SUPERSEDED" | "DELETED";
+        ToolRecordStatus: "ACTIVE" | "SUPERSEDED" | "DELETED" | "PENDING" | "REJECTED";
         /** RenameIn */
         ToolRenameIn: {
             /**
@@ -4545,6 +4639,146 @@ export interface operations {
         };
     };
     delete_record_v1_agents__agent_id__records__record_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Path-like agent id, as plain segments. */
+                agentId: string;
+                /** @description The record's id. */
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Record"];
+                };
+            };
+            /** @description Bad input: nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token lacks the scope (or the caller role) this call needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The agent, session or turn does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the stored state: nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    approve_record_v1_agents__agent_id__records__record_id__approve_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Path-like agent id, as plain segments. */
+                agentId: string;
+                /** @description The record's id. */
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Record"];
+                };
+            };
+            /** @description Bad input: nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token lacks the scope (or the caller role) this call needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The agent, session or turn does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the stored state: nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    reject_record_v1_agents__agent_id__records__record_id__reject_post: {
         parameters: {
             query?: never;
             header?: never;

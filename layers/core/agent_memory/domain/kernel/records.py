@@ -52,7 +52,7 @@ class Provenance(Entity):
 
 class ProposedWrite(Entity):
     """What a pending record proposes: a new memory (`add`), a new memory in place of `target`
-    (`replace`), or the end of `target` (`delete`); `target_version` is the target's version
+    (`replace`), or the end of `target` (`delete`); `targetVersion` is the target's version
     when the review proposed it, so an approval can tell whether the target moved since."""
 
     action: Literal["add", "replace", "delete"]
