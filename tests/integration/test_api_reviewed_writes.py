@@ -9,6 +9,15 @@ from __future__ import annotations
 
 import pytest
 
+from agent_memory.domain.kernel.models import utcnow
+from agent_memory.domain.records.models import (
+    ProposedWrite,
+    RecordOperation,
+    RecordStatus,
+    RecordVersion,
+    RecordWrite,
+)
+
 pytestmark = pytest.mark.integration
 
 A = "/v1/agents/teams/web/releases"
@@ -178,6 +187,38 @@ def test_an_approved_correction_supersedes_what_it_replaces(api, services):
         "api:u1",
     )
     assert [r["id"] for r in listed(api)] == [correction["id"]]
+
+
+def test_an_approved_delete_ends_its_target_and_itself(api, services):
+    # Given an active memory and a review's pending proposal to delete it (written as the
+    # review writes one: its evidence, the target and the target's version)
+    _, lisbon, _ = _lisbon_then_a_proposed_correction(api, services)
+    head = services.records.get("acme", "teams/web/releases", lisbon["id"])
+    now = utcnow()
+    proposal = head.model_copy(
+        update={
+            "id": "rec_zzdelete",
+            "summary": "User no longer lives in Lisbon",
+            "status": RecordStatus.PENDING,
+            "proposal": ProposedWrite(action="delete", target=head.id, target_version=1),
+            "created_at": now,
+            "updated_at": now,
+        }
+    )
+    created = RecordVersion(
+        record=proposal, operation=RecordOperation.CREATE, changed_by=head.provenance, at=now
+    )
+    write = RecordWrite(record=proposal, expected_version=None, versions=[created])
+    services.store.write_records("acme", "teams/web/releases", [write])
+    # When an app approves it
+    approved = decide(api, proposal.id, "approve")
+    # Then the target is deleted, and the proposal, never a memory itself, ends with it
+    assert (approved["status"], approved["version"]) == ("DELETED", 2)
+    old = api.ok("GET", f"{A}/-/records/{lisbon['id']}")
+    assert (old["status"], old["version"], old["pinned"]) == ("DELETED", 2, False)
+    versions = api.ok("GET", f"{A}/-/records/{lisbon['id']}/versions")["versions"]
+    assert (versions[0]["operation"], versions[0]["changedBy"]["actor"]) == ("delete", "api:u1")
+    assert listed(api) == []
 
 
 def test_a_proposal_whose_target_changed_since_is_stale_and_stays_pending(api, services):
