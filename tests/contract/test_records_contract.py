@@ -12,9 +12,11 @@ from record_filter_cases import FIND_CASES, filter_records
 from agent_memory.domain.kernel.errors import PreconditionFailed
 from agent_memory.domain.kernel.models import Session, TurnStatus, utcnow
 from agent_memory.domain.records.models import (
+    ProposedWrite,
     Record,
     RecordOperation,
     RecordQuery,
+    RecordStatus,
     RecordVersion,
     RecordWrite,
 )
@@ -166,6 +168,33 @@ def test_an_update_at_the_expected_version_moves_the_head_and_adds_a_version(
 
     assert heads(store, "rec_01") == {"rec_01": deleted.record}
     assert versions(store, "rec_01") == [deleted.versions[0], build.version(record)]
+
+
+def test_a_pending_proposal_reads_back_whole_and_is_found_only_by_its_status(
+    store: Store, build: Build, agent_with_session: MakeSession
+) -> None:
+    # Given an active record and a review's pending proposal to replace it
+    agent_with_session()
+    active = build.record("rec_01")
+    proposal = ProposedWrite(action="replace", target="rec_01", target_version=1)
+    pending = build.record("rec_02", status=RecordStatus.PENDING, proposal=proposal)
+    store.write_records("acme", AGENT, [build.create(active), build.create(pending)])
+    # Then it reads back with what it proposes, and only a listing that asks for PENDING has it
+    assert heads(store, "rec_02") == {"rec_02": pending}
+    assert ids(store.find_records("acme", AGENT, RecordQuery(), 10, None)) == ["rec_01"]
+    asked = RecordQuery(statuses=frozenset({RecordStatus.PENDING}))
+    assert ids(store.find_records("acme", AGENT, asked, 10, None)) == ["rec_02"]
+    # When it is approved and its target superseded, in one write
+    approved = build.change(pending, RecordOperation.APPROVE, status=RecordStatus.ACTIVE)
+    superseded = build.change(active, RecordOperation.SUPERSEDE, replaced_by="rec_02")
+    store.write_records("acme", AGENT, [approved, superseded])
+    # Then both moved, each with its new version
+    assert ids(store.find_records("acme", AGENT, RecordQuery(), 10, None)) == ["rec_02"]
+    assert [v.operation for v in versions(store, "rec_02")] == [
+        RecordOperation.APPROVE,
+        RecordOperation.CREATE,
+    ]
+    assert heads(store, "rec_01")["rec_01"].status is RecordStatus.SUPERSEDED
 
 
 @pytest.mark.parametrize("stale", ["create_existing", "old_version", "future_version", "missing"])

@@ -1,6 +1,8 @@
 """The client commands of the CLI against a real `agent-memory serve`."""
 
 import io
+import json
+import time
 
 import pytest
 
@@ -153,3 +155,39 @@ def test_the_cli_and_the_sdk_read_as_of_an_instant(server, capsys):
         assert sdk.agents.get(agent, as_of=then).manifest_version == 1
         with pytest.raises(ValueError, match="time zone"):
             sdk.agents.records.list(agent, as_of=datetime(2030, 1, 1))
+
+
+def test_records_pending_approve_and_reject(server, capsys):
+    # Given an agent whose review's writes wait for approval, and a reviewed turn
+    client = server.client()
+    flags = ["--url", server.url, "--token", client.token]
+    agent = "teams/web/reviewed"
+    memory = {
+        "enabled": True,
+        "scope": {"read": ["agent"], "write": ["agent"]},
+        "extraction": {"approval": "review"},
+    }
+    client.put_agent(agent, {"harness": {"memory": memory}})
+    session = client.sessions.create(agent)
+    turn = client.turns.begin(agent, session.id)
+    said = [{"role": "user", "text": "I live in Lisbon. I prefer tea over coffee."}]
+    client.turns.events(agent, session.id, turn.id, said)
+    client.turns.commit(agent, session.id, turn.id)
+    deadline = time.monotonic() + 60
+    while len(rows := run(capsys, "records", "pending", agent, *flags).splitlines()) < 2:
+        assert time.monotonic() < deadline, "the review did not run"
+        time.sleep(0.1)
+    # Then each pending write is a row: id, action, target, turn, summary
+    table = sorted(line.split("\t") for line in rows)
+    assert sorted(r[4] for r in table) == ["User lives in Lisbon", "User prefers tea over coffee"]
+    assert {(r[1], r[2], r[3]) for r in table} == {("add", "-", turn.id)}
+    lisbon, tea = sorted(table, key=lambda r: r[4])
+    # When one is approved and the other rejected
+    approved = json.loads(run(capsys, "records", "approve", agent, lisbon[0], *flags))
+    rejected = json.loads(run(capsys, "agents", "records", "reject", agent, tea[0], *flags))
+    # Then each is decided, and nothing is left pending
+    assert (approved["status"], rejected["status"]) == ("ACTIVE", "REJECTED")
+    assert run(capsys, "records", "pending", agent, *flags) == ""
+    # A second decision is an error naming its code
+    assert main(["records", "approve", agent, tea[0], *flags]) == 1
+    assert "409 record_not_pending" in capsys.readouterr().err

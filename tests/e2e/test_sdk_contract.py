@@ -8,6 +8,7 @@ import asyncio
 import inspect
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -273,6 +274,33 @@ def test_a_turn_writes_records_commits_and_a_later_turn_recalls_them(sdk, agent)
         "rolled_back",
     ]
     assert [s.id for s in sdk.sessions.iter(agent, limit=1)] == [session.id, later.id]
+
+
+def test_a_reviews_pending_writes_are_approved_and_rejected(sdk, agent):
+    # Given an agent whose review's writes wait for approval, and a reviewed turn
+    sdk.agents.put(agent, memory_manifest(extraction={"approval": "review"}))
+    session = sdk.sessions.create(agent)
+    turn = sdk.turns.begin(agent, session.id)
+    said = [{"role": "user", "text": "I live in Lisbon. I prefer tea over coffee."}]
+    sdk.turns.events(agent, session.id, turn.id, said)
+    sdk.turns.commit(agent, session.id, turn.id)
+    deadline = time.monotonic() + 60
+    while len(pending := sdk.agents.records.pending(agent).items) < 2:
+        assert time.monotonic() < deadline, "the review did not run"
+        time.sleep(0.1)
+    # When an app approves one and rejects the other
+    lisbon, tea = sorted(pending, key=lambda r: r.summary)
+    assert lisbon.proposal is not None and lisbon.proposal.action == "add"
+    assert lisbon.provenance.turn_id == turn.id
+    approved = sdk.agents.records.approve(agent, lisbon.id)
+    rejected = sdk.agents.records.reject(agent, tea.id)
+    # Then one is a memory and the other is kept refused; neither is decided twice
+    assert (approved.status, rejected.status) == ("ACTIVE", "REJECTED")
+    assert [r.id for r in sdk.agents.records.list(agent).items] == [lisbon.id]
+    assert sdk.agents.records.pending(agent).items == []
+    with pytest.raises(ApiError) as twice:
+        sdk.agents.records.approve(agent, tea.id)
+    assert (twice.value.status, twice.value.code) == (409, "record_not_pending")
 
 
 def test_file_memory_through_the_memory_tool_and_the_session_index(sdk, agent):

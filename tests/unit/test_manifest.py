@@ -31,7 +31,7 @@ def test_a_memory_section_gets_the_spec_defaults():
     assert mem["scope"] == {"read": ["session"], "write": ["session"]}
     assert mem["kinds"] == ["guidance", "fact", "event", "reference"]
     assert mem["search"] == {"mode": "hybrid", "max_results": 5, "min_score": None}
-    assert mem["extraction"] == {"prompt": None, "every": "turn"}
+    assert mem["extraction"] == {"prompt": None, "every": "turn", "approval": "auto"}
     assert mem["pinned"] is None
     assert mem["tools"] == []
     assert document["harness"]["history"] == {"index": None, "search": "session", "fact_keys": None}

@@ -267,6 +267,17 @@ export class Records {
     return this.c.call("delete", "/v1/agents/{agentId}/-/records/{record_id}", { agentId: id, record_id: recordId }, options);
   }
 
+  /** Apply what a review's PENDING record proposes, against the memory as it is now; 409
+   * `proposal_stale` or `proposal_restates` leaves it PENDING. */
+  approve(id: string, recordId: string, options?: CallOptions) {
+    return this.c.call("post", "/v1/agents/{agentId}/-/records/{record_id}/approve", { agentId: id, record_id: recordId }, options);
+  }
+
+  /** Refuse what a review's PENDING record proposes: it is kept REJECTED, never applied. */
+  reject(id: string, recordId: string, options?: CallOptions) {
+    return this.c.call("post", "/v1/agents/{agentId}/-/records/{record_id}/reject", { agentId: id, record_id: recordId }, options);
+  }
+
   versions(id: string, recordId: string, options?: PageOptions) {
     const { call, query } = split(options);
     return this.c.call("get", "/v1/agents/{agentId}/-/records/{record_id}/versions", { agentId: id, record_id: recordId }, {

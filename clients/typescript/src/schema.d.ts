@@ -118,7 +118,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Get an agent */
+        /**
+         * Get an agent
+         * @description With `asOf`, the agent as it stood at that instant: the manifest version then (404 agent_not_found when the agent was made after it).
+         */
         get: operations["get_agent_v1_agents__agent_id__get"];
         /**
          * Save an agent's manifest as its next version
@@ -231,7 +234,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List an agent's memories by path */
+        /**
+         * List an agent's memories by path
+         * @description With `asOf`, the memories as they stood at that instant, from their versions (a `query` then ranks them by words only).
+         */
         get: operations["list_memories_v1_agents__agent_id__memories_get"];
         put?: never;
         post?: never;
@@ -304,7 +310,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List or search an agent's memory records */
+        /**
+         * List or search an agent's memory records
+         * @description Newest first, or ranked by `query`. With `asOf`, the records as they stood at that instant, from their versions: one superseded, deleted or expired since shows as it was; one written after it does not exist; expiry is judged at it.
+         */
         get: operations["list_records_v1_agents__agent_id__records_get"];
         put?: never;
         post?: never;
@@ -330,6 +339,50 @@ export type paths = {
          * @description Gone from recall and search at once; it and its versions stay readable.
          */
         delete: operations["delete_record_v1_agents__agent_id__records__record_id__delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Set or clear when a record expires
+         * @description A new version naming who set it. From `expiresAt` on, the record leaves recall, search and listings and reads as `EXPIRED` (by id, with its versions); it is purged with its versions once the tenant's `expiredRetention` has passed after that. A time already past expires it at once; a later time or null brings an `EXPIRED` record not yet purged back to `ACTIVE`. A SUPERSEDED or DELETED record is a 409.
+         */
+        patch: operations["set_record_expiry_v1_agents__agent_id__records__record_id__patch"];
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/-/records/{record_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a review's pending write
+         * @description Applies what the PENDING record proposes (add, replace or delete) against the memory as it is now: 409 proposal_stale when the record it replaces or deletes changed since, 409 proposal_restates when an active memory already says it, 409 record_not_pending unless it is PENDING; a refused approval leaves it PENDING. An app's credential only (agents:write, not bound to the agent role).
+         */
+        post: operations["approve_record_v1_agents__agent_id__records__record_id__approve_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/-/records/{record_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a review's pending write
+         * @description Marks the PENDING record REJECTED (a new version naming who rejected it); nothing it proposes is applied. 409 record_not_pending unless it is PENDING.
+         */
+        post: operations["reject_record_v1_agents__agent_id__records__record_id__reject_post"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -361,7 +414,7 @@ export type paths = {
         };
         /**
          * Search the agent's records, file memories and history at once
-         * @description One ranked list, best first, of the agent's active live records, its file memories and the events of its committed live turns (one result an event: its best part), ranked as the agent's harness.memory.search says. Each hit has a `type` (record | memory | history), its `score`, and what reading it needs: a record's id and version, a memory's path and version, an event's session, turn and event id. The query's embedding is usage on the agent.
+         * @description One ranked list, best first, of the agent's active live records, its file memories and the events of its committed live turns (one result an event: its best part), ranked as the agent's harness.memory.search says. Each hit has a `type` (record | memory | history), its `score`, and what reading it needs: a record's id and version, a memory's path and version, an event's session, turn and event id. The query's embedding is usage on the agent. With `asOf`, what the agent knew at that instant: records and memories as they stood then (ranked by today's index: their text), events of turns committed by then.
          */
         get: operations["search_v1_agents__agent_id__search_get"];
         put?: never;
@@ -923,7 +976,7 @@ export type paths = {
         /** The limits that hold for the caller's tenant */
         get: operations["get_limits_v1_tenant_limits_get"];
         /**
-         * Set the tenant's memoryBytes and memoriesPerAgent
+         * Set the tenant's memoryBytes, memoriesPerAgent and expiredRetention
          * @description Fields left out keep their value. Takes the admin scope. Memories already over a lowered limit stay; the next write that would pass it is refused.
          */
         put: operations["put_limits_v1_tenant_limits_put"];
@@ -1226,6 +1279,11 @@ export type components = {
              */
             outputTokens?: number;
             /**
+             * Proposed
+             * @default 0
+             */
+            proposed?: number;
+            /**
              * Queuedat
              * Format: date-time
              */
@@ -1251,6 +1309,12 @@ export type components = {
         };
         /** ExtractionConfig */
         ExtractionConfig: {
+            /**
+             * Approval
+             * @default auto
+             * @enum {string}
+             */
+            approval?: "auto" | "review";
             /**
              * Every
              * @default turn
@@ -1616,6 +1680,10 @@ export type components = {
              * @default false
              */
             enabled?: boolean;
+            /** Expire After */
+            expire_after?: {
+                [key: string]: string;
+            };
             extraction?: components["schemas"]["ExtractionConfig"];
             /**
              * Instructions
@@ -1811,6 +1879,23 @@ export type components = {
             version: number;
         };
         /**
+         * ProposedWrite
+         * @description What a pending record proposes: a new memory (`add`), a new memory in place of `target`
+         *     (`replace`), or the end of `target` (`delete`); `targetVersion` is the target's version
+         *     when the review proposed it, so an approval can tell whether the target moved since.
+         */
+        ProposedWrite: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "add" | "replace" | "delete";
+            /** Target */
+            target?: string | null;
+            /** Targetversion */
+            targetVersion?: number | null;
+        };
+        /**
          * Provenance
          * @description Who made a change: the turn's execution and invocation, or an app through the API.
          */
@@ -1900,6 +1985,8 @@ export type components = {
              * Format: date-time
              */
             createdAt: string;
+            /** Expiresat */
+            expiresAt?: string | null;
             /** Id */
             id: string;
             /** Kind */
@@ -1918,6 +2005,7 @@ export type components = {
              * @default false
              */
             preview?: boolean;
+            proposal?: components["schemas"]["ProposedWrite"] | null;
             provenance: components["schemas"]["Provenance"];
             /** Replacedby */
             replacedBy?: string | null;
@@ -1944,6 +2032,17 @@ export type components = {
              * @default 1
              */
             version?: number;
+        };
+        /**
+         * RecordExpiryIn
+         * @description When the record expires; null clears it (the record no longer expires).
+         */
+        RecordExpiryIn: {
+            /**
+             * Expiresat
+             * @description An ISO 8601 date-time with its offset (2026-01-31T12:00:00Z), or null.
+             */
+            expiresAt: string | null;
         };
         /** RecordHit */
         RecordHit: {
@@ -1982,12 +2081,12 @@ export type components = {
          * RecordOperation
          * @enum {string}
          */
-        RecordOperation: "create" | "supersede" | "delete";
+        RecordOperation: "create" | "supersede" | "delete" | "set_expiry" | "expire" | "approve" | "reject";
         /**
          * RecordStatus
          * @enum {string}
          */
-        RecordStatus: "ACTIVE" | "SUPERSEDED" | "DELETED";
+        RecordStatus: "ACTIVE" | "SUPERSEDED" | "DELETED" | "EXPIRED" | "PENDING" | "REJECTED";
         /**
          * RecordVersion
          * @description One version of a record: the whole record as that change left it, and who changed it.
@@ -2098,6 +2197,11 @@ export type components = {
         /** TenantLimitsIn */
         TenantLimitsIn: {
             /**
+             * Expiredretention
+             * @description How long an expired record stays readable before it is purged with its versions: an ISO 8601 duration of weeks, days, hours, minutes or seconds (P30D by default). Applies to expiries set from then on.
+             */
+            expiredRetention?: string | null;
+            /**
              * Memoriesperagent
              * @description Memories an agent may keep (1-1000000).
              */
@@ -2113,6 +2217,11 @@ export type components = {
          * @description The file memory limits that hold for the tenant.
          */
         TenantLimitsOut: {
+            /**
+             * Expiredretention
+             * @description How long an expired record stays readable before it is purged with its versions (ISO 8601 duration).
+             */
+            expiredRetention: string;
             /** Memoriesperagent */
             memoriesPerAgent: number;
             /** Memorybytes */
@@ -2349,6 +2458,29 @@ export type components = {
             }[] | null;
         };
         /**
+         * ProposedWrite
+         * @description What a pending record proposes: a new memory (`add`), a new memory in place of `target`
+         *     (`replace`), or the end of `target` (`delete`); `targetVersion` is the target's version
+         *     when the review proposed it, so an approval can tell whether the target moved since.
+         */
+        ToolProposedWrite: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "add" | "replace" | "delete";
+            /**
+             * Target
+             * @default null
+             */
+            target?: string | null;
+            /**
+             * Targetversion
+             * @default null
+             */
+            targetVersion?: number | null;
+        };
+        /**
          * Provenance
          * @description Who made a change: the turn's execution and invocation, or an app through the API.
          */
@@ -2431,6 +2563,11 @@ export type components = {
              * Format: date-time
              */
             createdAt: string;
+            /**
+             * Expiresat
+             * @default null
+             */
+            expiresAt?: string | null;
             /** Id */
             id: string;
             /** Kind */
@@ -2449,6 +2586,8 @@ export type components = {
              * @default false
              */
             preview?: boolean;
+            /** @default null */
+            proposal?: components["schemas"]["ToolProposedWrite"] | null;
             provenance: components["schemas"]["ToolProvenance"];
             /**
              * Replacedby
@@ -2507,7 +2646,7 @@ export type components = {
          * RecordStatus
          * @enum {string}
          */
-        ToolRecordStatus: "ACTIVE" | "SUPERSEDED" | "DELETED";
+        ToolRecordStatus: "ACTIVE" | "SUPERSEDED" | "DELETED" | "EXPIRED" | "PENDING" | "REJECTED";
         /** RenameIn */
         ToolRenameIn: {
             /**
@@ -3362,7 +3501,10 @@ export interface operations {
     };
     get_agent_v1_agents__agent_id__get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer as things stood at this instant, from the versions kept: an ISO 8601 date-time with its offset (2026-01-31T12:00:00Z). A later instant than now reads as now. */
+                asOf?: string | null;
+            };
             header?: never;
             path: {
                 /** @description Path-like agent id, as plain segments. */
@@ -3937,6 +4079,8 @@ export interface operations {
     list_memories_v1_agents__agent_id__memories_get: {
         parameters: {
             query?: {
+                /** @description Answer as things stood at this instant, from the versions kept: an ISO 8601 date-time with its offset (2026-01-31T12:00:00Z). A later instant than now reads as now. */
+                asOf?: string | null;
                 /** @description The `next` of the previous page. */
                 cursor?: string | null;
                 /** @description Page size, 1-200 (default 50). */
@@ -4012,7 +4156,10 @@ export interface operations {
     };
     get_memory_v1_agents__agent_id__memories__path__get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer as things stood at this instant, from the versions kept: an ISO 8601 date-time with its offset (2026-01-31T12:00:00Z). A later instant than now reads as now. */
+                asOf?: string | null;
+            };
             header?: never;
             path: {
                 /** @description Path-like agent id, as plain segments. */
@@ -4390,6 +4537,8 @@ export interface operations {
     list_records_v1_agents__agent_id__records_get: {
         parameters: {
             query?: {
+                /** @description Answer as things stood at this instant, from the versions kept: an ISO 8601 date-time with its offset (2026-01-31T12:00:00Z). A later instant than now reads as now. */
+                asOf?: string | null;
                 /** @description The `next` of the previous page. */
                 cursor?: string | null;
                 /** @description Comma-separated record ids. */
@@ -4614,6 +4763,220 @@ export interface operations {
             };
         };
     };
+    set_record_expiry_v1_agents__agent_id__records__record_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Path-like agent id, as plain segments. */
+                agentId: string;
+                /** @description The record's id. */
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordExpiryIn"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Record"];
+                };
+            };
+            /** @description Bad input: nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token lacks the scope (or the caller role) this call needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The agent, session or turn does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the stored state: nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    approve_record_v1_agents__agent_id__records__record_id__approve_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Path-like agent id, as plain segments. */
+                agentId: string;
+                /** @description The record's id. */
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Record"];
+                };
+            };
+            /** @description Bad input: nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token lacks the scope (or the caller role) this call needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The agent, session or turn does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the stored state: nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    reject_record_v1_agents__agent_id__records__record_id__reject_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Path-like agent id, as plain segments. */
+                agentId: string;
+                /** @description The record's id. */
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Record"];
+                };
+            };
+            /** @description Bad input: nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token lacks the scope (or the caller role) this call needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The agent, session or turn does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the stored state: nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     record_versions_v1_agents__agent_id__records__record_id__versions_get: {
         parameters: {
             query?: {
@@ -4692,6 +5055,8 @@ export interface operations {
     search_v1_agents__agent_id__search_get: {
         parameters: {
             query: {
+                /** @description Answer as things stood at this instant, from the versions kept: an ISO 8601 date-time with its offset (2026-01-31T12:00:00Z). A later instant than now reads as now. */
+                asOf?: string | null;
                 /** @description 1-50 (default 10). */
                 limit?: number | null;
                 query: string;

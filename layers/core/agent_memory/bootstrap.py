@@ -12,6 +12,7 @@ from .domain.agents.named_manifest_service import NamedManifestService
 from .domain.agents.search import AgentSearch
 from .domain.agents.service import AgentService
 from .domain.audit.service import AuditService
+from .domain.extraction.approval import ProposalReview
 from .domain.extraction.model import MemoryModel
 from .domain.extraction.ports import ExtractionStarter
 from .domain.extraction.service import ExtractionService
@@ -323,6 +324,7 @@ def build_services(
         ingest=ingest,
         audit=audit,
         agent_manifests=NamedManifestService(store, agents),
+        proposals=ProposalReview(store, records, events),
         extraction=extraction,
         starter=starter,
         vectors=vectors,

@@ -13,6 +13,7 @@ from .domain.agents.named_manifest_service import NamedManifestService
 from .domain.agents.search import AgentSearch
 from .domain.agents.service import AgentService
 from .domain.audit.service import AuditService
+from .domain.extraction.approval import ProposalReview
 from .domain.extraction.ports import ExtractionStarter
 from .domain.extraction.service import ExtractionService
 from .domain.files.service import FileService
@@ -47,6 +48,8 @@ class Services:
     ingest: IngestService
     audit: AuditService
     agent_manifests: NamedManifestService
+    # An app's approvals and rejections of a review's pending writes.
+    proposals: ProposalReview
     extraction: ExtractionService | None = None
     starter: ExtractionStarter | None = None
     # Embedded shape: adds the vectors of what writes queued (the server runs it in background).

@@ -121,7 +121,8 @@ def _memory_commands(parser: argparse.ArgumentParser) -> None:
 
 
 def add_agents_command(commands: Any) -> None:
-    """`agents ...` and `memories ...`: agents and their files on a running server."""
+    """`agents ...`, `memories ...` and `records ...`: agents, their files and the records
+    awaiting approval on a running server."""
     agents = commands.add_parser("agents", help="read and change agents on a running server")
     client_flags(agents)
     actions = agents.add_subparsers(
@@ -141,5 +142,5 @@ def add_agents_command(commands: Any) -> None:
     put.add_argument("file", help="the manifest document (JSON), or - for stdin")
     agents.set_defaults(run=run_agents)
     _memory_commands(actions.add_parser("memories", help="an agent's /memories files"))
-    add_records_commands(actions.add_parser("records", help="an agent's memory records"))
     _memory_commands(commands.add_parser("memories", help="the same as `agents memories`"))
+    add_records_commands(commands, actions)

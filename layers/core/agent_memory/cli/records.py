@@ -1,6 +1,7 @@
-"""`agent-memory agents records ...`: an agent's memory records on a running server, through the
-SDK's typed calls: list them (`--status`), read one, its versions, and set or clear when it
-expires."""
+"""`agent-memory records ...` (and `agents records ...`): an agent's memory records on a running
+server, through the SDK's typed calls: list them (`--status`, `--as-of`), read one, its
+versions, set or clear when it expires, and the writes its reviews left waiting for approval
+(harness.memory.extraction.approval "review") with an app's decision on each."""
 
 from __future__ import annotations
 
@@ -36,10 +37,20 @@ def run_records(args: argparse.Namespace) -> int:
                     f"v{version.record.version}\t{_when(version.at)}\t{version.operation.value}"
                     f"\t{version.record.status.value}\t{version.changed_by.actor}"
                 )
-        else:
+        elif args.verb == "expire":
             when = None if args.never else _instant(args.at)
             changed = records.set_expiry(args.agent, args.record, when)
             print(json.dumps(_shown(changed), indent=2))
+        elif args.verb == "pending":
+            for record in records.iter(args.agent, status="PENDING"):
+                proposal = record.proposal
+                what = proposal.action if proposal else "add"
+                target = proposal.target if proposal and proposal.target else "-"
+                turn = record.provenance.turn_id or "-"
+                print(f"{record.id}\t{what}\t{target}\t{turn}\t{record.summary}")
+        else:
+            decide = records.approve if args.verb == "approve" else records.reject
+            print(json.dumps(_shown(decide(args.agent, args.record)), indent=2))
     return 0
 
 
@@ -63,8 +74,14 @@ def _when(at: datetime) -> str:
     return at.isoformat().replace("+00:00", "Z")
 
 
-def add_records_commands(parser: argparse.ArgumentParser) -> None:
-    """`agents records ls|get|versions|expire`."""
+def add_records_commands(commands: Any, agent_actions: Any) -> None:
+    """`records ...`, and the same under `agents records ...`."""
+    _record_commands(commands.add_parser("records", help="an agent's memory records"))
+    _record_commands(agent_actions.add_parser("records", help="the same as `records`"))
+
+
+def _record_commands(parser: argparse.ArgumentParser) -> None:
+    """`ls|get|versions|expire|pending|approve|reject`."""
     client_flags(parser)
     verbs = parser.add_subparsers(
         dest="verb", required=True, metavar="ACTION", help="what to do with the records"
@@ -84,4 +101,17 @@ def add_records_commands(parser: argparse.ArgumentParser) -> None:
     when = expire.add_mutually_exclusive_group(required=True)
     when.add_argument("--at", help="an ISO 8601 time with its offset: 2026-01-31T12:00:00Z")
     when.add_argument("--never", action="store_true", help="clear the expiry")
+    pending = action(
+        verbs,
+        "pending",
+        "list the review's writes waiting for approval: id, action, target, turn, summary",
+    )
+    pending.add_argument("agent", help=AGENT_HELP)
+    for verb, text in (
+        ("approve", "apply what a pending record proposes, against the memory as it is now"),
+        ("reject", "refuse what a pending record proposes (kept REJECTED)"),
+    ):
+        decide = action(verbs, verb, text)
+        decide.add_argument("agent", help=AGENT_HELP)
+        decide.add_argument("record", help="the pending record's id")
     parser.set_defaults(run=run_records)

@@ -105,3 +105,9 @@ def params(**given: Any) -> dict[str, Any]:
                 raise ValueError(f"{key} needs a time zone, such as datetime.now(UTC)")
             given[key] = value.isoformat().replace("+00:00", "Z")
     return {k: v for k, v in given.items() if v is not None}
+
+
+def page_items(call: Call[Any]) -> Call[list[Any]]:
+    """The same call, answering its page's items."""
+    parse = call.parse
+    return Call(call.method, call.path, lambda body: parse(body).items, query=call.query)

@@ -181,6 +181,14 @@ class FlatMethods:
         path = f"/v1/agents/{agent_id}/-/records/{record_id}"
         return self.request("PATCH", path, {"expiresAt": expires_at})
 
+    def approve_record(self, agent_id: str, record_id: str) -> dict[str, Any]:
+        """Apply what a review's PENDING record proposes (see `agents.records.approve`)."""
+        return self.request("POST", f"/v1/agents/{agent_id}/-/records/{record_id}/approve")
+
+    def reject_record(self, agent_id: str, record_id: str) -> dict[str, Any]:
+        """Refuse what a review's PENDING record proposes: it is kept REJECTED."""
+        return self.request("POST", f"/v1/agents/{agent_id}/-/records/{record_id}/reject")
+
     def record_versions(self, agent_id: str, record_id: str, **query: Any) -> dict[str, Any]:
         path = f"/v1/agents/{agent_id}/-/records/{record_id}/versions"
         return self.request("GET", path, query=query)

@@ -1,4 +1,5 @@
-"""Management API for record memory: list, read, delete, and every version."""
+"""Management API for record memory: list, read, delete, every version, and an app's
+approval or rejection of a review's pending writes."""
 
 from __future__ import annotations
 
@@ -194,6 +195,37 @@ def _record_routes(router: Router, services: Services) -> None:
         _readable(services, who, agent, record_id)
         return records.set_expiry(who.tenant, agent, record_id, expires_at, actor=who.audit_name)
 
+    @router.post(
+        RECORDS + "/<record_id>/approve",
+        summary="Approve a review's pending write",
+        description="Applies what the PENDING record proposes (add, replace or delete) against "
+        "the memory as it is now: 409 proposal_stale when the record it replaces or deletes "
+        "changed since, 409 proposal_restates when an active memory already says it, 409 "
+        "record_not_pending unless it is PENDING; a refused approval leaves it PENDING. An app's "
+        "credential only (agents:write, not bound to the agent role).",
+        responses=ERRORS,
+        tags=["records"],
+    )
+    def approve_record(agent_id: AgentId, record_id: RecordId) -> Record:
+        who = caller()
+        who.can_decide_proposals()
+        agent = agent_id_from(agent_id)
+        return services.proposals.approve(who.tenant, agent, record_id, actor=who.audit_name)
+
+    @router.post(
+        RECORDS + "/<record_id>/reject",
+        summary="Reject a review's pending write",
+        description="Marks the PENDING record REJECTED (a new version naming who rejected it); "
+        "nothing it proposes is applied. 409 record_not_pending unless it is PENDING.",
+        responses=ERRORS,
+        tags=["records"],
+    )
+    def reject_record(agent_id: AgentId, record_id: RecordId) -> Record:
+        who = caller()
+        who.can_decide_proposals()
+        agent = agent_id_from(agent_id)
+        return services.proposals.reject(who.tenant, agent, record_id, actor=who.audit_name)
+
     @router.get(
         RECORDS + "/<record_id>/versions",
         summary="Every version, newest first",
@@ -224,6 +256,6 @@ def _statuses(raw: str | None) -> frozenset[RecordStatus]:
         return frozenset(RecordStatus(s) for s in _split(raw))
     except ValueError as exc:
         raise InvalidRequest(
-            "status is ACTIVE, SUPERSEDED, DELETED, EXPIRED (comma-separated) or all",
+            "status is ACTIVE, SUPERSEDED, DELETED, EXPIRED, PENDING, REJECTED (comma-separated) or all",
             code="invalid_status",
         ) from exc

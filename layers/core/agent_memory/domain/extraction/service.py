@@ -33,6 +33,7 @@ from . import trigger as extraction_trigger
 from .job import ExtractionJob
 from .model import Candidate, Decisions, Existing, MemoryModel, Message, Proposal
 from .pipeline import DEFAULT_INSTRUCTIONS, Dropped, ValidDecision, scope_guidance, validate
+from .proposals import as_proposed, proposal_effects, proposed
 from .restatements import Embed, reconcile
 from .window import neighbours as find_neighbours
 from .window import read_meanwhile, read_window
@@ -206,9 +207,15 @@ class ExtractionService:
         candidates, valid, dropped = self._checked(turn, proposal, decision)
         usage = [*proposal.usage, *decision.usage]
         done = finished(state, proposal, len(candidates), valid, dropped, usage)
-        effects = review_effects(turn, valid)
+        harness = self._manifests.manifest(turn).harness
+        reviewed = harness.memory.extraction.approval == "review"
+        if reviewed:  # the writes wait for an app's approval (extraction_proposals)
+            effects = proposal_effects(self._store, turn, valid)
+            done = as_proposed(done, len(effects))
+        else:
+            effects = review_effects(turn, valid)
         read = list(proposal.read)
-        keyed = self._manifests.manifest(turn).harness.history.fact_keys
+        keyed = harness.history.fact_keys
         wanted = not self.model.restates if keyed is None else keyed
         keys, key_docs = fact_keys(self._store, self._records.search, turn, done, proposal, wanted)
 
@@ -225,7 +232,7 @@ class ExtractionService:
                         "another review read some of these messages first; read the window again"
                     ) from None
                 raise TryAgain from lost  # a record changed meanwhile: work the writes out again
-            self._publish(turn, changes)
+            self._publish(turn, proposed(changes) if reviewed else changes)
             self._metrics.count(EXTRACTION_RUNS, outcome="done")
             return done
 

@@ -40,7 +40,7 @@ def review_effects(turn: Turn, valid: Sequence[ValidDecision]) -> list[RecordEff
     effects: list[RecordEffect] = []
     for each in valid:
         decision, candidate = each.decision, each.candidate
-        by = _provenance(turn, candidate)
+        by = review_provenance(turn, candidate)
         effect_id = f"extraction:{turn.id}:{len(effects)}"
         if decision.action in ("add", "replace"):
             record = Record(
@@ -79,7 +79,7 @@ def review_effects(turn: Turn, valid: Sequence[ValidDecision]) -> list[RecordEff
     return effects
 
 
-def _provenance(turn: Turn, candidate: Candidate) -> Provenance:
+def review_provenance(turn: Turn, candidate: Candidate) -> Provenance:
     """A review's write is the agent's own, made by the turn it reviews, under the review's
     execution (which is also the invocation: no caller invoked it)."""
     execution = f"extraction:{turn.id}"

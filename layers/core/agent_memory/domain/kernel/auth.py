@@ -62,6 +62,19 @@ class Principal:
     def can_run_sessions(self) -> None:
         self.require_any(SESSIONS_OWN, AGENTS_WRITE)
 
+    def can_decide_proposals(self) -> None:
+        """Approving or rejecting a review's pending writes is an app's (`agents:write`), never
+        the agent's: a credential bound to the agent role (one that names its roles, `agent`
+        among them) is the one an agent runs its turns with, and an agent does not approve its
+        own proposals (403 `proposal_forbidden`)."""
+        self.can_write_agents()
+        if self.roles != ALL_ROLES and "agent" in self.roles:
+            raise Forbidden(
+                "this credential may act as the agent; a review's proposals are approved or "
+                "rejected with an app's credential (agents:write, not bound to the agent role)",
+                code="proposal_forbidden",
+            )
+
     def can_administer(self) -> None:
         self.require_any(ADMIN)
 

@@ -105,6 +105,9 @@ class Extraction(Entity):
     replaced: int = 0
     deleted: int = 0
     skipped: int = 0
+    # Writes left PENDING for an app's approval (harness.memory.extraction.approval "review"):
+    # then added, replaced and deleted stay 0, as nothing was applied.
+    proposed: int = 0
     dropped: list[str] = Field(default_factory=list)
     model_calls: int = Field(default=0, serialization_alias="modelCalls")
     input_tokens: int = Field(default=0, serialization_alias="inputTokens")

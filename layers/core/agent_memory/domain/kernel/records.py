@@ -30,6 +30,12 @@ class RecordStatus(StrEnum):
     # Its expiresAt has passed. A head still stored as ACTIVE reads as EXPIRED from that
     # instant on (Record.seen_at); the sweeper writes the status down later.
     EXPIRED = "EXPIRED"
+    # A post-turn review's write waiting for an app's decision (harness.memory.extraction
+    # .approval "review"): kept with its evidence, but no memory yet (never recalled, searched,
+    # listed by default, pinned or counted).
+    PENDING = "PENDING"
+    # A pending write an app refused: kept, with who refused it, and never applied.
+    REJECTED = "REJECTED"
 
 
 class Provenance(Entity):
@@ -47,6 +53,16 @@ class Provenance(Entity):
     sources: list[str] = Field(default_factory=list)
 
 
+class ProposedWrite(Entity):
+    """What a pending record proposes: a new memory (`add`), a new memory in place of `target`
+    (`replace`), or the end of `target` (`delete`); `targetVersion` is the target's version
+    when the review proposed it, so an approval can tell whether the target moved since."""
+
+    action: Literal["add", "replace", "delete"]
+    target: str | None = None
+    target_version: int | None = Field(default=None, serialization_alias="targetVersion")
+
+
 class Record(Entity):
     tenant: str = Field(exclude=True)
     agent_id: str = Field(serialization_alias="agentId")
@@ -62,6 +78,9 @@ class Record(Entity):
     replaces: str | None = None
     replaced_by: str | None = Field(default=None, serialization_alias="replacedBy")
     preview: bool = False
+    # Set on a review's write made while the agent's writes await approval (status PENDING),
+    # and kept once it is approved or rejected.
+    proposal: ProposedWrite | None = None
     version: int = 1
     provenance: Provenance
     created_at: datetime = Field(serialization_alias="createdAt")
@@ -97,6 +116,8 @@ class RecordOperation(StrEnum):
     SET_EXPIRY = "set_expiry"
     # The sweeper wrote down that expiresAt has passed.
     EXPIRE = "expire"
+    APPROVE = "approve"
+    REJECT = "reject"
 
 
 class RecordVersion(Entity):

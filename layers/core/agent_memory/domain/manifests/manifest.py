@@ -76,6 +76,9 @@ class EveryMessages(_Strict):
 class ExtractionConfig(_Strict):
     prompt: Annotated[str, Field(max_length=INSTRUCTIONS_MAX_CHARS)] | None = None
     every: Literal["turn"] | EveryMessages = "turn"
+    # "review": a review's adds, replaces and deletes wait as PENDING records until an app
+    # approves or rejects each; "auto" applies them at once.
+    approval: Literal["auto", "review"] = "auto"
 
 
 class SearchConfig(_Strict):

@@ -8,6 +8,7 @@ from .io import AddMemoryIn, IdIn, MemoriesOut, RecordsOut, SearchMemoryIn, Sour
 from .models import (
     LABEL_VALUE_MAX_CHARS,
     Execution,
+    ProposedWrite,
     Provenance,
     Record,
     RecordQuery,
@@ -23,6 +24,7 @@ __all__ = [
     "Execution",
     "IdIn",
     "MemoriesOut",
+    "ProposedWrite",
     "Provenance",
     "Record",
     "RecordQuery",

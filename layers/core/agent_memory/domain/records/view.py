@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from ..store import Store
 
 ALL_STATUSES = frozenset(RecordStatus)
+# A review's writes waiting for (or refused) an app's approval: no memory of the agent's, so no
+# turn reads them, even by id.
+PROPOSALS = frozenset({RecordStatus.PENDING, RecordStatus.REJECTED})
 CANDIDATES = 5000  # records ranked per lexical search; the search index replaces this cap
 
 
@@ -86,6 +89,7 @@ class RecordView:
             rid: record
             for rid, record in records.items()
             if rid in wanted
+            and record.status not in PROPOSALS
             and (ctx.preview or not record.preview)
             and record.visible_to(ctx.session_id, ctx.memory.scope.read)
         }
