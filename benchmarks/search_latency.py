@@ -488,9 +488,13 @@ class Turn:
 
 
 def service_calls(services: Any, turn: Turn, bodies: list[dict[str, Any]]) -> list[Any]:
+    from agent_memory.domain.kernel.where import TurnRef
+
+    where = TurnRef(TENANT, AGENT, turn.session_id, turn.id)
+
     def call(body: dict[str, Any]) -> Callable[[], int]:
         args = {**body, "caller": {"role": "agent"}}
-        return lambda: len(services.tools.call(turn.ref, "search_memory", args).dump()["records"])
+        return lambda: len(services.tools.call(where, "search_memory", args).dump()["records"])
 
     return [call(b) for b in bodies]
 
