@@ -115,7 +115,28 @@ def test_warn_returns_the_findings_and_off_scans_nothing():
     assert check("block", {"summary": "fine", "content": None}, "add_memory") == []
 
 
-@pytest.mark.parametrize("unit", ["password=", "eyJ", "github_pat_", "AccountKey=", "key", "sk-"])
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "password=",
+        "eyJ",
+        "github_pat_",
+        "AccountKey=",
+        "key",
+        "sk-",
+        "4",
+        "4 ",
+        "1-",
+        "password for a ",
+        "pw: ",
+        "SSN ",
+        "NI number ",
+        "machine h login u ",
+        '"auth": "',
+        "Basic ",
+        "://:",
+    ],
+)
 def test_a_text_made_to_be_slow_is_scanned_in_linear_time(unit):
     # Repeated prefixes and assignments once cost a minute a megabyte (a pattern read from
     # every `eyJ` of a run to its end; a judgement for every `password=`): now a fraction of a
