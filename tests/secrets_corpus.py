@@ -281,8 +281,10 @@ _WRITTEN = {
         lambda: f"social security number {_ssn().replace('-', ' ')}",
         lambda: f"National Insurance number: {_nino(spaced=False)}",
         lambda: f"her NI number is {_nino(spaced=True)}",
-        lambda: f"SIN {_s(string.digits, 3)} {_s(string.digits, 3)} {_s(string.digits, 3)} "
-        "for the Canadian payroll",
+        lambda: (
+            f"SIN {_s(string.digits, 3)} {_s(string.digits, 3)} {_s(string.digits, 3)} "
+            "for the Canadian payroll"
+        ),
         lambda: f"passport no. {_rng.choice('CEGKLMP')}{_s(string.digits, 8)}, issued 2021",
         lambda: f"SSN: {_s('12345678', 1)}{_s(string.digits, 8)}",
     ],
@@ -373,15 +375,23 @@ _LOOKALIKE_MAKERS = [
     lambda: f"order {_pan(fail_luhn=True).replace(' ', '').replace('-', '')} ships monday",
     lambda: f"invoice {_pan(fail_luhn=True)} is overdue",
     lambda: f"tracking number {_rng.choice('1789')}{_s(string.digits, 15)}",
-    lambda: f"USPS tracking 9400 {_s(string.digits, 4)} {_s(string.digits, 4)} "
-    f"{_s(string.digits, 4)} {_s(string.digits, 4)} {_s(string.digits, 2)}",
+    lambda: (
+        f"USPS tracking 9400 {_s(string.digits, 4)} {_s(string.digits, 4)} "
+        f"{_s(string.digits, 4)} {_s(string.digits, 4)} {_s(string.digits, 2)}"
+    ),
     lambda: f"event at {_rng.randint(1_600_000_000_000, 1_800_000_000_000)} ms since epoch",
-    lambda: f"the meeting is on {_rng.randint(2020, 2030)}-{_rng.randint(1, 12):02d}-"
-    f"{_rng.randint(1, 28):02d} at 10:00",
-    lambda: f"call +44 20 {_rng.randint(7000, 7999)} {_rng.randint(1000, 9999)} or "
-    f"+1 (415) 555-{_rng.randint(1000, 9999)}",
-    lambda: f"ISBN 978-{_rng.randint(0, 1)}-{_rng.randint(100, 999)}-"
-    f"{_rng.randint(10000, 99999)}-{_rng.randint(0, 9)}",
+    lambda: (
+        f"the meeting is on {_rng.randint(2020, 2030)}-{_rng.randint(1, 12):02d}-"
+        f"{_rng.randint(1, 28):02d} at 10:00"
+    ),
+    lambda: (
+        f"call +44 20 {_rng.randint(7000, 7999)} {_rng.randint(1000, 9999)} or "
+        f"+1 (415) 555-{_rng.randint(1000, 9999)}"
+    ),
+    lambda: (
+        f"ISBN 978-{_rng.randint(0, 1)}-{_rng.randint(100, 999)}-"
+        f"{_rng.randint(10000, 99999)}-{_rng.randint(0, 9)}"
+    ),
     lambda: f"scores: {' '.join(str(_rng.randint(1, 9)) for _ in range(16))}",
     lambda: f"batch 2024 {_rng.randint(10, 99)} {_rng.randint(100, 999)} rows, 12 errors",
     lambda: "The password policy requires 12 characters, one digit and one symbol.",
@@ -398,16 +408,23 @@ _LOOKALIKE_MAKERS = [
     lambda: "the social security office on 5th street closes early",
     lambda: "SSN field was left blank in 3 of the forms",
     lambda: f"NI contributions for {_rng.randint(2015, 2024)} are paid",
-    lambda: f"the machine learning login page has a password strength meter (v{_rng.randint(2, 9)})",
-    lambda: '{"image": "' + base64.b64encode(b"\x89PNG\r\n\x1a\n" + _rng.randbytes(60)).decode()
-    + '"}',
-    lambda: "avatar: data:image/png;base64,"
-    + base64.b64encode(b"\x89PNG\r\n\x1a\n" + _rng.randbytes(45)).decode(),
+    lambda: (
+        f"the machine learning login page has a password strength meter (v{_rng.randint(2, 9)})"
+    ),
+    lambda: (
+        '{"image": "' + base64.b64encode(b"\x89PNG\r\n\x1a\n" + _rng.randbytes(60)).decode() + '"}'
+    ),
+    lambda: (
+        "avatar: data:image/png;base64,"
+        + base64.b64encode(b"\x89PNG\r\n\x1a\n" + _rng.randbytes(45)).decode()
+    ),
     lambda: '{"auths": {"ghcr.io": {}}, "credsStore": "desktop"}',
     lambda: '"auth": "' + base64.b64encode(_english().encode()[:30]).decode() + '"',
-    lambda: "Authorization: Basic realm=\"staging\"",
+    lambda: 'Authorization: Basic realm="staging"',
     lambda: f"redis://cache.internal:6379/{_rng.randint(0, 15)} (no auth on the private network)",
-    lambda: f"postgres://db.internal:5432/app?sslmode=require&application_name=w{_rng.randint(1, 9)}",
+    lambda: (
+        f"postgres://db.internal:5432/app?sslmode=require&application_name=w{_rng.randint(1, 9)}"
+    ),
     lambda: f"xapp is what Slack calls app-level tokens; see doc {_rng.randint(100, 999)}",
     lambda: f"hf_{_s(string.ascii_lowercase, 6)} is a feature flag name",
 ]

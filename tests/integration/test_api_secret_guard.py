@@ -373,7 +373,6 @@ def test_every_write_path_keeps_out_the_new_kinds(api, path, text, secret, kind)
         assert f"[redacted:{kind}]" in event["text"]
 
 
-
 @pytest.mark.parametrize("mode", ["warn", "block"])
 @pytest.mark.parametrize(
     ("preference", "secret", "kind"),
@@ -402,7 +401,9 @@ def test_extraction_promotes_none_of_the_new_kinds(api, services, mode, preferen
     assert secret not in json.dumps(records)
     if mode == "warn":
         # (under warn the message keeps it, so the review saw it and dropped it by name)
-        assert any(f"holds a secret ({kind}" in reason for reason in review["dropped"]), json.dumps(review)
+        assert any(f"holds a secret ({kind}" in reason for reason in review["dropped"]), json.dumps(
+            review
+        )
     else:
         assert secret not in everything(api, session)
 

@@ -16,10 +16,14 @@ MAX_PLACES = 5_000
 
 # The names of national ids. Short acronyms count only in capitals (`SIN`, not `sin`).
 _ID_NAME = re.compile(
-    r"(?i:\b(?:social[ \t-]+(?:security|insurance)|national[ \t-]+(?:insurance|id(?:entity)?)"
+    r"(?i:(?:social[ \t-]+(?:security|insurance)|national[ \t-]+(?:insurance|id(?:entity)?)"
     r"|passport|tax[ \t-]+(?:id|file)|aadhaa?r|personnummer|ssns?)\b)"
-    r"|\b(?:SIN|TIN|TFN|BSN|DNI|NIE|NIF|NINO|NI)\b"
+    r"|(?:SIN|TIN|TFN|BSN|DNI|NIE|NIF|NINO|NI)\b"
 )
+# Where such a name may start: found with str.find (in the lowered text, and in the text for
+# the acronyms), far faster than a pattern of alternatives tried at every character.
+_ID_STARTS = ("social", "national", "passport", "tax", "aadhar", "aadhaar", "personnummer", "ssn")
+_ID_ACRONYM_STARTS = ("SIN", "TIN", "TFN", "BSN", "DNI", "NIE", "NIF", "NI")
 # Between the name and the id: `number`, `no.`, `#`, `is`, `:` ... at most a few of them.
 _ID_VALUE = re.compile(
     r"(?:'s)?(?:[ \t]*+(?:(?i:numbers?|num|nos?|nr|ids?|card|is|was|of|my|his|her|their)\b\.?"
@@ -29,10 +33,25 @@ _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{2}-[0-9]{2}-[0-9]{4}")
 MIN_ID_DIGITS = 6
 
 
-def national_id_spans(text: str) -> Iterator[tuple[int, int]]:
-    for n, name in enumerate(_ID_NAME.finditer(text)):
-        if n >= MAX_PLACES:
-            return
+def _places(text: str, words: tuple[str, ...]) -> set[int]:
+    """Where each word starts a word of `text` (its first MAX_PLACES such places each)."""
+    places: set[int] = set()
+    for word in words:
+        at, seen = text.find(word), 0
+        while at >= 0 and seen < MAX_PLACES:
+            if at == 0 or not text[at - 1].isalnum():
+                places.add(at)
+                seen += 1
+            at = text.find(word, at + len(word))
+    return places
+
+
+def national_id_spans(text: str, lowered: str) -> Iterator[tuple[int, int]]:
+    places = _places(lowered, _ID_STARTS) | _places(text, _ID_ACRONYM_STARTS)
+    for at in sorted(places)[:MAX_PLACES]:
+        name = _ID_NAME.match(text, at)
+        if name is None:
+            continue
         found = _ID_VALUE.match(text, name.end())
         if found is None:
             continue
@@ -113,14 +132,7 @@ def _looks_like_password(value: str, introduced: bool) -> bool:
 
 
 def password_spans(text: str, lowered: str) -> Iterator[tuple[int, int]]:
-    places: set[int] = set()
-    for word in ("pass", "pw", "pin"):
-        at = lowered.find(word)
-        while at >= 0 and len(places) < MAX_PLACES:
-            if at == 0 or not lowered[at - 1].isalnum():
-                places.add(at)
-            at = lowered.find(word, at + len(word))
-    for at in sorted(places):
+    for at in sorted(_places(lowered, ("pass", "pw", "pin")))[:MAX_PLACES]:
         key = _PASSWORD_WORD.match(lowered, at)
         if key is None:
             continue
@@ -131,10 +143,18 @@ def password_spans(text: str, lowered: str) -> Iterator[tuple[int, int]]:
         if key.group("pin"):
             # A PIN: four to eight digits said to be one (`PIN is 4921`, `pin code: 0417`).
             value = after.group("bare") or ""
-            if connector and value.rstrip(_TRAILING).isdigit() and 4 <= len(value.rstrip(_TRAILING)) <= 8:
+            if (
+                connector
+                and value.rstrip(_TRAILING).isdigit()
+                and 4 <= len(value.rstrip(_TRAILING)) <= 8
+            ):
                 yield after.start("bare"), after.start("bare") + len(value.rstrip(_TRAILING))
             continue
-        if key.group("long") is None and key.group().startswith("pass") and connector not in (":", "="):
+        if (
+            key.group("long") is None
+            and key.group().startswith("pass")
+            and connector not in (":", "=")
+        ):
             continue  # `pass` alone is a password only as `pass: X` or `pass=X`
         if not connector and not after.group("space"):
             continue  # `password-protected`, `password_hash`

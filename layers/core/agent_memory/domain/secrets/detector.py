@@ -130,7 +130,7 @@ def _contextual_matches(text: str, lowered: str) -> Iterator[tuple[int, int, int
     after = len(RULES) + 2
     for start, end in card_spans(text):
         yield start, after, end, "card_number"
-    for start, end in national_id_spans(text):
+    for start, end in national_id_spans(text, lowered):
         yield start, after + 1, end, "national_id"
     for start, end in password_spans(text, lowered):
         yield start, after + 2, end, "password"

@@ -140,7 +140,7 @@ RULES: tuple[Rule, ...] = (
     # A US social security number in its dashed form, within the ranges ever issued.
     _rule(
         "national_id",
-        r"(?<![0-9A-Za-z_-])(?P<value>(?P<area>[0-8][0-9]{2})-(?P<group>[0-9]{2})-"
+        r"(?P<value>(?P<area>[0-8](?<![0-9A-Za-z_-][0-8])[0-9]{2})-(?P<group>[0-9]{2})-"
         r"(?P<serial>[0-9]{4}))(?![0-9A-Za-z_]|-[0-9])",
         boundary=False,
         check=lambda m: ssn_valid(m.group("area"), m.group("group"), m.group("serial")),
@@ -149,7 +149,7 @@ RULES: tuple[Rule, ...] = (
     # only beside words that name it (see context.py).
     _rule(
         "national_id",
-        r"(?<![A-Za-z0-9])(?P<value>(?P<letters>[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) [0-9]{2} "
+        r"(?P<value>(?P<letters>[A-CEGHJ-PR-TW-Z](?<![A-Za-z0-9][A-Z])[A-CEGHJ-NPR-TW-Z]) [0-9]{2} "
         r"[0-9]{2} [0-9]{2} [A-D])(?![A-Za-z0-9])",
         boundary=False,
         check=lambda m: nino_prefix_valid(m.group("letters")),
