@@ -22,6 +22,7 @@ ALNUM = string.ascii_letters + string.digits
 B64 = ALNUM + "+/"
 URLSAFE = ALNUM + "-_"
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+HEX = "0123456789abcdef"
 
 
 def _s(alphabet: str, n: int) -> str:
@@ -81,9 +82,12 @@ _MAKERS = {
         ]
     ),
     "gitlab_token": lambda: "glpat-" + _s(URLSAFE, 20),
-    "slack_token": lambda: (
-        f"xox{_rng.choice('bpa')}-{_rng.randint(10**10, 10**11)}-"
-        f"{_rng.randint(10**10, 10**11)}-{_s(ALNUM, 24)}"
+    "slack_token": lambda: _rng.choice(
+        [
+            f"xox{_rng.choice('bpa')}-{_rng.randint(10**10, 10**11)}-"
+            f"{_rng.randint(10**10, 10**11)}-{_s(ALNUM, 24)}",
+            f"xapp-1-A{_s(UPPER_DIGITS, 10)}-{_rng.randint(10**12, 10**13)}-{_s(HEX, 64)}",
+        ]
     ),
     "slack_webhook": lambda: (
         "https://hooks.slack.com/services/T"
@@ -137,7 +141,7 @@ _SENTENCES = {
         "git clone https://x-access-token@github.com/org/repo (token {s})",
     ],
     "gitlab_token": ["gitlab personal access token: {s}", "use {s} for the registry"],
-    "slack_token": ["SLACK_BOT_TOKEN={s}", "the bot posts with {s}"],
+    "slack_token": ["SLACK_BOT_TOKEN={s}", "the bot posts with {s}", "socket mode app token {s}"],
     "slack_webhook": ["alerts go to {s}", "webhook: {s}"],
     "stripe_key": ["stripe key {s} (billing)", "STRIPE_SECRET={s}"],
     "openai_key": ["OPENAI_API_KEY={s}", "use the key {s} for the evals"],
@@ -147,6 +151,8 @@ _SENTENCES = {
         "DATABASE_URL=postgres://app:{s}@db.internal:5432/app",
         "connect with mongodb+srv://admin:{s}@cluster0.example.net/test",
         "redis://default:{s}@cache.internal:6379",
+        "REDIS_URL=redis://:{s}@cache-primary.internal:6379/2",
+        "the broker is amqp://:{s}@mq.internal:5672/%2f",
     ],
     "bearer_token": [
         "Authorization: Bearer {s}",
@@ -172,6 +178,153 @@ def _secrets(per_kind: int = 7) -> list[tuple[str, str]]:
             secret = _MAKERS[kind]()
             out.append((forms[i % len(forms)].format(s=secret, n=i), kind))
     return out
+
+
+# Kinds whose value and wording go together (a national id's shape follows its country, a
+# password in prose its sentence): each function writes the whole text.
+def _luhn_digit(body: str) -> str:
+    total = 0
+    for i, ch in enumerate(reversed(body)):
+        d = int(ch)
+        if i % 2 == 0:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return str((10 - total % 10) % 10)
+
+
+def _pan(fail_luhn: bool = False) -> str:
+    """A card number of a real network's prefix and length (Luhn-valid unless asked not to),
+    grouped as that network prints it."""
+    prefix, length, groups = _rng.choice(
+        [
+            ("4", 16, (4, 4, 4, 4)),
+            ("4", 19, (4, 4, 4, 4, 3)),
+            (str(_rng.randint(51, 55)), 16, (4, 4, 4, 4)),
+            (str(_rng.randint(2221, 2720)), 16, (4, 4, 4, 4)),
+            (_rng.choice(["34", "37"]), 15, (4, 6, 5)),
+            ("6011", 16, (4, 4, 4, 4)),
+            (str(_rng.randint(3528, 3589)), 16, (4, 4, 4, 4)),
+            ("36", 14, (4, 6, 4)),
+        ]
+    )
+    body = prefix + _s(string.digits, length - len(prefix) - 1)
+    check = _luhn_digit(body)
+    if fail_luhn:
+        check = str((int(check) + _rng.randint(1, 9)) % 10)
+    digits = body + check
+    sep = _rng.choice(["", " ", "-"])
+    out, at = [], 0
+    for n in groups:
+        out.append(digits[at : at + n])
+        at += n
+    return sep.join(out)
+
+
+def _ssn() -> str:
+    area = _rng.choice([n for n in range(1, 900) if n != 666])
+    return f"{area:03d}-{_rng.randint(1, 99):02d}-{_rng.randint(1, 9999):04d}"
+
+
+_NI_FIRST = "ABCEGHJKLMNOPRSTWXYZ"
+_NI_SECOND = "ABCEGHJKLMNPRSTWXYZ"
+
+
+def _nino(spaced: bool) -> str:
+    letters = _rng.choice(_NI_FIRST) + _rng.choice(_NI_SECOND)
+    while letters in ("BG", "GB", "NK", "KN", "TN", "NT", "ZZ"):
+        letters = _rng.choice(_NI_FIRST) + _rng.choice(_NI_SECOND)
+    digits = _s(string.digits, 6)
+    suffix = _rng.choice("ABCD")
+    if spaced:
+        return f"{letters} {digits[:2]} {digits[2:4]} {digits[4:]} {suffix}"
+    return f"{letters}{digits}{suffix}"
+
+
+_WORDS = (
+    "amber kettle orbit mosaic velvet harbor lantern pepper quartz meadow cobalt sparrow "
+    "walnut thistle falcon ember juniper canyon"
+).split()
+
+
+def _password() -> str:
+    word = _rng.choice(_WORDS)
+    return _rng.choice(
+        [
+            f"{word}{_rng.randint(1, 99)}{_rng.choice('!?#$')}",
+            f"{word.capitalize()}{_rng.randint(1900, 2030)}",
+            word.replace("a", "@").replace("o", "0").replace("e", "3") + str(_rng.randint(1, 9)),
+            f"{_s(ALNUM, 5)}{_rng.choice('!#%&*')}{_s(ALNUM, 4)}",
+        ]
+    )
+
+
+def _diceware() -> str:
+    return "-".join(_rng.sample(_WORDS, 4))
+
+
+def _basic() -> str:
+    user = _rng.choice(["deploy", "ci-bot", "jenkins", "svc_reports", "alice"])
+    return base64.b64encode(f"{user}:{_password()}".encode()).decode()
+
+
+_WRITTEN = {
+    "card_number": [
+        lambda: f"card on file: {_pan()}, exp {_rng.randint(1, 12):02d}/{_rng.randint(26, 31)}",
+        lambda: f"Charge it to my card {_pan()} please",
+        lambda: f"customer read out {_pan()} over the phone",
+        lambda: f"PAN={_pan()}",
+        lambda: f"refund went to\n{_pan()}\nyesterday",
+    ],
+    "national_id": [
+        lambda: f"my SSN is {_ssn()}",
+        lambda: f"Employee record: {_ssn()} (payroll)",
+        lambda: f"social security number {_ssn().replace('-', ' ')}",
+        lambda: f"National Insurance number: {_nino(spaced=False)}",
+        lambda: f"her NI number is {_nino(spaced=True)}",
+        lambda: (
+            f"SIN {_s(string.digits, 3)} {_s(string.digits, 3)} {_s(string.digits, 3)} "
+            "for the Canadian payroll"
+        ),
+        lambda: f"passport no. {_rng.choice('CEGKLMP')}{_s(string.digits, 8)}, issued 2021",
+        lambda: f"SSN: {_s('12345678', 1)}{_s(string.digits, 8)}",
+    ],
+    "password": [
+        lambda: f"my password is {_password()}",
+        lambda: f"pw: {_password()}",
+        lambda: f"passphrase {_diceware()}",
+        lambda: f"The wifi password for the guest network is {_password()} btw",
+        lambda: f"I changed my password to {_password()} yesterday",
+        lambda: f"Login: jdoe / Password: {_password()}",
+        lambda: f'the vault passphrase is "{" ".join(_rng.sample(_WORDS, 3))}"',
+        lambda: f"her passcode was {_s(string.digits, 6)}",
+    ],
+    "netrc_password": [
+        lambda: f"machine api.{_rng.choice(_WORDS)}.io login deploy password {_password()}",
+        lambda: f"~/.netrc:\nmachine git.internal\n  login ci\n  password {_password()}\n",
+        lambda: f"default login anonymous password {_password()}",
+    ],
+    "docker_auth": [
+        lambda: json.dumps({"auths": {"registry.example.io": {"auth": _basic()}}}),
+        lambda: json.dumps({"auths": {"ghcr.io": {"auth": _basic()}}}, indent=2),
+        lambda: f'~/.docker/config.json has "auth": "{_basic()}" for the mirror',
+    ],
+    "basic_auth": [
+        lambda: f"Authorization: Basic {_basic()}",
+        lambda: f"curl -H 'Authorization: basic {_basic()}' https://ci.internal/api",
+    ],
+    "npm_token": [lambda: f"//registry.npmjs.org/:_authToken=npm_{_s(ALNUM, 36)}"],
+    "pypi_token": [lambda: f"TWINE_PASSWORD=pypi-AgEIcHlwaS5vcmc{_s(URLSAFE, 70)}"],
+    "sendgrid_key": [lambda: f"SG.{_s(URLSAFE, 22)}.{_s(URLSAFE, 43)} sends the receipts"],
+    "huggingface_token": [lambda: f"huggingface-cli login --token hf_{_s(ALNUM, 34)}"],
+}
+
+
+def _written(per_kind: int = 7) -> list[tuple[str, str]]:
+    return [
+        (forms[i % len(forms)](), kind)
+        for kind, forms in _WRITTEN.items()
+        for i in range(max(per_kind, len(forms)))
+    ]
 
 
 def _english() -> str:
@@ -219,12 +372,67 @@ _LOOKALIKE_MAKERS = [
     lambda: "-----BEGIN PUBLIC KEY-----\n" + _s(B64, 64) + "\n-----END PUBLIC KEY-----",
     lambda: f"mailto:ops@example.com and https://user@example.com/{_s(ALNUM, 10)}",
     lambda: f"git rev {hashlib.sha1(_rng.randbytes(8)).hexdigest()[:12]} in release notes",
+    lambda: f"order {_pan(fail_luhn=True).replace(' ', '').replace('-', '')} ships monday",
+    lambda: f"invoice {_pan(fail_luhn=True)} is overdue",
+    lambda: f"tracking number {_rng.choice('1789')}{_s(string.digits, 15)}",
+    lambda: (
+        f"USPS tracking 9400 {_s(string.digits, 4)} {_s(string.digits, 4)} "
+        f"{_s(string.digits, 4)} {_s(string.digits, 4)} {_s(string.digits, 2)}"
+    ),
+    lambda: f"event at {_rng.randint(1_600_000_000_000, 1_800_000_000_000)} ms since epoch",
+    lambda: (
+        f"the meeting is on {_rng.randint(2020, 2030)}-{_rng.randint(1, 12):02d}-"
+        f"{_rng.randint(1, 28):02d} at 10:00"
+    ),
+    lambda: (
+        f"call +44 20 {_rng.randint(7000, 7999)} {_rng.randint(1000, 9999)} or "
+        f"+1 (415) 555-{_rng.randint(1000, 9999)}"
+    ),
+    lambda: (
+        f"ISBN 978-{_rng.randint(0, 1)}-{_rng.randint(100, 999)}-"
+        f"{_rng.randint(10000, 99999)}-{_rng.randint(0, 9)}"
+    ),
+    lambda: f"scores: {' '.join(str(_rng.randint(1, 9)) for _ in range(16))}",
+    lambda: f"batch 2024 {_rng.randint(10, 99)} {_rng.randint(100, 999)} rows, 12 errors",
+    lambda: "The password policy requires 12 characters, one digit and one symbol.",
+    lambda: "my password expired yesterday so I reset it",
+    lambda: "password reset link expires in 24 hours",
+    lambda: "I forgot my password again, the manager has it",
+    lambda: "enter your passphrase when prompted",
+    lambda: "password: see the team vault (item db-prod)",
+    lambda: "the password field is required",
+    lambda: "pw field left empty on purpose",
+    lambda: "password hashing uses argon2id with 64 MiB",
+    lambda: "The passport office opens at 9, bring 2 photos.",
+    lambda: f"passport expires {_rng.randint(2026, 2035)}-{_rng.randint(1, 12):02d}-15",
+    lambda: "the social security office on 5th street closes early",
+    lambda: "SSN field was left blank in 3 of the forms",
+    lambda: f"NI contributions for {_rng.randint(2015, 2024)} are paid",
+    lambda: (
+        f"the machine learning login page has a password strength meter (v{_rng.randint(2, 9)})"
+    ),
+    lambda: (
+        '{"image": "' + base64.b64encode(b"\x89PNG\r\n\x1a\n" + _rng.randbytes(60)).decode() + '"}'
+    ),
+    lambda: (
+        "avatar: data:image/png;base64,"
+        + base64.b64encode(b"\x89PNG\r\n\x1a\n" + _rng.randbytes(45)).decode()
+    ),
+    lambda: '{"auths": {"ghcr.io": {}}, "credsStore": "desktop"}',
+    lambda: '"auth": "' + base64.b64encode(_english().encode()[:30]).decode() + '"',
+    lambda: 'Authorization: Basic realm="staging"',
+    lambda: f"redis://cache.internal:6379/{_rng.randint(0, 15)} (no auth on the private network)",
+    lambda: (
+        f"postgres://db.internal:5432/app?sslmode=require&application_name=w{_rng.randint(1, 9)}"
+    ),
+    lambda: f"xapp is what Slack calls app-level tokens; see doc {_rng.randint(100, 999)}",
+    lambda: f"hf_{_s(string.ascii_lowercase, 6)} is a feature flag name",
 ]
 
 
-def _lookalikes(count: int = 180) -> list[str]:
+def _lookalikes(count: int = 340) -> list[str]:
     return [_LOOKALIKE_MAKERS[i % len(_LOOKALIKE_MAKERS)]() for i in range(count)]
 
 
-SECRETS: list[tuple[str, str]] = _secrets()
+SECRETS: list[tuple[str, str]] = _secrets() + _written()
 LOOKALIKES: list[str] = _lookalikes()

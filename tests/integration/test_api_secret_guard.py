@@ -313,3 +313,125 @@ def test_under_block_extraction_reads_the_redacted_message(api, services):
 
     assert api.ok("GET", turn)["extraction"]["status"] == "done"
     assert GITHUB not in everything(api, session)
+
+
+# Kinds known by a checksum or by the words around them (fakes, made up here).
+SECRET_CODE = "memory.secret_detected"
+CARD = "4532 0187 6512 9037"  # Luhn-valid, a Visa prefix
+PASSWORD = "Quokka#2931"
+NINO = "KT 52 81 07 B"
+NEW_KINDS = [
+    (f"pay with card {CARD} please", CARD, "card_number"),
+    (f"my password is {PASSWORD}", PASSWORD, "password"),
+    (f"her NI number is {NINO}", NINO, "national_id"),
+]
+
+
+def _write(api, turn: str, path: str, text: str):
+    """One write of `text` on `path`: its status and body."""
+    if path == "add_memory":
+        return tool(api, turn, "add_memory", summary="notes", content=f"first\n{text}")
+    if path == "memory_tool":
+        return api.call(
+            "POST",
+            f"{turn}/tools/memory",
+            {
+                "command": "create",
+                "path": "/memories/n.md",
+                "file_text": f"first\n{text}",
+                "caller": AGENT,
+            },
+        )
+    return api.call("PUT", f"{A}/-/memories/n.md", {"content": f"first\n{text}"})
+
+
+@pytest.mark.parametrize(("text", "secret", "kind"), NEW_KINDS)
+@pytest.mark.parametrize("path", ["add_memory", "memory_tool", "put_memory", "history"])
+def test_every_write_path_keeps_out_the_new_kinds(api, path, text, secret, kind):
+    # Given an agent under block
+    session = agent_with(api)
+    turn = begin(api, session)
+
+    # When a write on the path holds a card number, a password in prose or a national id
+    if path == "history":
+        answer = api.ok("POST", f"{turn}/events", {"events": [{"role": "user", "text": text}]})
+        # Then a history event keeps it redacted
+        assert [(s["kind"], s["redacted"]) for s in answer["secrets"]] == [(kind, True)]
+    else:
+        status, body = _write(api, turn, path, text)
+        # Then any other write is refused, naming the kind and line, never the secret
+        assert status == 400, body
+        error = body["error"]
+        assert (error["code"], error["kind"], error["line"]) == (SECRET_CODE, kind, 2)
+        assert secret not in json.dumps(body)
+
+    # And the secret is nowhere in what the agent's stores give back
+    api.ok("POST", f"{turn}/commit")
+    assert secret not in everything(api, session)
+    if path == "history":
+        [event] = api.ok("GET", f"{A}/-/sessions/{session}/history")["events"]
+        assert f"[redacted:{kind}]" in event["text"]
+
+
+@pytest.mark.parametrize("mode", ["warn", "block"])
+@pytest.mark.parametrize(
+    ("preference", "secret", "kind"),
+    [
+        (f"pay with card {CARD}", CARD, "card_number"),
+        # (the rule-based model itself skips a sentence that says `password`: `pw` it takes)
+        (f"log in to the router with pw: {PASSWORD}", PASSWORD, "password"),
+    ],
+)
+def test_extraction_promotes_none_of_the_new_kinds(api, services, mode, preference, secret, kind):
+    # Given a message with a fact and a preference holding a card number or a password
+    session = agent_with(api, mode)
+    turn = begin(api, session)
+    message = f"I live in Lisbon. I prefer to {preference}."
+    api.ok("POST", f"{turn}/events", {"events": [{"role": "user", "text": message}]})
+
+    # When the turn is committed and its extraction runs
+    api.ok("POST", f"{turn}/commit")
+    assert services.drain_extractions() == 1
+
+    # Then the fact is promoted and the secret never is
+    review = api.ok("GET", turn)["extraction"]
+    assert review["status"] == "done", review
+    records = api.ok("GET", f"{A}/-/records")["records"]
+    assert "User lives in Lisbon" in [r["summary"] for r in records]
+    assert secret not in json.dumps(records)
+    if mode == "warn":
+        # (under warn the message keeps it, so the review saw it and dropped it by name)
+        assert any(f"holds a secret ({kind}" in reason for reason in review["dropped"]), json.dumps(
+            review
+        )
+    else:
+        assert secret not in everything(api, session)
+
+
+@pytest.mark.parametrize("tool_name", ["add_memory", "memory"])
+def test_a_refused_write_records_none_of_its_secrets(api, tool_name):
+    # Given a write holding two secrets of different kinds, one in each of two fields (or
+    # lines), the first of which is the one the refusal names
+    session = agent_with(api)
+    turn = begin(api, session)
+    if tool_name == "add_memory":
+        args = {"summary": f"card {CARD}", "content": f"my password is {PASSWORD}"}
+    else:
+        args = {
+            "command": "create",
+            "path": "/memories/pay.md",
+            "file_text": f"card {CARD}\nmy password is {PASSWORD}\n",
+        }
+
+    # When it is refused
+    status, body = api.call("POST", f"{turn}/tools/{tool_name}", {**args, "caller": AGENT})
+    assert status == 400 and body["error"]["kind"] == "card_number"
+    assert [f["kind"] for f in body["error"]["findings"]] == ["card_number", "password"]
+
+    # Then its recorded execution holds neither secret, each redacted by its kind
+    api.ok("POST", f"{turn}/commit")
+    [execution] = api.ok("GET", turn)["executions"]
+    recorded = json.dumps(execution)
+    assert CARD not in recorded and PASSWORD not in recorded
+    assert "[redacted:card_number]" in recorded and "[redacted:password]" in recorded
+    assert CARD not in everything(api, session) and PASSWORD not in everything(api, session)

@@ -8,6 +8,9 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .cards import card_spans
+from .checks import is_placeholder
+from .context import national_id_spans, password_spans
 from .rules import ASSIGNMENT, KEY_LIKE_NAME, KEY_WORDS, RULES, TO_SIGN
 
 # What an assigned value must look like to count: long enough, and as varied as a generated
@@ -17,31 +20,6 @@ MIN_ENTROPY = 3.0
 # How much of a text's assignments is judged (see _assigned_matches and looks_random).
 JUDGED_CHARS = 64
 MAX_ASSIGNMENTS = 5_000
-# Values that stand for a secret without being one: references, templates, placeholders.
-_PLACEHOLDER_START = re.compile(r"[$%<\[]|\{\{|\*{3}|x{6}|\.{3}")
-_PLACEHOLDER_WORDS = (
-    "example",
-    "placeholder",
-    "your_",
-    "your-",
-    "changeme",
-    "redacted",
-    "dummy",
-    "sample",
-    "fake",
-    "none",
-    "null",
-    "undefined",
-    "true",
-    "false",
-    "process.env",
-    "os.environ",
-    "getenv",
-    "settings.",
-    "config.",
-    "env[",
-)
-_PLACEHOLDER_WORD = re.compile("|".join(re.escape(w) for w in _PLACEHOLDER_WORDS))
 _AWS_SECRET = re.compile(r"^[A-Za-z0-9/+]{40}$")
 _NUMERIC = re.compile(r"^[0-9.,_-]+$")
 # A name that counts or describes rather than holds: `max_tokens: 100000`, `token_type: ...`.
@@ -68,11 +46,6 @@ def entropy(value: str) -> float:
     return -sum(n / total * math.log2(n / total) for n in counts.values())
 
 
-def is_placeholder(value: str) -> bool:
-    """A reference, template or stand-in (`${DB_PASSWORD}`, `<your-key>`, `changeme`)."""
-    return bool(_PLACEHOLDER_START.match(value) or _PLACEHOLDER_WORD.search(value.lower()))
-
-
 def looks_random(value: str) -> bool:
     """Whether an assigned value looks like a secret rather than a word, a number or a
     placeholder."""
@@ -95,9 +68,9 @@ def _provider_matches(text: str, lowered: str) -> Iterator[tuple[int, int, int, 
         for match in rule.pattern.finditer(text):
             if rule.boundary and _word_char(text, match.start() - 1):
                 continue  # inside a longer word: `task-...` is no `sk-...`
-            start, end = match.span("value") if "value" in rule.pattern.groupindex else match.span()
-            if rule.kind == "password_in_url" and is_placeholder(text[start:end]):
+            if rule.check is not None and not rule.check(match):
                 continue
+            start, end = match.span("value") if "value" in rule.pattern.groupindex else match.span()
             yield start, priority, end, rule.kind
 
 
@@ -151,10 +124,28 @@ def _assigned_matches(text: str, lowered: str) -> Iterator[tuple[int, int, int, 
         taken = end
 
 
+def _contextual_matches(text: str, lowered: str) -> Iterator[tuple[int, int, int, str]]:
+    # After the provider formats and the assignments: `password=ghp_...` is a GitHub token,
+    # `password: X` an assignment when X is random enough, a password in prose otherwise.
+    after = len(RULES) + 2
+    for start, end in card_spans(text):
+        yield start, after, end, "card_number"
+    for start, end in national_id_spans(text, lowered):
+        yield start, after + 1, end, "national_id"
+    for start, end in password_spans(text, lowered):
+        yield start, after + 2, end, "password"
+
+
 def _matches(text: str) -> Iterator[tuple[str, int, int]]:
     """Each secret once: where two rules find the same text, the earlier rule names it."""
     lowered = text.lower()
-    found = sorted([*_provider_matches(text, lowered), *_assigned_matches(text, lowered)])
+    found = sorted(
+        [
+            *_provider_matches(text, lowered),
+            *_assigned_matches(text, lowered),
+            *_contextual_matches(text, lowered),
+        ]
+    )
     taken = 0
     for start, _priority, end, kind in found:
         if start >= taken:

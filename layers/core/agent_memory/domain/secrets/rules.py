@@ -13,7 +13,12 @@ checked after a match instead (`Rule.boundary`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from .checks import basic_credentials, is_placeholder, nino_prefix_valid, ssn_valid
+
+Check = Callable[["re.Match[str]"], bool]
 
 
 @dataclass(frozen=True)
@@ -27,12 +32,28 @@ class Rule:
     # Literals (lower case) one of which the lowered text must hold for the rule to be tried:
     # for patterns that cannot start with a literal, which `re` tries at every character.
     hints: tuple[str, ...] = ()
+    # What a match must also be (a checksum, a valid range, a decoding): None, anything.
+    check: Check | None = None
 
 
 def _rule(
-    kind: str, pattern: str, *, boundary: bool = True, flags: int = 0, hints: tuple[str, ...] = ()
+    kind: str,
+    pattern: str,
+    *,
+    boundary: bool = True,
+    flags: int = 0,
+    hints: tuple[str, ...] = (),
+    check: Check | None = None,
 ) -> Rule:
-    return Rule(kind, re.compile(pattern, flags), boundary, hints)
+    return Rule(kind, re.compile(pattern, flags), boundary, hints, check)
+
+
+def _not_placeholder(match: re.Match[str]) -> bool:
+    return not is_placeholder(match.group("value"))
+
+
+def _basic(match: re.Match[str]) -> bool:
+    return basic_credentials(match.group("value"))
 
 
 RULES: tuple[Rule, ...] = (
@@ -69,7 +90,8 @@ RULES: tuple[Rule, ...] = (
         r"(?:gh[pousr]_[A-Za-z0-9]{36,255}+|github_pat_[A-Za-z0-9_]{40,255}+)(?![A-Za-z0-9_])",
     ),
     _rule("gitlab_token", r"glpat-[A-Za-z0-9_-]{20,}+"),
-    _rule("slack_token", r"xox[abposre]-[A-Za-z0-9-]{10,}+"),
+    # Bot, user and config tokens (`xox?-`) and app-level tokens (`xapp-`).
+    _rule("slack_token", r"(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}+", hints=("xox", "xapp-")),
     _rule(
         "slack_webhook",
         r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{16,}",
@@ -82,10 +104,55 @@ RULES: tuple[Rule, ...] = (
     _rule("anthropic_key", r"sk-ant-[A-Za-z0-9_-]{32,}+"),
     _rule("openai_key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}+"),
     _rule("google_api_key", r"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
+    _rule("npm_token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"),
+    _rule("pypi_token", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}+"),
+    _rule("sendgrid_key", r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"),
+    _rule("huggingface_token", r"hf_[A-Za-z0-9]{34}(?![A-Za-z0-9])"),
+    # The user may be empty: `redis://:password@host` is how Redis and AMQP URLs carry one.
     _rule(
         "password_in_url",
-        r"://[^\s:/@]{1,64}+:(?P<value>[^\s:/@]{3,128}+)@[A-Za-z0-9.-]",
+        r"://[^\s:/@]{0,64}+:(?P<value>[^\s:/@]{3,128}+)@[A-Za-z0-9.-]",
         boundary=False,
+        check=_not_placeholder,
+    ),
+    # ~/.netrc: `machine HOST login USER password SECRET` (or `default ...`), on one line or
+    # several. Possessive throughout: a host or a name is read once.
+    _rule(
+        "netrc_password",
+        r"(?:machine\s++\S{1,253}+|default)(?:\s++(?:login|account|port)\s++\S{1,256}+){0,3}+"
+        r"\s++password\s++(?P<value>\S{1,256}+)",
+        hints=("machine", "default"),
+        check=_not_placeholder,
+    ),
+    # Docker's config.json keeps `"auth": base64("user:password")` per registry.
+    _rule(
+        "docker_auth",
+        r'"auth"[ \t]*:[ \t]*"(?P<value>[A-Za-z0-9+/]{8,4096}+={0,2})"',
+        boundary=False,
+        check=_basic,
+    ),
+    _rule(
+        "basic_auth",
+        r"[Bb](?:asic|ASIC)[ \t]+(?P<value>[A-Za-z0-9+/]{8,4096}+={0,2})(?![A-Za-z0-9+/=])",
+        hints=("basic",),
+        check=_basic,
+    ),
+    # A US social security number in its dashed form, within the ranges ever issued.
+    _rule(
+        "national_id",
+        r"(?P<value>(?P<area>[0-8](?<![0-9A-Za-z_-][0-8])[0-9]{2})-(?P<group>[0-9]{2})-"
+        r"(?P<serial>[0-9]{4}))(?![0-9A-Za-z_]|-[0-9])",
+        boundary=False,
+        check=lambda m: ssn_valid(m.group("area"), m.group("group"), m.group("serial")),
+    ),
+    # A UK National Insurance number as printed (`QQ 12 34 56 C`); written solid it counts
+    # only beside words that name it (see context.py).
+    _rule(
+        "national_id",
+        r"(?P<value>(?P<letters>[A-CEGHJ-PR-TW-Z](?<![A-Za-z0-9][A-Z])[A-CEGHJ-NPR-TW-Z]) [0-9]{2} "
+        r"[0-9]{2} [0-9]{2} [A-D])(?![A-Za-z0-9])",
+        boundary=False,
+        check=lambda m: nino_prefix_valid(m.group("letters")),
     ),
     _rule(
         "bearer_token",
