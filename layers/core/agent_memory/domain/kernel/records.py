@@ -97,6 +97,8 @@ class RecordOperation(StrEnum):
     SET_EXPIRY = "set_expiry"
     # The sweeper wrote down that expiresAt has passed.
     EXPIRE = "expire"
+    # A consolidation unpinned it to keep the pinned list within its budget.
+    UNPIN = "unpin"
 
 
 class RecordVersion(Entity):

@@ -14,7 +14,7 @@ from .models import (
     RecordStatus,
     RecordWrite,
 )
-from .service import RecordService, rank_lexical, tool_input_error
+from .service import RecordService, pin_tokens, rank_lexical, tool_input_error
 
 __all__ = [
     "DEFAULT_EXPIRED_RETENTION",
@@ -33,6 +33,7 @@ __all__ = [
     "SearchMemoryIn",
     "SourcesOut",
     "copy_agent_records",
+    "pin_tokens",
     "rank_lexical",
     "tool_input_error",
 ]
