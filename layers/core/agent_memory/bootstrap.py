@@ -14,6 +14,7 @@ from .domain.agents.service import AgentService
 from .domain.audit.service import AuditService
 from .domain.extraction.model import MemoryModel
 from .domain.extraction.ports import ExtractionStarter
+from .domain.extraction.consolidation import ConsolidationService
 from .domain.extraction.service import ExtractionService
 from .domain.files.io import MemoryIn, MemoryOut, memory_input_error
 from .domain.files.service import FileLimits, FileService
@@ -327,6 +328,7 @@ def build_services(
         starter=starter,
         vectors=vectors,
         expiry=build_expiry(settings, store, search, events, audit),
+        consolidation=ConsolidationService(store, manifests, records, events),
     )
 
 

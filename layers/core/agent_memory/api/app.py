@@ -34,6 +34,7 @@ from .routes.history import history_router
 from .routes.ingest import ingest_router
 from .routes.memories import memories_router
 from .routes.records import records_router
+from .routes.consolidation import consolidation_router
 from .routes.search import search_router
 from .routes.sessions import sessions_router
 from .routes.tenant import tenant_router
@@ -212,6 +213,7 @@ class Api:
         self.resolver.include_router(agent_turns_router(services))
         self.resolver.include_router(tools_router(services))
         self.resolver.include_router(records_router(services))
+        self.resolver.include_router(consolidation_router(services))
         self.resolver.include_router(memories_router(services))
         self.resolver.include_router(history_router(services))
         self.resolver.include_router(search_router(services))

@@ -10,8 +10,10 @@ from .models import (
     Execution,
     Provenance,
     Record,
+    RecordOperation,
     RecordQuery,
     RecordStatus,
+    RecordVersion,
     RecordWrite,
 )
 from .service import RecordService, pin_tokens, rank_lexical, tool_input_error
@@ -25,9 +27,11 @@ __all__ = [
     "MemoriesOut",
     "Provenance",
     "Record",
+    "RecordOperation",
     "RecordQuery",
     "RecordService",
     "RecordStatus",
+    "RecordVersion",
     "RecordWrite",
     "RecordsOut",
     "SearchMemoryIn",
