@@ -3,14 +3,13 @@ contradictions resolved to the newer fact, stale events expired, pins kept withi
 run that changes nothing, each run kept and announced; and a run racing live turns loses none
 of their writes."""
 
-import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from test_api_records import A, Turn, manifest, session, stored
 
-from agent_memory.domain.records.models import Provenance, Record, RecordVersion, RecordWrite
 from agent_memory.domain.kernel.records import RecordOperation
+from agent_memory.domain.records.models import Provenance, Record, RecordVersion, RecordWrite
 
 pytestmark = pytest.mark.integration
 
@@ -64,12 +63,12 @@ def planted(services, summary, kind, age):
     return record
 
 
-def test_twins_are_merged_into_the_most_complete_and_the_run_is_kept_and_announced(
-    agent, services
-):
+def test_twins_are_merged_into_the_most_complete_and_the_run_is_kept_and_announced(agent, services):
     # Given restatements of one fact (words, and meaning), and a fact of its own
     short, full = committed(agent, "Melanie paints", "Melanie paints landscapes at the lake")
-    same, again = committed(agent, "Jon won't quit, no matter what", "Jon won't quit, no matter what")
+    same, again = committed(
+        agent, "Jon won't quit, no matter what", "Jon won't quit, no matter what"
+    )
     (other,) = committed(agent, "Releases ship on Tuesdays")
     events = services.events.subscribe("acme", AGENT_ID, None)
 
@@ -144,14 +143,18 @@ def test_stale_events_expire_through_the_expiry_path(agent, services):
     assert versions[0]["operation"] == "set_expiry"
     assert {r["id"] for r in stored(agent)} == {recent.id, fact.id}
     # An explicit stale_after shorter than the lifetime takes the recent one too
-    agent.ok("PUT", A, manifest(expire_after={"event": "P30D"}, consolidation={"stale_after": "P1D"}))
+    agent.ok(
+        "PUT", A, manifest(expire_after={"event": "P30D"}, consolidation={"stale_after": "P1D"})
+    )
     run = agent.ok("POST", CONSOLIDATE)
     assert [(a["action"], a["recordId"]) for a in run["actions"]] == [("expire", recent.id)]
 
 
 def test_pins_beyond_the_budget_are_unpinned_oldest_first(agent):
     # Given three pins (17, 15 and 17 tokens) within a budget of 60, then one lowered to 35
-    first, second = committed(agent, "Deploy freeze starts Friday", "Standup is at 10:00", pinned=True)
+    first, second = committed(
+        agent, "Deploy freeze starts Friday", "Standup is at 10:00", pinned=True
+    )
     (third,) = committed(agent, "The release manager is Dana", pinned=True)
     agent.ok("PUT", A, manifest(expire_after={"event": "P30D"}, pinned={"max_tokens": 35}))
 
@@ -202,7 +205,7 @@ def test_session_records_are_consolidated_within_their_own_session_only(agent):
 @pytest.mark.parametrize(
     ("path", "query", "status", "code"),
     [
-        (f"/v1/agents/teams/nobody/-/consolidate", {}, 404, "agent_not_found"),
+        ("/v1/agents/teams/nobody/-/consolidate", {}, 404, "agent_not_found"),
         (CONSOLIDATE, {"dryRun": "maybe"}, 400, None),
     ],
 )

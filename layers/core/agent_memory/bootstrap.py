@@ -12,9 +12,9 @@ from .domain.agents.named_manifest_service import NamedManifestService
 from .domain.agents.search import AgentSearch
 from .domain.agents.service import AgentService
 from .domain.audit.service import AuditService
+from .domain.extraction.consolidation import ConsolidationService
 from .domain.extraction.model import MemoryModel
 from .domain.extraction.ports import ExtractionStarter
-from .domain.extraction.consolidation import ConsolidationService
 from .domain.extraction.service import ExtractionService
 from .domain.files.io import MemoryIn, MemoryOut, memory_input_error
 from .domain.files.service import FileLimits, FileService

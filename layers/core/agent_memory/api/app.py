@@ -29,12 +29,12 @@ from .routes.agent_turns import agent_turns_router
 from .routes.agents import agents_router
 from .routes.audit import audit_router
 from .routes.console import console_router
+from .routes.consolidation import consolidation_router
 from .routes.health import HEALTH_PATH, health_router
 from .routes.history import history_router
 from .routes.ingest import ingest_router
 from .routes.memories import memories_router
 from .routes.records import records_router
-from .routes.consolidation import consolidation_router
 from .routes.search import search_router
 from .routes.sessions import sessions_router
 from .routes.tenant import tenant_router
