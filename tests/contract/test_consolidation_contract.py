@@ -4,6 +4,7 @@ DynamoStore (under moto)."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -16,7 +17,9 @@ from agent_memory.domain.extraction.consolidation_models import (
 from agent_memory.domain.kernel.errors import NotFound
 from agent_memory.domain.kernel.ids import new_id
 from agent_memory.domain.store import Store
-from conftest import Build
+
+if TYPE_CHECKING:
+    from conftest import Build
 
 pytestmark = pytest.mark.contract
 
