@@ -191,3 +191,28 @@ def test_records_pending_approve_and_reject(server, capsys):
     # A second decision is an error naming its code
     assert main(["records", "approve", agent, tea[0], *flags]) == 1
     assert "409 record_not_pending" in capsys.readouterr().err
+
+
+def test_agents_consolidate_plans_with_dry_run_then_merges(server, capsys):
+    # Given an agent on a running server holding a fact and its restatement
+    client = server.client()
+    flags = ["--url", server.url, "--token", client.token]
+    agent = "teams/web/releases"
+    manifest = {"memory": {"enabled": True, "tools": ["add_memory"]}}
+    client.put_agent(agent, {"harness": manifest})
+    session = client.create_session(agent)["id"]
+    turn = client.begin_turn(agent, session)["id"]
+    for summary in ("Melanie paints", "Melanie paints landscapes at the lake"):
+        client.call_tool(agent, session, turn, "add_memory", summary=summary)
+    client.commit_turn(agent, session, turn)
+
+    # When the CLI asks for the plan only, nothing changes
+    planned = json.loads(run(capsys, "agents", "consolidate", agent, "--dry-run", *flags))
+    assert (planned["dryRun"], planned["counts"]["merged"]) == (True, 1)
+    assert len(run(capsys, "agents", "records", "ls", agent, *flags).splitlines()) == 2
+
+    # Then a run merges the twin into the more complete record
+    done = json.loads(run(capsys, "agents", "consolidate", agent, *flags))
+    assert (done["status"], done["counts"]["merged"]) == ("DONE", 1)
+    assert done["actions"][0]["recordId"] == planned["actions"][0]["recordId"]
+    assert len(run(capsys, "agents", "records", "ls", agent, *flags).splitlines()) == 1

@@ -136,6 +136,43 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/-/consolidate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Consolidate the agent's record memory
+         * @description Reviews every ACTIVE record of the agent (agent-scope records together, each session's session-scope records together): twins are merged into the most complete of them (the others SUPERSEDED, `replacedBy` naming it), a single-valued attribute given two values keeps the newer (the older SUPERSEDED), events older than their lifetime (`consolidation.stale_after`, else `expire_after.event`) expire now, and pins beyond `pinned.max_tokens` are unpinned, oldest first. A record changed while the run works is left alone (`skipped`). With `dryRun=true` the plan is returned and nothing is written or kept. Each run is kept (`GET .../-/consolidations`) and what it changed is announced as one `agent.memory_updated`.
+         */
+        post: operations["consolidate_v1_agents__agent_id__consolidate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/-/consolidations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agent's consolidation runs, newest first */
+        get: operations["list_consolidations_v1_agents__agent_id__consolidations_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{agentId}/-/fork": {
         parameters: {
             query?: never;
@@ -1092,6 +1129,95 @@ export type components = {
         Change: {
             [key: string]: unknown;
         };
+        /**
+         * ConsolidationConfig
+         * @description A consolidation on a schedule (`every`, an ISO 8601 duration of at least PT1H), and how
+         *     old an event is when a consolidation expires it (`stale_after`; expire_after's event
+         *     lifetime when not given).
+         */
+        ConsolidationConfig: {
+            /** Every */
+            every?: string | null;
+            /** Stale After */
+            stale_after?: string | null;
+        };
+        /** ConsolidationCounts */
+        ConsolidationCounts: {
+            /**
+             * Expired
+             * @default 0
+             */
+            expired?: number;
+            /**
+             * Kept
+             * @default 0
+             */
+            kept?: number;
+            /**
+             * Merged
+             * @default 0
+             */
+            merged?: number;
+            /**
+             * Skipped
+             * @default 0
+             */
+            skipped?: number;
+            /**
+             * Superseded
+             * @default 0
+             */
+            superseded?: number;
+            /**
+             * Unpinned
+             * @default 0
+             */
+            unpinned?: number;
+        };
+        /** ConsolidationList */
+        ConsolidationList: {
+            /** Consolidations */
+            consolidations: components["schemas"]["ConsolidationRun"][];
+            /** Next */
+            next?: string | null;
+        };
+        /**
+         * ConsolidationRun
+         * @description One consolidation of an agent: RUNNING while it applies its plan, then DONE or FAILED.
+         *     A dry run is never kept: its answer is the plan.
+         */
+        ConsolidationRun: {
+            /** Actions */
+            actions?: components["schemas"]["PlannedAction"][];
+            /** Actor */
+            actor: string;
+            /** Agentid */
+            agentId: string;
+            counts?: components["schemas"]["ConsolidationCounts"];
+            /**
+             * Dryrun
+             * @default false
+             */
+            dryRun?: boolean;
+            /** Failures */
+            failures?: string[];
+            /** Finishedat */
+            finishedAt?: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Startedat
+             * Format: date-time
+             */
+            startedAt: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "RUNNING" | "DONE" | "FAILED";
+            /** Usage */
+            usage?: components["schemas"]["RunUsage"][];
+        };
         /** CreateSessionIn */
         CreateSessionIn: {
             /**
@@ -1675,6 +1801,7 @@ export type components = {
              * @enum {string}
              */
             access?: "read_write" | "read_only";
+            consolidation?: components["schemas"]["ConsolidationConfig"] | null;
             /**
              * Enabled
              * @default false
@@ -1875,6 +2002,27 @@ export type components = {
             id: string;
             /** Summary */
             summary: string;
+            /** Version */
+            version: number;
+        };
+        /**
+         * PlannedAction
+         * @description One change of the plan: what happens to `record_id`, and why.
+         */
+        PlannedAction: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "merge" | "supersede" | "expire" | "unpin";
+            /** Keptid */
+            keptId?: string | null;
+            /** Reason */
+            reason: string;
+            /** Recordid */
+            recordId: string;
+            /** Skipped */
+            skipped?: string | null;
             /** Version */
             version: number;
         };
@@ -2081,7 +2229,7 @@ export type components = {
          * RecordOperation
          * @enum {string}
          */
-        RecordOperation: "create" | "supersede" | "delete" | "set_expiry" | "expire" | "approve" | "reject";
+        RecordOperation: "create" | "supersede" | "delete" | "set_expiry" | "expire" | "approve" | "reject" | "unpin";
         /**
          * RecordStatus
          * @enum {string}
@@ -2112,6 +2260,23 @@ export type components = {
         ResponseValidationError: {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
+        };
+        /**
+         * RunUsage
+         * @description One model call of the run: purpose `memory` (a model deciding) or `embed`.
+         */
+        RunUsage: {
+            /** Inputtokens */
+            inputTokens: number;
+            /** Modelid */
+            modelId: string;
+            /**
+             * Outputtokens
+             * @default 0
+             */
+            outputTokens?: number;
+            /** Purpose */
+            purpose: string;
         };
         /** ScopeConfig */
         ScopeConfig: {
@@ -3669,6 +3834,150 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad input: nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token lacks the scope (or the caller role) this call needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The agent, session or turn does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the stored state: nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    consolidate_v1_agents__agent_id__consolidate_post: {
+        parameters: {
+            query?: {
+                /** @description Only plan: change and keep nothing. */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Path-like agent id, as plain segments. */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsolidationRun"];
+                };
+            };
+            /** @description Bad input: nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token lacks the scope (or the caller role) this call needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The agent, session or turn does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the stored state: nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_consolidations_v1_agents__agent_id__consolidations_get: {
+        parameters: {
+            query?: {
+                /** @description The `next` of the previous page. */
+                cursor?: string | null;
+                /** @description Page size, 1-200 (default 50). */
+                limit?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description Path-like agent id, as plain segments. */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsolidationList"];
+                };
             };
             /** @description Bad input: nothing was changed. */
             400: {

@@ -13,6 +13,7 @@ from .domain.agents.search import AgentSearch
 from .domain.agents.service import AgentService
 from .domain.audit.service import AuditService
 from .domain.extraction.approval import ProposalReview
+from .domain.extraction.consolidation import ConsolidationService
 from .domain.extraction.model import MemoryModel
 from .domain.extraction.ports import ExtractionStarter
 from .domain.extraction.service import ExtractionService
@@ -329,6 +330,7 @@ def build_services(
         starter=starter,
         vectors=vectors,
         expiry=build_expiry(settings, store, search, events, audit),
+        consolidation=ConsolidationService(store, manifests, records, events),
     )
 
 

@@ -14,6 +14,7 @@ from .domain.agents.search import AgentSearch
 from .domain.agents.service import AgentService
 from .domain.audit.service import AuditService
 from .domain.extraction.approval import ProposalReview
+from .domain.extraction.consolidation import ConsolidationService
 from .domain.extraction.ports import ExtractionStarter
 from .domain.extraction.service import ExtractionService
 from .domain.files.service import FileService
@@ -56,6 +57,8 @@ class Services:
     vectors: BackgroundEmbedder | None = None
     # Embedded shape: writes down expired records and purges them after retention.
     expiry: ExpiryWorker | None = None
+    # Consolidation of an agent's record memory (on request, and on its schedule).
+    consolidation: ConsolidationService | None = None
 
     def drain_extractions(self) -> int:
         """Run the queued post-turn reviews now, in this thread (embedded worker only)."""

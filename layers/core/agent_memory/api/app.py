@@ -29,6 +29,7 @@ from .routes.agent_turns import agent_turns_router
 from .routes.agents import agents_router
 from .routes.audit import audit_router
 from .routes.console import console_router
+from .routes.consolidation import consolidation_router
 from .routes.health import HEALTH_PATH, health_router
 from .routes.history import history_router
 from .routes.ingest import ingest_router
@@ -212,6 +213,7 @@ class Api:
         self.resolver.include_router(agent_turns_router(services))
         self.resolver.include_router(tools_router(services))
         self.resolver.include_router(records_router(services))
+        self.resolver.include_router(consolidation_router(services))
         self.resolver.include_router(memories_router(services))
         self.resolver.include_router(history_router(services))
         self.resolver.include_router(search_router(services))

@@ -33,6 +33,8 @@ def run_agents(args: argparse.Namespace) -> int:
         elif args.action == "put":
             text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
             result = _shown(client.agents.put(args.agent, json.loads(text)))
+        elif args.action == "consolidate":
+            result = client.agents.consolidate(args.agent, dry_run=args.dry_run)
         else:
             client.agents.delete(args.agent)
             result = {"deleted": args.agent}
@@ -140,6 +142,13 @@ def add_agents_command(commands: Any) -> None:
     put = action(actions, "put", "save a manifest document as the agent's next version")
     put.add_argument("agent", help="the agent's id")
     put.add_argument("file", help="the manifest document (JSON), or - for stdin")
+    consolidate = action(
+        actions, "consolidate", "merge twins, resolve contradictions, expire stale events"
+    )
+    consolidate.add_argument("agent", help="the agent's id")
+    consolidate.add_argument(
+        "--dry-run", action="store_true", help="show the plan only: change nothing"
+    )
     agents.set_defaults(run=run_agents)
     _memory_commands(actions.add_parser("memories", help="an agent's /memories files"))
     _memory_commands(commands.add_parser("memories", help="the same as `agents memories`"))

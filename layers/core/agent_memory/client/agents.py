@@ -118,6 +118,14 @@ class Agents(Area):
         found = params(turnId=turn_id, limit=limit, cursor=cursor)
         return self._run(Call("GET", agent_path(agent_id) + "/-/usage", query=found))
 
+    def consolidate(self, agent_id: str, dry_run: bool = False) -> dict[str, Any]:
+        """Consolidate the agent's record memory (twins merged, contradictions resolved to the
+        newer fact, stale events expired, pins within budget): the run, its counts and its
+        plan. With `dry_run`, only the plan: nothing is changed or kept."""
+        path = agent_path(agent_id) + "/-/consolidate"
+        query = params(dryRun="true") if dry_run else None
+        return self._run(Call("POST", path, query=query))
+
 
 class Memories(Area):
     """File memories under `/memories` (paths as the service takes them: `notes/a.md`)."""

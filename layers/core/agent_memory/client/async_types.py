@@ -61,6 +61,7 @@ class AsyncAgents(Protocol):
         limit: int | None = None,
         cursor: str | None = None,
     ) -> dict[str, Any]: ...
+    async def consolidate(self, agent_id: str, dry_run: bool = False) -> dict[str, Any]: ...
 
 
 class AsyncMemories(Protocol):

@@ -10,7 +10,7 @@ from contextlib import AbstractContextManager, nullcontext
 
 from .agents.ports import AgentStore
 from .audit.ports import AuditStore
-from .extraction.ports import ExtractionStore
+from .extraction.ports import ConsolidationStore, ExtractionStore
 from .files.ports import FileStore
 from .history.ports import HistoryStore
 from .manifests.named_manifests import NamedManifestStore
@@ -29,6 +29,7 @@ class Store(
     UsageStore,
     HistoryStore,
     ExtractionStore,
+    ConsolidationStore,
     AuditStore,
     ABC,
 ):

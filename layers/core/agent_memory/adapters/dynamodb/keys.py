@@ -16,6 +16,7 @@
     session index     pk T#{tenant}#A#{agentId}#S#{session}  sk INDEX
     history event     pk T#{tenant}#A#{agentId}#S#{session}  sk EV#{turn:010d}#{sequence:010d}#{eventId}
     event id marker   pk T#{tenant}#A#{agentId}#S#{session}  sk EVID#{eventId}
+    consolidation run pk T#{tenant}#A#{agentId}              sk CR#{runId}
     usage entry       pk T#{tenant}#A#{agentId}#U            sk U#{usageId}
     usage total       pk T#{tenant}#A#{agentId}#U            sk TOTAL#["{purpose}","{modelId}"]
     tenant limits     pk T#{tenant}#LIMITS                   sk LIMITS
@@ -74,6 +75,7 @@ TENANT_LIMITS = "LIMITS"
 AUDIT = "AUDIT"
 AUDIT_ENTRY = "AU#"
 USAGE = "U#"
+CONSOLIDATION = "CR#"
 USAGE_TOTAL = "TOTAL#"
 EVENT = "EV#"
 EVENT_ID = "EVID#"
@@ -347,3 +349,7 @@ def is_history_event(pk: str, sk: str) -> bool:
 def is_turn(pk: str, sk: str) -> bool:
     """Whether the item is a turn (`TURN#` in a session's partition)."""
     return _in_session(pk, sk, TURN)
+
+
+def consolidation_sk(run_id: str) -> str:
+    return f"{CONSOLIDATION}{run_id}"

@@ -23,6 +23,7 @@ from ...domain.store import Store
 from . import keys
 from .audit import DynamoAudit
 from .blobs import Blobs
+from .consolidations import DynamoConsolidations
 from .extraction import DynamoExtraction
 from .files import DynamoFiles, files_failure
 from .history import DynamoHistory
@@ -53,6 +54,7 @@ class DynamoStore(
     DynamoUsage,
     DynamoHistory,
     DynamoExtraction,
+    DynamoConsolidations,
     DynamoAudit,
     DynamoNamedManifests,
     PartitionDeletes,

@@ -342,4 +342,15 @@ MIGRATIONS: list[list[Step]] = [
         _version_times,
         "CREATE INDEX record_versions_by_time ON record_versions (tenant, agent_id, record_id, at)",
     ],
+    # 22: each consolidation run of an agent (domain/extraction/consolidation.py), newest by id
+    [
+        """CREATE TABLE consolidations (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            run_id TEXT NOT NULL,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (tenant, agent_id, run_id),
+            FOREIGN KEY (tenant, agent_id) REFERENCES agents ON DELETE CASCADE
+        ) WITHOUT ROWID""",
+    ],
 ]

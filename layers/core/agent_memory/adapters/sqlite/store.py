@@ -16,6 +16,7 @@ from ...domain.search.index import IndexDoc
 from ...domain.sessions.ports import NO_WRITES, TurnWrites
 from ...domain.store import Store
 from .audit import SqliteAudit
+from .consolidations import SqliteConsolidations
 from .database import Database, turn_key
 from .database import lost_race as _lost_race
 from .expiry import SqliteExpiry
@@ -41,6 +42,7 @@ class SqliteStore(
     SqliteUsage,
     SqliteHistory,
     SqliteExtraction,
+    SqliteConsolidations,
     SqliteAudit,
     SqliteNamedManifests,
     ExpirySweep,

@@ -17,6 +17,7 @@ from ..kernel.models import (
 )
 from ..records import RecordWrite
 from ..search import IndexDoc
+from .consolidation_models import ConsolidationRun
 from .job import ExtractionJob
 
 
@@ -63,3 +64,17 @@ class ExtractionStarter(ABC):
 
     @abstractmethod
     def start(self, job: ExtractionJob) -> None: ...
+
+
+class ConsolidationStore(ABC):
+    """Each consolidation run of an agent, kept with the agent (deleted with it)."""
+
+    @abstractmethod
+    def save_consolidation(self, run: ConsolidationRun) -> None:
+        """Keep the run: a new one, or the same run (same id) as it now stands."""
+
+    @abstractmethod
+    def list_consolidations(
+        self, tenant: str, agent_id: str, limit: int, before: str | None
+    ) -> list[ConsolidationRun]:
+        """Up to `limit` runs of the agent, newest (highest id) first, ids below `before`."""

@@ -118,6 +118,8 @@ class RecordOperation(StrEnum):
     EXPIRE = "expire"
     APPROVE = "approve"
     REJECT = "reject"
+    # A consolidation unpinned it to keep the pinned list within its budget.
+    UNPIN = "unpin"
 
 
 class RecordVersion(Entity):

@@ -8,6 +8,7 @@ setting silently ignored; the rest of the document is the harness's own and is k
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -96,6 +97,33 @@ class PinnedConfig(_Strict):
     max_tokens: StrictInt = Field(ge=1, le=100_000)
 
 
+# The shortest interval a scheduled consolidation takes: each run reads every active record.
+CONSOLIDATION_MIN_EVERY = timedelta(hours=1)
+
+
+class ConsolidationConfig(_Strict):
+    """A consolidation on a schedule (`every`, an ISO 8601 duration of at least PT1H), and how
+    old an event is when a consolidation expires it (`stale_after`; expire_after's event
+    lifetime when not given)."""
+
+    every: str | None = None
+    stale_after: str | None = None
+
+    @field_validator("every")
+    @classmethod
+    def _every(cls, value: str | None) -> str | None:
+        if value is not None and parse_duration(value) < CONSOLIDATION_MIN_EVERY:
+            raise ValueError(f"{value!r} is shorter than PT1H, the most often it runs")
+        return value
+
+    @field_validator("stale_after")
+    @classmethod
+    def _stale_after(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_duration(value)
+        return value
+
+
 class MemoryConfig(_Strict):
     enabled: StrictBool = False
     access: Literal["read_write", "read_only"] = "read_write"
@@ -113,6 +141,8 @@ class MemoryConfig(_Strict):
     secrets: SecretMode = "block"
     # A kind's default lifetime: its new records expire this long after they are written.
     expire_after: dict[Name, str] = Field(default_factory=dict)
+    # Consolidation of the agent's whole record memory (domain/extraction/consolidation.py).
+    consolidation: ConsolidationConfig | None = None
 
     @property
     def extracts(self) -> bool:

@@ -11,11 +11,13 @@ from .models import (
     ProposedWrite,
     Provenance,
     Record,
+    RecordOperation,
     RecordQuery,
     RecordStatus,
+    RecordVersion,
     RecordWrite,
 )
-from .service import RecordService, rank_lexical, tool_input_error
+from .service import RecordService, pin_tokens, rank_lexical, tool_input_error
 
 __all__ = [
     "DEFAULT_EXPIRED_RETENTION",
@@ -27,14 +29,17 @@ __all__ = [
     "ProposedWrite",
     "Provenance",
     "Record",
+    "RecordOperation",
     "RecordQuery",
     "RecordService",
     "RecordStatus",
+    "RecordVersion",
     "RecordWrite",
     "RecordsOut",
     "SearchMemoryIn",
     "SourcesOut",
     "copy_agent_records",
+    "pin_tokens",
     "rank_lexical",
     "tool_input_error",
 ]
