@@ -39,6 +39,7 @@ from .services import Services
 from .settings import Settings
 
 if TYPE_CHECKING:
+    from .adapters.consolidation_worker import ConsolidationWorker
     from .adapters.dynamodb.stream_indexer import StreamIndexer
     from .adapters.expiry_worker import ExpiryWorker
     from .adapters.extraction.dispatch import Dispatcher
@@ -310,6 +311,7 @@ def build_services(
     ingest = IngestService(sessions, history)
     vectors = build_vectors(store, search)
     audit = AuditService(store, settings.audit_retention_days)
+    consolidation = ConsolidationService(store, manifests, records, events)
     return Services(
         settings=settings,
         store=store,
@@ -330,8 +332,23 @@ def build_services(
         starter=starter,
         vectors=vectors,
         expiry=build_expiry(settings, store, search, events, audit),
-        consolidation=ConsolidationService(store, manifests, records, events),
+        consolidation=consolidation,
+        consolidations=build_consolidations(settings, store, consolidation),
     )
+
+
+def build_consolidations(
+    settings: Settings, store: Store, service: ConsolidationService
+) -> ConsolidationWorker | None:
+    """Embedded shape: the thread that runs scheduled consolidations (harness.memory
+    .consolidation.every). The cloud shape has none yet (docs/memory-over-time.md)."""
+    from .domain.extraction.ports import ConsolidationSchedule
+
+    if not isinstance(store, ConsolidationSchedule):
+        return None
+    from .adapters.consolidation_worker import ConsolidationWorker
+
+    return ConsolidationWorker(store, store, service, settings.consolidation_check_seconds)
 
 
 def build_expiry(

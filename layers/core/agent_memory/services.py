@@ -29,6 +29,7 @@ from .domain.tools.service import ToolService
 from .settings import Settings
 
 if TYPE_CHECKING:
+    from .adapters.consolidation_worker import ConsolidationWorker
     from .adapters.expiry_worker import ExpiryWorker
     from .adapters.sqlite.vectors import BackgroundEmbedder
 
@@ -59,6 +60,8 @@ class Services:
     expiry: ExpiryWorker | None = None
     # Consolidation of an agent's record memory (on request, and on its schedule).
     consolidation: ConsolidationService | None = None
+    # Embedded shape: runs the consolidations agents have on a schedule.
+    consolidations: ConsolidationWorker | None = None
 
     def drain_extractions(self) -> int:
         """Run the queued post-turn reviews now, in this thread (embedded worker only)."""
@@ -77,4 +80,6 @@ class Services:
             self.vectors.stop()
         if self.expiry is not None:
             self.expiry.stop()
+        if self.consolidations is not None:
+            self.consolidations.stop()
         self.store.close()

@@ -99,6 +99,8 @@ class Settings(BaseSettings):
     # Embedded: how often the sweeper writes down expired records and purges those past their
     # tenant's retention (reads judge expiry at once, whatever this says).
     expiry_sweep_seconds: float = Field(default=60.0, gt=0.0, le=86_400.0)
+    # Embedded: how often the worker looks for agents whose scheduled consolidation is due.
+    consolidation_check_seconds: float = Field(default=300.0, gt=0.0, le=86_400.0)
 
     # Audit entries are kept this many days (DynamoDB's TTL removes them; 0: kept for ever).
     audit_retention_days: int = Field(default=365, ge=0, le=36_500)

@@ -138,6 +138,10 @@ def _start_background_work(services: Services) -> None:
     # Expired records are written down and purged after their retention beside the requests.
     if services.expiry is not None:
         services.expiry.run_in_background()
+    # Agents consolidated on a schedule (harness.memory.consolidation.every), checked every few
+    # minutes.
+    if services.consolidations is not None:
+        services.consolidations.run_in_background()
 
 
 def _waitress(settings: Settings, gateway: LocalGateway, sock: socket.socket) -> Any:

@@ -40,3 +40,11 @@ class SqliteConsolidations:
             ConsolidationRun.model_validate({**json.loads(row[0]), "tenant": tenant})
             for row in rows.fetchall()
         ]
+
+    def scheduled_consolidations(self) -> list[tuple[str, str, str]]:
+        rows = self.db.read().execute(
+            "SELECT tenant, agent_id, json_extract(manifest, '$.harness.memory.consolidation.every')"
+            " FROM agents"
+            " WHERE json_extract(manifest, '$.harness.memory.consolidation.every') IS NOT NULL"
+        )
+        return [(tenant, agent_id, str(every)) for tenant, agent_id, every in rows]

@@ -9,6 +9,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 
+from ...domain.extraction.ports import ConsolidationSchedule
 from ...domain.kernel.errors import NotFound, PreconditionFailed, StorageUnavailable
 from ...domain.kernel.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.records.ports import ExpirySweep
@@ -46,6 +47,7 @@ class SqliteStore(
     SqliteAudit,
     SqliteNamedManifests,
     ExpirySweep,
+    ConsolidationSchedule,
     Store,
 ):
     def __init__(self, path: Path | str, synchronous: str = "FULL") -> None:

@@ -78,3 +78,12 @@ class ConsolidationStore(ABC):
         self, tenant: str, agent_id: str, limit: int, before: str | None
     ) -> list[ConsolidationRun]:
         """Up to `limit` runs of the agent, newest (highest id) first, ids below `before`."""
+
+
+class ConsolidationSchedule(ABC):
+    """What the embedded shape's consolidation worker needs of its store, across tenants: the
+    agents whose current manifest sets harness.memory.consolidation.every."""
+
+    @abstractmethod
+    def scheduled_consolidations(self) -> list[tuple[str, str, str]]:
+        """(tenant, agent id, every) of each agent consolidated on a schedule."""
