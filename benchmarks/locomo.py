@@ -869,6 +869,14 @@ def wait_for_reviews(
         time.sleep(0.1)
 
 
+def _run_seconds(run: dict[str, Any]) -> float | None:
+    started, finished = run.get("startedAt"), run.get("finishedAt")
+    if not started or not finished:
+        return None
+    parse = datetime.fromisoformat
+    return round((parse(finished) - parse(started)).total_seconds(), 2)
+
+
 def run_extraction(
     args: argparse.Namespace, client: Client, conversations: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -908,6 +916,10 @@ def run_extraction(
             if (r := client.get_turn(agent_id, session_id, turn_id).get("extraction"))
         ]
         reviews += conv_reviews
+        consolidated = None
+        if args.consolidate:
+            run = client.agents.consolidate(agent_id)
+            consolidated = {"counts": run["counts"], "seconds": _run_seconds(run)}
         summaries: list[str] = []
         cursor = None
         while True:
@@ -943,6 +955,7 @@ def run_extraction(
                 "reviews": len(conv_reviews),
                 "records": count,
                 "twins": twin,
+                "consolidated": consolidated,
                 "load_s": round(loaded, 2),
                 "review_wait_s": round(waited, 2),
                 "search": latency_summary(conv_latencies),
@@ -1180,8 +1193,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "offline), observations (reviews proposing LoCoMo's own observations: an upper bound; "
         "the embedded server only)",
     )
+    parser.add_argument(
+        "--consolidate",
+        action="store_true",
+        help="extraction: consolidate each agent once after its reviews, before the questions "
+        "and the twin count",
+    )
     add_embedding_cache(parser)
     args = parser.parse_args(argv)
+    if args.consolidate and args.target != "extraction":
+        parser.error("--consolidate is for --target extraction")
     if args.fact_keys != "none" and args.target != "history":
         parser.error("--fact-keys is for --target history")
     if args.fact_keys == "observations" and args.url:

@@ -57,3 +57,21 @@ def test_a_short_session_history_is_loaded_and_searched(tmp_path):
     assert report["events"] == 40 and report["turns"] == 10
     assert report["call_latency"]["commit"]["n"] == 10
     assert report["search_latency"]["n"] == 3
+
+
+@pytest.mark.skipif(not SCORER.exists(), reason=f"LoCoMo's scorer is not at {SCORER}")
+def test_the_reviews_records_are_consolidated_counted_for_twins_and_asked(tmp_path):
+    # Given the tiny conversation, reviewed turn by turn
+    data = tiny_locomo(tmp_path / "locomo.json")
+    out = tmp_path / "results.json"
+    # When the benchmark consolidates the agent after its reviews, then asks every question
+    run("locomo.py", "--target", "extraction", "--consolidate", "--data", str(data),
+        "--scorer", str(SCORER), "--out", str(out))  # fmt: skip
+    # Then the run's counts and the twin share are reported, and every question was scored
+    meta = json.loads(out.read_text())["meta"]
+    [conversation] = meta["per_conversation"]
+    counts = conversation["consolidated"]["counts"]
+    assert counts["kept"] + counts["merged"] + counts["superseded"] >= 1
+    assert 0.0 <= meta["twin_share"] <= 1.0
+    scores = json.loads(out.with_suffix(".scores.json").read_text())
+    assert scores["n_questions"] == 4 and scores["missing_results"] == 0
