@@ -145,6 +145,43 @@ def test_a_request_that_waits_past_its_time_is_refused_and_leaves_no_trace():
     release.set()
     for thread in threads:
         thread.join(5)
-    # And once both are done, acme alone runs again at once
+
+
+def test_the_share_holds_a_grace_after_the_other_tenants_last_request():
+    import threading
+    import time
+
+    from agent_memory.local.fairness import TenantBusy, TenantGate
+
+    # Given a clock the test can move on, and globex's one request just ended
+    ahead = [0.0]
+    gate = TenantGate(
+        running=1,
+        queued=1,
+        wait_seconds=0.2,
+        grace_seconds=2.0,
+        clock=lambda: time.monotonic() + ahead[0],
+    )
+    with gate.turn("globex"):
+        pass
+    # When acme, within the grace, runs one request and asks for a second
+    # Then the second waits its turn (globex, searching one request at a time, is still about)
+    # and, nothing ending meanwhile, is refused after its wait
+    waited = threading.Event()
+
+    def second() -> None:
+        try:
+            with gate.turn("acme"):
+                pass
+        except TenantBusy:
+            waited.set()
+
+    with gate.turn("acme"):
+        thread = threading.Thread(target=second)
+        thread.start()
+        thread.join(5)
+    assert waited.is_set()
+    # And once the grace has passed with globex quiet, acme alone runs two at once again
+    ahead[0] += 2.5
     with gate.turn("acme"), gate.turn("acme"):
         pass

@@ -7,7 +7,10 @@ server, the gate lets `running` requests of each tenant run at once; up to `queu
 their turn (holding a worker while they wait, so the queue is bounded to leave workers for the
 other tenants); past that a request is refused with 429 and Retry-After, as the rate limit
 refuses. A tenant alone is not held back: the usual laptop, one tenant, keeps every worker, and
-the moment another tenant's request comes in, the share applies to both.
+the moment another tenant's request comes in, the share applies to both, and goes on applying
+for `GRACE_SECONDS` after that tenant's last request ends: a client that searches one request
+at a time is between requests most of the time, and the busy tenant must not take every worker
+back in each gap.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 logger = logging.getLogger(__name__)
+
+GRACE_SECONDS = 2.0
 
 
 class TenantBusy(Exception):
@@ -26,8 +31,18 @@ class TenantBusy(Exception):
 
 
 class TenantGate:
-    def __init__(self, running: int, queued: int, wait_seconds: float = 30.0) -> None:
+    def __init__(
+        self,
+        running: int,
+        queued: int,
+        wait_seconds: float = 30.0,
+        grace_seconds: float = GRACE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._running = running
+        self._grace = grace_seconds
+        self._clock = clock
+        self._last_seen: dict[str, float] = {}  # when each tenant's last request ended
         self._admitted_cap = running + queued
         self._wait = wait_seconds
         self._changed = threading.Condition()
@@ -35,7 +50,15 @@ class TenantGate:
         self._runs: dict[str, int] = {}  # running, by tenant
 
     def _shared(self, tenant: str) -> bool:
-        return any(other != tenant for other in self._admitted)
+        if any(other != tenant for other in self._admitted):
+            return True
+        since = self._clock() - self._grace
+        for other, seen in list(self._last_seen.items()):
+            if seen < since:
+                del self._last_seen[other]  # gone quiet: it no longer counts
+            elif other != tenant:
+                return True
+        return False
 
     def _may_run(self, tenant: str) -> bool:
         return self._runs.get(tenant, 0) < self._running or not self._shared(tenant)
@@ -50,13 +73,14 @@ class TenantGate:
                 raise TenantBusy(tenant)
             self._admitted[tenant] = admitted + 1
             try:
-                deadline = time.monotonic() + self._wait
+                deadline = self._clock() + self._wait
                 while not self._may_run(tenant):
-                    left = deadline - time.monotonic()
+                    left = deadline - self._clock()
                     if left <= 0:
                         logger.warning("tenant request waited too long", extra={"tenant": tenant})
                         raise TenantBusy(tenant)
-                    self._changed.wait(left)
+                    # Woken by a request ending; and at least once a grace, as one may end it.
+                    self._changed.wait(min(left, self._grace))
                 self._runs[tenant] = self._runs.get(tenant, 0) + 1
             except BaseException:
                 self._leave(tenant)
@@ -72,6 +96,7 @@ class TenantGate:
 
     def _leave(self, tenant: str) -> None:
         # Called holding the condition's lock.
+        self._last_seen[tenant] = self._clock()
         self._admitted[tenant] -= 1
         if not self._admitted[tenant]:
             del self._admitted[tenant]  # a tenant gone costs nothing
