@@ -1,0 +1,42 @@
+"""benchmarks/open_loop.py in its smoke run: an embedded server seeded, each read timed alone,
+the capacity measured, and Poisson arrivals at each level answered."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "open_loop.py"
+
+
+def test_the_smoke_run_sends_poisson_arrivals_at_each_level(tmp_path):
+    out = tmp_path / "open.json"
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--smoke", "--levels", "0.25,0.5", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(out.read_text())
+    # Then the reads were timed alone, the capacity measured, and each level's arrivals answered
+    assert set(report["idle"]) == {"search_memory", "search_history", "get_record"}
+    assert report["capacity_ops_per_s"] > 0
+    for level in ("25%", "50%"):
+        sent = report["levels"][level]
+        assert sent["sent"] > 0 and sent["answered"] + sent["error_count"] == sent["sent"]
+        assert sent["error_count"] == 0, sent["errors"]
+    assert set(report["read_p99_at_50pct_over_idle_p50"]) <= set(report["idle"])
+
+
+def test_levels_are_shares_of_the_capacity():
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--levels", "1.5"], capture_output=True, text=True
+    )
+    assert done.returncode == 2 and "between 0 and 1" in done.stderr
