@@ -47,7 +47,7 @@ class DynamoConsolidationSchedule:
     def _schedule(self) -> type[ScheduleItem]:
         # Bound to this store's table and sharing its one connection.
         meta = self._items.item.Meta
-        bound = type("ScheduleItem", (ScheduleItem,), {"Meta": meta})
+        bound: type[ScheduleItem] = type("ScheduleItem", (ScheduleItem,), {"Meta": meta})
         bound._connection = self._items.item._get_connection()
         return bound
 
