@@ -1,12 +1,14 @@
 """Consolidation on a schedule (harness.memory.consolidation.every), embedded shape: the worker
 consolidates each agent whose period has come round since its newest run, once."""
 
+import threading
 from datetime import timedelta
 
 import pytest
 from test_api_consolidation import CONSOLIDATE, committed, head
 from test_api_records import A, manifest
 
+from agent_memory.adapters.consolidation_worker import ConsolidationWorker
 from agent_memory.domain.extraction.consolidation import SCHEDULED
 from agent_memory.domain.kernel.models import utcnow
 
@@ -54,8 +56,12 @@ def test_a_run_an_app_asked_for_counts_and_agents_without_a_schedule_are_left_al
     assert api.ok("GET", f"{OTHER}/-/consolidations")["consolidations"] == []
 
 
-def test_the_cloud_shape_has_no_scheduled_consolidation_thread(services, store):
-    # The DynamoDB store has no cross-tenant schedule query: nothing runs consolidations there
-    # on their own (docs/memory-over-time.md says what the cloud is missing).
-    expected = type(store).__name__ == "SqliteStore"
-    assert (services.consolidations is not None) is expected
+def test_building_the_services_starts_no_consolidation_thread_in_either_shape(services, store):
+    # Given the services of either shape: both stores list their scheduled agents, so both
+    # have a worker that can run the due consolidations when asked (the cloud's scheduled
+    # function does, functions/consolidation/app.py)
+    assert services.consolidations is not None
+    # Then no thread runs them on its own: only the embedded server starts one (a Lambda
+    # function's threads would freeze between invocations)
+    running = [t.name for t in threading.enumerate()]
+    assert ConsolidationWorker.thread_name not in running

@@ -340,8 +340,8 @@ def build_services(
 def build_consolidations(
     settings: Settings, store: Store, service: ConsolidationService
 ) -> ConsolidationWorker | None:
-    """Embedded shape: the thread that runs scheduled consolidations (harness.memory
-    .consolidation.every). The cloud shape has none yet (docs/memory-over-time.md)."""
+    """What runs scheduled consolidations (harness.memory.consolidation.every): started as a
+    thread by the embedded server only; the cloud's scheduled function calls its run_due."""
     from .domain.extraction.ports import ConsolidationSchedule
 
     if not isinstance(store, ConsolidationSchedule):

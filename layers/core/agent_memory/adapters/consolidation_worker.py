@@ -1,6 +1,6 @@
 """The embedded shape's consolidation worker: one thread that every few minutes consolidates
-the agents whose harness.memory.consolidation.every has come round (the cloud shape has no
-such thread: see docs/memory-over-time.md)."""
+the agents whose harness.memory.consolidation.every has come round (the cloud shape runs no
+such thread: its scheduled function calls run_due, see docs/memory-over-time.md)."""
 
 from __future__ import annotations
 

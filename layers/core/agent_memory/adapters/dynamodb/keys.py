@@ -26,6 +26,12 @@
     word posting      pk T#{tenant}#A#{agentId}#W#{kind}     sk WP#{word}#{docId}
     word document     pk T#{tenant}#A#{agentId}#W#{kind}     sk WD#{docId}
     word totals       pk T#{tenant}#A#{agentId}#W#{kind}     sk WN
+    scheduled agent   pk SCHEDULE#CONSOLIDATION              sk CS#T#{tenant}#A#{agentId}
+
+The scheduled agents' partition is the one exception to the tenant-first rule: a marker for each
+agent whose manifest sets harness.memory.consolidation.every, written and removed in the same
+transaction as the manifest, so the scheduled consolidation function lists them with one Query.
+Its sort keys start `CS#`, which no stream filter of the template matches.
 
 An agent owns its whole `T#{tenant}#A#{agentId}` partition, through each session item the
 session's own partition, its records partition, through each record head the record's
@@ -353,3 +359,13 @@ def is_turn(pk: str, sk: str) -> bool:
 
 def consolidation_sk(run_id: str) -> str:
     return f"{CONSOLIDATION}{run_id}"
+
+
+# The one partition that crosses tenants: which agents are consolidated on a schedule, so the
+# scheduled function finds them with one Query instead of a Scan. Read only by that function.
+CONSOLIDATION_SCHEDULE_PK = "SCHEDULE#CONSOLIDATION"
+CONSOLIDATION_SCHEDULE = "CS#"
+
+
+def consolidation_schedule_sk(tenant: str, agent_id: str) -> str:
+    return f"{CONSOLIDATION_SCHEDULE}T#{_part(tenant)}#{AGENT}{_part(agent_id)}"

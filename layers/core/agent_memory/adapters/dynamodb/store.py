@@ -15,6 +15,7 @@ from typing import TypeVar
 from pynamodb.exceptions import DeleteError, TableError, UpdateError
 from pynamodb.expressions.update import Action
 
+from ...domain.extraction.ports import ConsolidationSchedule
 from ...domain.kernel.errors import Conflict, NotFound, PreconditionFailed
 from ...domain.kernel.events import updates_json
 from ...domain.kernel.models import Agent, ManifestVersion, Session, Turn, TurnStatus
@@ -23,6 +24,7 @@ from ...domain.store import Store
 from . import keys
 from .audit import DynamoAudit
 from .blobs import Blobs
+from .consolidation_schedule import DynamoConsolidationSchedule
 from .consolidations import DynamoConsolidations
 from .extraction import DynamoExtraction
 from .files import DynamoFiles, files_failure
@@ -55,10 +57,12 @@ class DynamoStore(
     DynamoHistory,
     DynamoExtraction,
     DynamoConsolidations,
+    DynamoConsolidationSchedule,
     DynamoAudit,
     DynamoNamedManifests,
     PartitionDeletes,
     Store,
+    ConsolidationSchedule,
 ):
     """The Store port on the single table `table_name`; `host` points it at a local endpoint.
 
@@ -97,6 +101,7 @@ class DynamoStore(
             with Transaction(self.connection) as tx:
                 tx.put("head", head.of(agent), head.pk.does_not_exist(), return_old=True)
                 tx.put("version", mv.of(agent.tenant, version), mv.pk.does_not_exist())
+                self.schedule_in(tx, agent, created=True)
         except ConditionsFailed as exc:
             reason = exc.failed.get("head")
             old = (reason.raw_item if reason else None) or {}
@@ -120,6 +125,7 @@ class DynamoStore(
                 key = head.key(keys.agents_pk(agent.tenant), keys.agent_sk(agent.id))
                 tx.update("head", key, actions, current)
                 tx.put("version", mv.of(agent.tenant, version), mv.pk.does_not_exist())
+                self.schedule_in(tx, agent, created=False)
         except ConditionsFailed as exc:
             raise PreconditionFailed(f"agent {agent.id!r} changed concurrently") from exc
 
@@ -189,6 +195,8 @@ class DynamoStore(
                 return None
             return keys.session_pk(tenant, agent_id, sk.removeprefix(keys.SESSION))
 
+        # Off the schedule first: a scheduled run would only find the agent gone.
+        self.unschedule(tenant, agent_id)
         self._delete_partition(keys.records_pk(tenant, agent_id), record_versions)
         self._delete_partition(keys.files_pk(tenant, agent_id), _leads_nowhere)
         self._delete_partition(keys.file_versions_pk(tenant, agent_id), _leads_nowhere)

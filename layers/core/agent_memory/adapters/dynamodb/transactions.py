@@ -114,7 +114,7 @@ class Transaction:
         self._add("update", label, item.pk, item.sk)
         self._bytes += _ITEM_OVERHEAD_BYTES
 
-    def delete(self, label: str, item: Item, condition: Condition) -> None:
+    def delete(self, label: str, item: Item, condition: Condition | None) -> None:
         self._write.delete(item, condition=condition)
         self._add("delete", label, item.pk, item.sk)
 

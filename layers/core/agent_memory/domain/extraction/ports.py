@@ -81,7 +81,7 @@ class ConsolidationStore(ABC):
 
 
 class ConsolidationSchedule(ABC):
-    """What the embedded shape's consolidation worker needs of its store, across tenants: the
+    """What scheduled consolidation needs of its store, across tenants: the
     agents whose current manifest sets harness.memory.consolidation.every."""
 
     @abstractmethod
