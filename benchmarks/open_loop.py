@@ -16,8 +16,9 @@ Here arrivals are a Poisson process, so queueing shows in the latencies.
 - Idle: each read alone, one at a time, nothing else running: its p50 is the yardstick.
 - Capacity: 8 clients run the mix back to back (a closed loop) for `--calibrate-seconds`; the
   operations a second they complete is the capacity.
-- Each level: arrivals at that share of the capacity for `--seconds`, each sent by a pool of
-  threads the moment it is due. Its latency runs from when it was due to when it was answered,
+- Each level: once the embedder has caught up with the writes before it (`drain_before_s`),
+  arrivals at that share of the capacity for `--seconds`, each sent by a pool of threads the
+  moment it is due; `vectors_pending_after` says how far the embedder fell behind. Its latency runs from when it was due to when it was answered,
   so time spent waiting for a free sender counts (no coordinated omission).
 
 The report: per level and per operation p50 / p99, the arrivals sent and missed (a sender pool
@@ -43,7 +44,7 @@ sys.path.insert(0, str(ROOT / "layers" / "core"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from locomo import EmbeddedServer  # noqa: E402
-from volume import MIXED, WORDS, load_uptime, ms, seed  # noqa: E402
+from volume import MIXED, WORDS, load_uptime, ms, pending, seed  # noqa: E402
 
 from agent_memory.client import Client  # noqa: E402
 
@@ -192,10 +193,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         work = Workload(server, seeded)
         alone = idle(work, args.idle_each)
         ops_per_s = capacity(work, args.calibrate_seconds)
-        levels = {
-            f"{level:.0%}": open_loop(work, level * ops_per_s, args.seconds, seed_=int(level * 100))
-            for level in args.levels
-        }
+        levels = {}
+        for level in args.levels:
+            # Each level starts with the embedder caught up: the writes before it (the
+            # calibration's, the last level's) queued vectors that would take CPU from it.
+            drained = drain(setup)
+            found = open_loop(work, level * ops_per_s, args.seconds, seed_=int(level * 100))
+            levels[f"{level:.0%}"] = {
+                **found,
+                "drain_before_s": drained,
+                "vectors_pending_after": pending(setup, AGENT),
+            }
     half = levels.get("50%")
     ratios = (
         {
@@ -215,6 +223,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "read_p99_at_50pct_over_idle_p50": ratios,
         "load_average": load_uptime(),
     }
+
+
+def drain(client: Client, limit: float = 600.0) -> float:
+    """Wait until nothing is left to embed; the seconds waited."""
+    started = time.monotonic()
+    while pending(client, AGENT) and time.monotonic() - started < limit:
+        time.sleep(0.5)
+    return round(time.monotonic() - started, 1)
 
 
 def levels_arg(text: str) -> list[float]:
