@@ -4,15 +4,13 @@ side, the as-of page holding the same records at their versions then."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from benchmark_modules import run_benchmark
+
 pytestmark = pytest.mark.e2e
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "as_of.py"
 SERIES = {
     "plain",
     "as_of_now",
@@ -29,15 +27,9 @@ def test_the_smoke_run_times_as_of_reads_beside_plain_ones(tmp_path):
     # Given the benchmark in its smoke mode (40 records of 3 versions)
     out = tmp_path / "as_of.json"
     # When it runs
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--smoke", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = run_benchmark("as_of.py", "--smoke", "--out", str(out))
     # Then every series was timed, and the page read as of the middle of the history holds
     # the records of today's page at the version they had then
-    assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(out.read_text())
     assert json.loads(done.stdout) == result
     assert set(result["series_ms"]) == SERIES

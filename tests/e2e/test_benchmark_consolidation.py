@@ -4,26 +4,17 @@ consolidated once, leaving exactly the records that say something of their own."
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+from benchmark_modules import run_benchmark
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "consolidation.py"
+pytestmark = pytest.mark.e2e
 
 
 def test_the_smoke_run_merges_the_planted_twins_and_keeps_the_newer_facts(tmp_path):
     out = tmp_path / "consolidation.json"
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--smoke", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = run_benchmark("consolidation.py", "--smoke", "--out", str(out))
     result = json.loads(out.read_text())
     assert json.loads(done.stdout) == result
     assert (result["records"], result["planted_twins"], result["planted_contradictions"]) == (

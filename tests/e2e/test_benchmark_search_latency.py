@@ -5,29 +5,20 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+from benchmark_modules import run_benchmark
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "search_latency.py"
+pytestmark = pytest.mark.e2e
 
 
 def test_the_smoke_run_times_every_series_and_finds_the_oldest_and_newest_record(tmp_path):
     # Given the benchmark in its smoke mode (ChromaDB's series only where the bench extra is in)
     out = tmp_path / "latency.json"
     # When it runs
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--smoke", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run_benchmark("search_latency.py", "--smoke", "--out", str(out))
     # Then every series answered with hits, and ranked search reached both ends of the agent
-    assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(out.read_text())
     (size,) = report["sizes"]
     assert size["records"] == 60 and size["records_all_agents"] == 120

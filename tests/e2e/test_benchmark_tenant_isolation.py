@@ -4,29 +4,20 @@ tenant A works at its limit on the same embedded server."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+from benchmark_modules import run_benchmark
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "tenant_isolation.py"
+pytestmark = pytest.mark.e2e
 
 
 def test_the_smoke_run_times_b_alone_and_beside_a_busy_a(tmp_path):
     # Given the benchmark in its smoke mode
     out = tmp_path / "isolation.json"
     # When it runs
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--smoke", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run_benchmark("tenant_isolation.py", "--smoke", "--out", str(out))
     # Then both series were timed, A was served meanwhile, and the ratio is theirs
-    assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(out.read_text())
     assert report["alone"]["n"] == 20 and report["beside_a"]["n"] >= 20
     assert report["alone"]["p50_ms"] > 0 and report["beside_a"]["p50_ms"] > 0

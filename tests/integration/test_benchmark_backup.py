@@ -4,30 +4,21 @@ the requests before and during it measured, and the backup restored whole."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.integration
+from benchmark_modules import run_benchmark
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "backup.py"
+pytestmark = pytest.mark.integration
 
 
 def test_the_smoke_run_times_a_backup_under_load_and_restores_it(tmp_path):
     # Given the benchmark in its smoke mode (a few MB)
     out = tmp_path / "backup.json"
     # When it runs
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--smoke", "--dir", str(tmp_path), "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run_benchmark("backup.py", "--smoke", "--dir", str(tmp_path), "--out", str(out))
     # Then the backup is timed, the requests around it measured without errors, and the
     # restored database holds every padded event
-    assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(out.read_text())
     assert report["database_mb"] >= 5
     assert report["backup"]["seconds"] > 0
