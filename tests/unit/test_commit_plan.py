@@ -135,6 +135,46 @@ def test_a_delete_of_a_record_gone_meanwhile_and_a_replayed_add_write_nothing() 
     assert plan.writes == [] and plan.changes == []
 
 
+def restate(record_id: str, *sources: str, sequence: int = 1) -> record_plan.RecordRestate:
+    by = Provenance(actor="agent:a1@1", turn_id="trn_2")
+    return record_plan.RecordRestate(f"e{sequence}", sequence, record_id, sources, by)
+
+
+def test_a_restatement_cites_the_new_messages_in_a_version_with_the_same_text() -> None:
+    kept = record("rec_1", version=2, provenance=BY.model_copy(update={"sources": ["m1"]}))
+    plan = record_plan.plan_records([restate("rec_1", "m1", "m7", "m7")], {"rec_1": kept}, NOW)
+
+    (write,) = plan.writes
+    assert write.expected_version == 2 and write.record.version == 3
+    assert write.record.provenance.sources == ["m1", "m7"]
+    assert write.record.provenance.turn_id == "trn_1"  # still the turn that wrote the fact
+    assert (write.record.summary, write.record.status) == (kept.summary, RecordStatus.ACTIVE)
+    (version,) = write.versions
+    assert version.operation is RecordOperation.RESTATE and version.changed_by.turn_id == "trn_2"
+    assert plan.restated == [write.record] and plan.created == []
+    assert [(c.id, c.operation, c.version) for c in plan.changes] == [("rec_1", "restate", 3)]
+
+
+@pytest.mark.parametrize("status", [RecordStatus.SUPERSEDED, RecordStatus.DELETED])
+def test_a_restatement_of_a_record_gone_or_cited_already_writes_nothing(status) -> None:
+    cited = record("rec_1", provenance=BY.model_copy(update={"sources": ["m1"]}))
+    gone = record("rec_2", status=status)
+    plan = record_plan.plan_records(
+        [restate("rec_1", "m1"), restate("rec_2", "m9", sequence=2)],
+        {"rec_1": cited, "rec_2": gone},
+        NOW,
+    )
+    assert plan.writes == [] and plan.changes == []
+
+
+def test_the_sources_a_record_cites_keep_the_first_and_the_latest() -> None:
+    old = [f"m{i}" for i in range(record_plan.MAX_SOURCES)]
+    merged = record_plan.cited(old, ["m99", "m0"])
+    assert merged is not None and len(merged) == record_plan.MAX_SOURCES
+    assert merged[0] == "m0" and merged[-1] == "m99" and "m1" not in merged
+    assert record_plan.cited(old, ["m3"]) is None
+
+
 def test_a_pinned_add_asks_for_the_pin_budget_which_refuses_a_list_over_it() -> None:
     pinned = [add(record("rec_p", pinned=True))]
     assert record_plan.pins_records(pinned)

@@ -35,6 +35,7 @@ from ..records import (
     RecordStatus,
     RecordVersion,
     RecordWrite,
+    cited,
 )
 from ..turns import ManifestCache
 from ..usage import UsageEntry, usage_rows
@@ -101,12 +102,12 @@ class ConsolidationService:
         applied: list[PlannedAction] = []
         changes: list[Change] = []
         failures: list[str] = []
+        wrote: dict[str, int] = {}  # the versions this run left, which later actions may change
         try:
             for action in actions:
-                done, change = self._apply(tenant, agent_id, run, action)
+                done, made = self._apply(tenant, agent_id, run, action, wrote)
                 applied.append(done)
-                if change is not None:
-                    changes.append(change)
+                changes += made
         except Exception as exc:  # recorded on the run, then raised as it came
             failures.append(f"{type(exc).__name__}: {exc}"[:2_000])
             raise
@@ -197,29 +198,45 @@ class ConsolidationService:
         return cosine
 
     def _apply(
-        self, tenant: str, agent_id: str, run: ConsolidationRun, action: PlannedAction
-    ) -> tuple[PlannedAction, Change | None]:
-        """Write one action while its record is as the plan read it; skipped otherwise."""
+        self,
+        tenant: str,
+        agent_id: str,
+        run: ConsolidationRun,
+        action: PlannedAction,
+        wrote: dict[str, int],
+    ) -> tuple[PlannedAction, list[Change]]:
+        """Write one action while its record is as the plan read it (or as this run left it);
+        skipped otherwise. A merge also has the kept record cite the messages its twin cited,
+        so what either was found by still finds the one left."""
         wanted = [action.record_id] + ([action.kept_id] if action.kept_id else [])
         now = utcnow()
         found = {r.id: r.seen_at(now) for r in self._store.get_records(tenant, agent_id, wanted)}
         record = found.get(action.record_id)
-        if record is None or record.version != action.version:
-            return _skipped(action, "the record changed meanwhile"), None
+        if record is None or record.version not in (action.version, wrote.get(record.id)):
+            return _skipped(action, "the record changed meanwhile"), []
         if record.status is not RecordStatus.ACTIVE:
-            return _skipped(action, f"the record is {record.status.value} now"), None
+            return _skipped(action, f"the record is {record.status.value} now"), []
+        writes = [self._write(record, action, run, now)]
         if action.kept_id is not None:
             kept = found.get(action.kept_id)
             if kept is None or kept.status is not RecordStatus.ACTIVE:
-                return _skipped(action, f"{action.kept_id} is no longer ACTIVE"), None
-        write = self._write(record, action, run, now)
+                return _skipped(action, f"{action.kept_id} is no longer ACTIVE"), []
+            sources = cited(kept.provenance.sources, record.provenance.sources)
+            if action.action == "merge" and sources is not None:
+                provenance = kept.provenance.model_copy(update={"sources": sources})
+                update = {"provenance": provenance, "version": kept.version + 1, "updated_at": now}
+                writes.append(self._version(kept, update, RecordOperation.RESTATE, run, now))
         try:
-            self._store.write_records(tenant, agent_id, [write])
+            self._store.write_records(tenant, agent_id, writes)
         except PreconditionFailed:
-            return _skipped(action, "the record changed meanwhile"), None
-        return action, Change(
-            id=record.id, operation=write.versions[0].operation.value, version=write.record.version
-        )
+            return _skipped(action, "the record changed meanwhile"), []
+        wrote.update((w.record.id, w.record.version) for w in writes)
+        return action, [
+            Change(
+                id=w.record.id, operation=w.versions[0].operation.value, version=w.record.version
+            )
+            for w in writes
+        ]
 
     def _write(
         self, record: Record, action: PlannedAction, run: ConsolidationRun, now: datetime
@@ -240,6 +257,17 @@ class ConsolidationService:
         else:
             update |= {"pinned": False}
             operation = RecordOperation.UNPIN
+        return self._version(record, update, operation, run, now)
+
+    def _version(
+        self,
+        record: Record,
+        update: dict[str, object],
+        operation: RecordOperation,
+        run: ConsolidationRun,
+        now: datetime,
+    ) -> RecordWrite:
+        """`record` changed by `update` (its text never), written by the run as `operation`."""
         changed = record.model_copy(update=update)
         search = self._records.search
         by = Provenance(actor=run.actor, trigger_run_id=run.id)

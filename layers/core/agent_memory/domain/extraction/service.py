@@ -26,8 +26,8 @@ from ..kernel.events import Change, EventPublisher, memory_updated
 from ..kernel.metrics import EXTRACTION_FAILURES, EXTRACTION_RUNS, NO_METRICS, Metrics
 from ..kernel.models import UNFINISHED_EXTRACTION, Extraction, ExtractionStatus, Turn, utcnow
 from ..kernel.retry import TryAgain, optimistic
-from ..records import RecordService
-from ..turns import ManifestCache
+from ..records import RecordRestate, RecordService
+from ..turns import ManifestCache, RecordEffect
 from ..usage import ModelCall, UsageEntry, usage_rows
 from . import trigger as extraction_trigger
 from .job import ExtractionJob
@@ -209,11 +209,12 @@ class ExtractionService:
         done = finished(state, proposal, len(candidates), valid, dropped, usage)
         harness = self._manifests.manifest(turn).harness
         reviewed = harness.memory.extraction.approval == "review"
+        effects: Sequence[RecordEffect | RecordRestate]
         if reviewed:  # the writes wait for an app's approval (extraction_proposals)
             effects = proposal_effects(self._store, turn, valid)
             done = as_proposed(done, len(effects))
         else:
-            effects = review_effects(turn, valid)
+            effects = review_effects(turn, valid, decision.shown)
         read = list(proposal.read)
         keyed = harness.history.fact_keys
         wanted = not self.model.restates if keyed is None else keyed

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ..history import EventKeys, key_doc, proposed_keys
 from ..kernel.ids import new_id
 from ..kernel.models import Extraction, ExtractionStatus, Turn, utcnow
-from ..records import Provenance, Record
+from ..records import Provenance, Record, RecordRestate
 from ..search import IndexDoc, SearchService
 from ..turns import (
     RecordAdd,
@@ -33,11 +33,16 @@ if TYPE_CHECKING:
 MAX_REVIEW_BYTES = 3 * 1024 * 1024
 
 
-def review_effects(turn: Turn, valid: Sequence[ValidDecision]) -> list[RecordEffect]:
+def review_effects(
+    turn: Turn, valid: Sequence[ValidDecision], shown: Sequence[str] = ()
+) -> list[RecordEffect | RecordRestate]:
     """The staged writes of the review's decisions, in order: a new record for each add and
-    replace (in the scope the decision writes), a deletion for each delete."""
+    replace (in the scope the decision writes), a deletion for each delete, and for a skip that
+    names a memory it was shown (a restatement), that memory citing the candidate's messages
+    too: a question about the conversation that said it again still finds the memory."""
     now = utcnow()
-    effects: list[RecordEffect] = []
+    known = set(shown)
+    effects: list[RecordEffect | RecordRestate] = []
     for each in valid:
         decision, candidate = each.decision, each.candidate
         by = review_provenance(turn, candidate)
@@ -74,6 +79,16 @@ def review_effects(turn: Turn, valid: Sequence[ValidDecision]) -> list[RecordEff
                     turn_id=turn.id,
                     sequence=len(effects),
                     payload=RecordDelete(id=decision.target, by=by),
+                )
+            )
+        elif decision.action == "skip" and decision.target in known and candidate.sources:
+            effects.append(
+                RecordRestate(
+                    effect_id=effect_id,
+                    sequence=len(effects),
+                    record_id=decision.target,
+                    sources=tuple(candidate.sources),
+                    by=by,
                 )
             )
     return effects
@@ -147,7 +162,8 @@ def within_one_write(
         cost = 0
         if action in ("add", "replace"):
             cost += 2 * len(json.dumps(each.candidate.model_dump(mode="json")))
-        if action in ("replace", "delete") and each.decision.target:
+        if action in ("replace", "delete", "skip") and each.decision.target:
+            # A skip that restates a memory writes it again, citing the candidate's messages.
             cost += 2 * stored.get(each.decision.target, 0)
         if cost and used + cost > MAX_REVIEW_BYTES:
             reason = "left out: the review's writes would pass what one transaction holds"

@@ -120,6 +120,9 @@ class RecordOperation(StrEnum):
     REJECT = "reject"
     # A consolidation unpinned it to keep the pinned list within its budget.
     UNPIN = "unpin"
+    # A review or a consolidation found the same fact said again elsewhere: the record cites
+    # those messages too (provenance.sources), its text unchanged.
+    RESTATE = "restate"
 
 
 class RecordVersion(Entity):

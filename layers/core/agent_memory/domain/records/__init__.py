@@ -17,6 +17,7 @@ from .models import (
     RecordVersion,
     RecordWrite,
 )
+from .plan import RecordRestate, cited
 from .service import RecordService, pin_tokens, rank_lexical, tool_input_error
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "Record",
     "RecordOperation",
     "RecordQuery",
+    "RecordRestate",
     "RecordService",
     "RecordStatus",
     "RecordVersion",
@@ -38,6 +40,7 @@ __all__ = [
     "RecordsOut",
     "SearchMemoryIn",
     "SourcesOut",
+    "cited",
     "copy_agent_records",
     "pin_tokens",
     "rank_lexical",

@@ -27,6 +27,35 @@ from .models import (
 
 # -- record memory ----------------------------------------------------------------------------
 
+# The messages a record cites at most: a fact said again in every session keeps the first it was
+# said in and the latest (the oldest restatements give way).
+MAX_SOURCES = 32
+
+
+@dataclass(frozen=True)
+class RecordRestate:
+    """A post-turn review found a candidate saying again what an active record says: the record
+    keeps citing the messages the candidate came from (a new version, its text unchanged), so
+    the later conversation that said it again still leads to it. Not a turn's staged write."""
+
+    effect_id: str
+    sequence: int
+    record_id: str
+    sources: tuple[str, ...]
+    by: Provenance
+
+
+def cited(old: Sequence[str], new: Sequence[str]) -> list[str] | None:
+    """`old` sources with the `new` ones it lacks after them, within MAX_SOURCES (the first kept,
+    the oldest after it dropped); None when `new` adds nothing."""
+    added = [s for s in dict.fromkeys(new) if s not in old]
+    if not added:
+        return None
+    merged = [*old, *added]
+    if len(merged) > MAX_SOURCES:
+        merged = merged[:1] + merged[len(merged) - MAX_SOURCES + 1 :]
+    return merged
+
 
 @dataclass(frozen=True)
 class RecordPlan:
@@ -68,7 +97,7 @@ def check_pin_budget(needed: int, max_tokens: int) -> None:
         )
 
 
-def records_read(effects: Sequence[RecordEffect]) -> set[str]:
+def records_read(effects: Sequence[RecordEffect | RecordRestate]) -> set[str]:
     """The ids whose current heads `plan_records` needs."""
     touched: set[str] = set()
     for effect in effects:
@@ -86,7 +115,11 @@ class _RecordChanges:
     changes: list[Change] = field(default_factory=list)
 
     def change(
-        self, record: Record, operation: RecordOperation, by: Provenance, effect: RecordEffect
+        self,
+        record: Record,
+        operation: RecordOperation,
+        by: Provenance,
+        effect: RecordEffect | RecordRestate,
     ) -> None:
         self.heads[record.id] = record
         self.versions.setdefault(record.id, []).append(
@@ -143,16 +176,34 @@ class _RecordChanges:
         )
         self.change(deleted, RecordOperation.DELETE, effect.payload.by, effect)
 
+    def restate(self, effect: RecordRestate) -> None:
+        target = self.heads.get(effect.record_id)
+        if target is None or target.status is not RecordStatus.ACTIVE:
+            return  # replaced or deleted meanwhile: what it restated is gone
+        sources = cited(target.provenance.sources, effect.sources)
+        if sources is None:
+            return  # said again in a message it already cites
+        restated = target.model_copy(
+            update={
+                "provenance": target.provenance.model_copy(update={"sources": sources}),
+                "version": target.version + 1,
+                "updated_at": self.now,
+            }
+        )
+        self.change(restated, RecordOperation.RESTATE, effect.by, effect)
+
 
 def plan_records(
-    effects: Sequence[RecordEffect], stored: Mapping[str, Record], now: datetime
+    effects: Sequence[RecordEffect | RecordRestate], stored: Mapping[str, Record], now: datetime
 ) -> RecordPlan:
-    """Apply `effects` (adds, replaces, deletes) in order to the stored heads of
+    """Apply `effects` (adds, replaces, deletes, restatements) in order to the stored heads of
     `records_read(effects)`: a turn's staged writes, or a post-turn review's decisions."""
     applied = _RecordChanges(heads=dict(stored), now=now)
     for effect in effects:
         if isinstance(effect, RecordAddEffect):
             applied.add(effect)
+        elif isinstance(effect, RecordRestate):
+            applied.restate(effect)
         else:
             applied.delete(effect)
     writes = [
@@ -167,7 +218,10 @@ def plan_records(
 
 
 __all__ = [
+    "MAX_SOURCES",
     "RecordPlan",
+    "RecordRestate",
+    "cited",
     "check_pin_budget",
     "pins_records",
     "plan_records",

@@ -146,10 +146,14 @@ class RecordService:
         return self.writes_for_effects(turn.tenant, turn.agent_id, effects)
 
     def writes_for_effects(
-        self, tenant: str, agent_id: str, effects: Sequence[RecordEffect]
+        self,
+        tenant: str,
+        agent_id: str,
+        effects: Sequence[RecordEffect | planning.RecordRestate],
     ) -> tuple[list[RecordWrite], list[Change]]:
-        """Record writes that apply `effects` (adds, replaces and deletes) in order against
-        the current heads: a turn's staged writes, or a post-turn review's decisions."""
+        """Record writes that apply `effects` (adds, replaces, deletes and restatements) in
+        order against the current heads: a turn's staged writes, or a post-turn review's
+        decisions."""
         if not effects:
             return [], []
         touched = planning.records_read(effects)
