@@ -35,8 +35,9 @@ def head(api, record):
     return api.ok("GET", f"{A}/-/records/{record['id']}")
 
 
-def planted(services, summary, kind, age):
-    """A record written `age` ago (as if kept that long), straight into the store."""
+def planted(services, summary, kind, age, sources=()):
+    """A record written `age` ago (as if kept that long), straight into the store, citing
+    `sources` as a review's record would."""
     then = datetime.now(UTC) - age
     record = Record(
         tenant="acme",
@@ -45,7 +46,7 @@ def planted(services, summary, kind, age):
         scope="agent",
         summary=summary,
         kind=kind,
-        provenance=Provenance(actor="api:test"),
+        provenance=Provenance(actor="api:test", sources=list(sources)),
         created_at=then,
         updated_at=then,
     )
@@ -109,6 +110,26 @@ def test_twins_are_merged_into_the_most_complete_and_the_run_is_kept_and_announc
     # A second run finds nothing left to do
     second = agent.ok("POST", CONSOLIDATE)
     assert second["actions"] == [] and second["counts"]["kept"] == 3
+
+
+def test_the_record_kept_by_a_merge_cites_what_its_twin_cited(agent, services):
+    # Given one fact a review kept from two conversations, as two records citing each
+    full = planted(services, "Melanie paints landscapes at the lake", "fact", timedelta(days=2),
+                   sources=["D1:3"])  # fmt: skip
+    short = planted(services, "Melanie paints", "fact", timedelta(days=1), sources=["D7:2", "D1:3"])
+
+    # When the agent's memory is consolidated
+    run = agent.ok("POST", CONSOLIDATE)
+
+    # Then the twin is merged into the most complete, which now cites both conversations
+    assert [(a["action"], a["recordId"]) for a in run["actions"]] == [("merge", short.id)]
+    kept = head(agent, {"id": full.id})
+    assert (kept["status"], kept["version"], kept["summary"]) == ("ACTIVE", 2, full.summary)
+    assert kept["provenance"]["sources"] == ["D1:3", "D7:2"]
+    versions = agent.ok("GET", f"{A}/-/records/{full.id}/versions")["versions"]
+    assert [v["operation"] for v in versions] == ["restate", "create"]
+    assert versions[0]["changedBy"]["triggerRunId"] == run["id"]
+    assert head(agent, {"id": short.id})["replacedBy"] == full.id
 
 
 def test_a_contradiction_keeps_the_newer_fact(agent):
