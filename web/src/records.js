@@ -224,6 +224,6 @@ export function Proposes({ agentId, proposal, target }) {
     <a href=${href(`/agents/${agentId}/-/records/${proposal.target}`)}>${target ? target.summary : proposal.target}</a>
     ${" "}<span class="muted">as it was at v${proposal.targetVersion}</span>
     ${moved &&
-    html`<div class="status SUPERSEDED">Changed since: now ${target.status.toLowerCase()} at v${target.version}.</div>`}
-    ${target === null && html`<div class="status DELETED">That memory is gone.</div>`}`;
+    html`<div class="moved">Changed since: now ${target.status.toLowerCase()} at v${target.version}.</div>`}
+    ${target === null && html`<div class="moved">That memory is gone.</div>`}`;
 }
