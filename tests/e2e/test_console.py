@@ -11,7 +11,9 @@ import re
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -570,6 +572,7 @@ PAGES = [
     ("memory", f"/agents/{AGENT}/-/memory"),
     ("memory-open", f"/agents/{AGENT}/-/memory/conventions/release.md"),
     ("records", f"/agents/{AGENT}/-/records"),
+    ("pending", f"/agents/{AGENT}/-/pending"),
     ("sessions", f"/agents/{AGENT}/-/sessions"),
     ("settings", f"/agents/{AGENT}/-/settings"),
 ]
@@ -580,10 +583,13 @@ def test_every_page_loads_with_labelled_controls_and_no_console_error(console, s
     page = console.page
     page.set_viewport_size({"width": width, "height": 900})
     console.sign_in()
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     routes = [
         *PAGES,
         ("record-open", f"/agents/{AGENT}/-/records/{seeded['pinned']}"),
         ("turn-open", f"/agents/{AGENT}/-/sessions/{seeded['session']}/{seeded['first']}"),
+        # the past view: its control, its banner and a read-only detail
+        ("memory-past", f"/agents/{AGENT}/-/memory/conventions/release.md?asOf={now}"),
     ]
     for name, route in routes:
         console.open(route)
@@ -602,3 +608,267 @@ def test_every_page_loads_with_labelled_controls_and_no_console_error(console, s
         assert overflow <= 0, f"{name} is {overflow}px wider than the window"
         console.shot(f"page-{name}")
     assert console.errors == []
+
+
+# -- the past view (asOf) and the pending writes of reviewed memory ------------------------------
+
+
+def _remember(c: Client, agent: str, summary: str) -> str:
+    """A committed turn whose agent adds `summary` as an agent-scope fact; the record's id."""
+    session = c.create_session(agent)["id"]
+    turn = c.begin_turn(agent, session)["id"]
+    added = c.call_tool(agent, session, turn, "add_memory", summary=summary, kind="fact")
+    c.commit_turn(agent, session, turn)
+    return str(added["memories"][0]["id"])
+
+
+def _local_input(page, epoch_seconds: float) -> str:
+    """What the date-time input holds for that instant: the browser's local time."""
+    return page.evaluate(
+        """(ms) => { const d = new Date(ms), p = (n) => String(n).padStart(2, '0');
+            return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T` +
+                   `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`; }""",
+        epoch_seconds * 1000,
+    )
+
+
+def _as_of(url: str) -> float | None:
+    """The instant a URL's (or a route's) asOf names, in seconds since the epoch."""
+    found = parse_qs(url.split("?", 1)[1] if "?" in url else "").get("asOf")
+    return datetime.fromisoformat(found[0].replace("Z", "+00:00")).timestamp() if found else None
+
+
+def test_the_past_view_shows_memories_records_and_manifest_as_they_stood(console, client, fresh):
+    # Given an agent as it stood at a whole second `then`, and changed in every way after it
+    agent = f"teams/past/{fresh}"
+    client.put_agent(agent, MANIFEST)
+    client.put_memory(agent, "notes/plan.md", "---\ndescription: The plan\n---\nFirst plan.\n")
+    monday = _remember(client, agent, "The deploy day is Monday")
+    then = float(int(time.time()) + 1)  # the next whole second: after every write above
+    time.sleep(max(0.0, then + 1.1 - time.time()))
+    client.put_memory(agent, "notes/plan.md", "---\ndescription: The plan\n---\nSecond plan.\n")
+    client.put_memory(agent, "notes/later.md", "written after\n")
+    client.delete_record(agent, monday)
+    _remember(client, agent, "The deploy day is Thursday")
+    client.put_agent(agent, {"harness": {**MANIFEST["harness"], "instructions_note": "v2"}})
+    console.sign_in()
+    page = console.page
+    console.open(f"/agents/{agent}/-/memory")
+    table = page.get_by_role("table", name="Memories")
+    expect(table.get_by_role("row").filter(has_text="notes/plan.md")).to_contain_text("v2")
+    asked: list[str] = []
+    page.on("request", lambda r: "/v1/agents/" in r.url and asked.append(r.url))
+    # When the view is moved to `then`
+    page.get_by_label("As of").fill(_local_input(page, then))
+    page.get_by_role("button", name="Show").click()
+    # Then the page says it shows the past, and the route keeps the instant (a reload keeps it)
+    banner = page.get_by_role("note", name="Past view")
+    expect(banner).to_contain_text("Viewing the past")
+    expect(banner).to_contain_text("Read-only")
+    assert _as_of(urlsplit(page.url).fragment) == then
+    # and the memories are as they were: the plan at v1, the later memory not yet written
+    expect(table.get_by_role("row").filter(has_text="notes/plan.md")).to_contain_text("v1")
+    expect(table.get_by_text("notes/later.md")).to_have_count(0)
+    expect(page.get_by_text("manifest v1 then")).to_be_visible()
+    console.shot("past-memory")
+    table.get_by_role("link", name="notes/plan.md").click()
+    detail = page.get_by_role("region", name="notes/plan.md")
+    expect(detail.locator(".markdown")).to_have_text("First plan.")
+    # with nothing to change it by: no Edit, no Delete
+    expect(detail.get_by_role("button", name="History")).to_be_visible()
+    expect(detail.get_by_role("button", name="Edit")).to_have_count(0)
+    expect(detail.get_by_role("button", name="Delete")).to_have_count(0)
+    # Records as they stood: Monday active, Thursday not yet said; the tab link keeps the past
+    page.get_by_role("navigation", name="Agent").get_by_role("link", name="Records").click()
+    records = page.get_by_role("table", name="Records")
+    expect(records.get_by_role("link")).to_have_text(["The deploy day is Monday"])
+    expect(banner).to_be_visible()
+    records.get_by_role("link", name="The deploy day is Monday").click()
+    record = page.get_by_role("region", name="The deploy day is Monday")
+    expect(record.locator(".facts .status")).to_have_text("active")
+    expect(record.get_by_role("list", name="Record versions, newest first")).not_to_contain_text(
+        "delete"
+    )
+    # and the manifest then
+    page.get_by_role("navigation", name="Agent").get_by_role("link", name="Settings").click()
+    expect(page.get_by_role("heading", name="Manifest v1")).to_be_visible()
+    console.shot("past-settings")
+    # Every read of the agent's memory, records and manifest asked for that instant
+    reads = [u for u in asked if re.search(r"/-/(records|memories)(\?|/)", u)]
+    reads = [u for u in reads if "/versions" not in u]
+    reads += [u for u in asked if urlsplit(u).path.endswith("/" + fresh)]  # the agent itself
+    assert len(reads) >= 5 and all(_as_of(u) == then for u in reads), reads
+    # When the view goes back to now, Then it is the present again, editable
+    page.get_by_role("button", name="Back to now").click()
+    expect(banner).to_have_count(0)
+    assert "asOf" not in page.url
+    expect(page.get_by_role("heading", name="Manifest v2")).to_be_visible()
+    console.open(f"/agents/{agent}/-/memory/notes/plan.md")
+    detail = page.get_by_role("region", name="notes/plan.md")
+    expect(detail.locator(".markdown")).to_have_text("Second plan.")
+    expect(detail.get_by_role("button", name="Edit")).to_be_visible()
+
+
+def test_a_past_view_says_what_is_wrong_with_a_time_and_when_the_agent_was_not_made_yet(
+    console,
+):
+    console.sign_in()
+    page = console.page
+    # A route whose asOf names no instant: said on the page, with the way back
+    console.open(f"/agents/{AGENT}/-/memory?asOf=yesterday")
+    expect(page.get_by_role("alert")).to_contain_text("is not a time to view the agent at")
+    page.get_by_role("button", name="Back to now").click()
+    expect(page.get_by_role("table", name="Memories")).to_be_visible()
+    expect(page.get_by_role("alert")).to_have_count(0)
+    # An empty (or partial) time, and one still to come, are refused beside the control
+    page.get_by_role("button", name="Show").click()
+    expect(page.get_by_role("alert")).to_contain_text("Enter a whole date and time")
+    page.get_by_label("As of").fill(_local_input(page, time.time() + 2 * 86400))
+    page.get_by_role("button", name="Show").click()
+    expect(page.get_by_role("alert")).to_contain_text("still to come")
+    assert "asOf" not in page.url
+    # A time before the agent's first manifest: it did not exist yet
+    console.open(f"/agents/{AGENT}/-/memory?asOf=2001-01-01T00:00:00Z")
+    expect(page.get_by_role("status").filter(has_text="did not exist yet")).to_be_visible()
+    expect(page.get_by_role("table", name="Memories")).to_have_count(0)
+    console.shot("past-not-yet")
+    # The one failed request is that 404, which the browser logs
+    assert console.errors and all("404" in e for e in console.errors), console.errors
+    console.errors.clear()
+
+
+REVIEWED = {"extraction": {"approval": "review"}, "scope": {"read": ["agent"], "write": ["agent"]}}
+
+
+def _pending(c: Client, agent: str, count: int) -> list[dict]:
+    deadline = time.monotonic() + 60
+    while len(found := c.list_records(agent, status="PENDING")["records"]) < count:
+        assert time.monotonic() < deadline, "the review did not propose in 60 s"
+        time.sleep(0.1)
+    return found
+
+
+def _said(c: Client, agent: str, text: str) -> str:
+    session = c.create_session(agent)["id"]
+    turn = c.begin_turn(agent, session)["id"]
+    c.append_events(agent, session, turn, [{"role": "user", "text": text}])
+    c.commit_turn(agent, session, turn)
+    return str(turn)
+
+
+def test_pending_writes_show_their_evidence_and_are_approved_or_rejected(console, client, fresh):
+    # Given an agent whose review's writes wait for approval, and a reviewed turn
+    agent = f"teams/review/{fresh}"
+    client.put_agent(agent, memory_manifest(**REVIEWED))
+    turn = _said(client, agent, "I live in Lisbon. I prefer tea over coffee.")
+    _pending(client, agent, 2)
+    console.sign_in()
+    page = console.page
+    console.open(f"/agents/{agent}/-/pending")
+    listed = page.get_by_role("list", name="Pending writes")
+    lisbon = listed.get_by_role("article", name="User lives in Lisbon")
+    tea = listed.get_by_role("article", name="User prefers tea over coffee")
+    # Then each shows what it proposes and its evidence: the review of the turn, the message
+    expect(lisbon).to_contain_text("Add a new memory")
+    expect(lisbon.get_by_role("link", name=re.compile("review of turn"))).to_contain_text(turn)
+    lisbon.get_by_text("Messages it came from").click()
+    expect(lisbon.get_by_role("list", name="Messages it came from")).to_contain_text(
+        "I live in Lisbon. I prefer tea over coffee."
+    )
+    console.shot("pending")
+    # When one is approved, Then it is a memory, gone from the list, and the records show it
+    lisbon.get_by_role("button", name="Approve").click()
+    expect(
+        page.get_by_role("status").filter(has_text="Approved: User lives in Lisbon")
+    ).to_be_visible()
+    expect(lisbon).to_have_count(0)
+    expect(listed.get_by_role("article")).to_have_count(1)
+    [active] = client.list_records(agent)["records"]
+    assert (active["summary"], active["status"]) == ("User lives in Lisbon", "ACTIVE")
+    # When the other is rejected, Then nothing waits and it is kept REJECTED
+    tea.get_by_role("button", name="Reject").click()
+    expect(page.get_by_role("status").filter(has_text="Rejected: User prefers tea")).to_be_visible()
+    expect(page.get_by_text("Nothing is waiting for approval.")).to_be_visible()
+    [rejected] = client.list_records(agent, status="REJECTED")["records"]
+    assert rejected["summary"] == "User prefers tea over coffee"
+    page.get_by_role("navigation", name="Agent").get_by_role("link", name="Records").click()
+    expect(page.get_by_role("table", name="Records").get_by_role("link")).to_have_text(
+        ["User lives in Lisbon"]
+    )
+
+
+def test_a_refused_decision_is_said_in_words_and_the_proposal_stays(
+    console, client, module_server, fresh
+):
+    # Given an agent that learnt where the user lives, then put its writes under review and
+    # heard a correction, and the memory it would replace deleted meanwhile
+    agent = f"teams/stale/{fresh}"
+    client.put_agent(agent, memory_manifest(**{**REVIEWED, "extraction": {"approval": "auto"}}))
+    _said(client, agent, "I live in Lisbon.")
+    deadline = time.monotonic() + 60
+    while not (known := client.list_records(agent)["records"]):
+        assert time.monotonic() < deadline, "the review did not run in 60 s"
+        time.sleep(0.1)
+    client.put_agent(agent, memory_manifest(**REVIEWED))
+    _said(client, agent, "Actually, I live in Porto now.")
+    [correction] = _pending(client, agent, 1)
+    client.delete_record(agent, known[0]["id"])
+    console.sign_in()
+    page = console.page
+    console.open(f"/agents/{agent}/-/pending")
+    item = page.get_by_role("article", name=correction["summary"])
+    # Then it names the memory it would replace, and that the memory changed since
+    expect(item).to_contain_text("Replace")
+    expect(item.get_by_role("link", name="User lives in Lisbon")).to_be_visible()
+    expect(item).to_contain_text("Changed since: now deleted at v2")
+    # When it is approved, Then the refusal is said in words and it stays pending
+    item.get_by_role("button", name="Approve").click()
+    expect(item.get_by_role("alert")).to_contain_text(
+        "The memory it would change has changed since; review again"
+    )
+    console.shot("pending-stale")
+    assert client.get_record(agent, correction["id"])["status"] == "PENDING"
+    assert all("409" in e for e in console.errors), console.errors
+    console.errors.clear()
+    # An agent's own credential cannot decide: the console says so
+    from agent_memory.local.tokens import add_token
+
+    own, _ = add_token(module_server.data_dir, "default", roles=frozenset({"agent"}))
+    page.get_by_role("button", name="Sign out").click()
+    console.token = own
+    console.sign_in()
+    console.open(f"/agents/{agent}/-/pending")
+    item.get_by_role("button", name="Reject").click()
+    expect(item.get_by_role("alert")).to_contain_text("an agent cannot approve or reject its own")
+    assert client.get_record(agent, correction["id"])["status"] == "PENDING"
+    assert console.errors and all("403" in e for e in console.errors), console.errors
+    console.errors.clear()
+
+
+def test_a_pending_write_is_shown_as_text_whatever_it_says(console, client, fresh):
+    # Given a pending write whose text is markup (a review keeps what it was told)
+    agent = f"teams/hostile/{fresh}"
+    client.put_agent(agent, memory_manifest(**REVIEWED))
+    _said(client, agent, "I live in Lisbon.")
+    [record] = _pending(client, agent, 1)
+    hostile = '<img src="x" onerror="window.pwned = 1">Lisbon<script>window.pwned = 2</script>'
+    shown = {**record, "summary": hostile, "content": hostile, "labels": {"<b>k</b>": "<i>v</i>"}}
+    page = console.page
+
+    def listing(route) -> None:
+        # the service's own answer, with the record's text replaced by markup
+        answer = route.fetch()
+        body = answer.json()
+        body["records"] = [shown if r["id"] == record["id"] else r for r in body["records"]]
+        route.fulfill(response=answer, json=body)
+
+    page.route(re.compile(r"/-/records\?.*status=PENDING"), listing)
+    console.sign_in()
+    console.open(f"/agents/{agent}/-/pending")
+    item = page.get_by_role("article").first
+    # Then the markup is text: no element made from it, nothing run
+    expect(item.get_by_role("heading", level=3)).to_have_text(hostile)
+    expect(item.get_by_label("Content")).to_have_text(hostile)
+    expect(item).to_contain_text("<b>k</b>: <i>v</i>")
+    assert item.locator("img, script, b, i").count() == 0
+    assert page.evaluate("window.pwned") is None

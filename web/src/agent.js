@@ -1,19 +1,23 @@
-// An agent's page: its tabs, and the live event stream that tells them to look again.
+// An agent's page: its tabs, the live event stream that tells them to look again, and the
+// control that shows the agent as it stood at a past instant (read-only).
 
 import { useEffect, useState } from "preact/hooks";
 import { agentPath, get } from "./api.js";
+import { AsOfControl, checkAsOf, past, PastBanner } from "./asof.js";
 import { subscribe } from "./events.js";
 import { html } from "./html.js";
 import { MemoryTab } from "./memory.js";
+import { PendingTab } from "./pending.js";
 import { RecordsTab } from "./records.js";
 import { SessionsTab } from "./sessions.js";
 import { SettingsTab } from "./settings.js";
-import { href, useLoad } from "./util.js";
+import { href, navigate, useLoad, when } from "./util.js";
 import { Loading, Problem } from "./widgets.js";
 
 const TABS = [
   ["memory", "Memory", MemoryTab],
   ["records", "Records", RecordsTab],
+  ["pending", "Pending", PendingTab],
   ["sessions", "Sessions", SessionsTab],
   ["settings", "Settings", SettingsTab],
 ];
@@ -26,8 +30,14 @@ const STREAM_TEXT = {
   off: "No live updates",
 };
 
-export function AgentPage({ agentId, tab, rest }) {
-  const agent = useLoad(() => get(agentPath(agentId)), [agentId]);
+export function AgentPage({ agentId, tab, rest, asOf = "" }) {
+  // A route's asOf that names no instant is said on the page and never sent.
+  const badTime = checkAsOf(asOf);
+  const agent = useLoad(
+    () => (badTime ? Promise.resolve(null) : get(agentPath(agentId), past(asOf))),
+    [agentId, asOf],
+  );
+  const notYet = asOf && agent.error && agent.error.status === 404;
   // Every event bumps `changed`: each tab loads again what it shows, so a change made
   // elsewhere (an agent's turn, another console) appears without a reload.
   const [changed, setChanged] = useState(0);
@@ -53,13 +63,15 @@ export function AgentPage({ agentId, tab, rest }) {
   );
   const current = TABS.find(([name]) => name === tab) || TABS[0];
   const Tab = current[2];
+  // The same tab and item, at another instant ("" is now).
+  const viewAt = (iso) => navigate(`/agents/${agentId}/-/${current[0]}${rest ? "/" + rest : ""}`, iso);
   return html`<main id="main" class="page" tabindex="-1">
     <div class="page-head">
       <div>
         <p class="crumbs"><a href=${href("/agents")}>Agents</a> /</p>
         <h1 class="agent-id">${agentId}</h1>
         ${agent.data &&
-        html`<p class="muted">manifest v${agent.data.manifestVersion}${agent.data.forkedFrom
+        html`<p class="muted">manifest v${agent.data.manifestVersion}${asOf ? " then" : ""}${agent.data.forkedFrom
           ? ` · fork of ${agent.data.forkedFrom}`
           : ""}</p>`}
       </div>
@@ -68,7 +80,13 @@ export function AgentPage({ agentId, tab, rest }) {
         ${latest && html`<span class="latest"> · last: ${latest}</span>`}
       </p>
     </div>
-    <${Problem} error=${agent.error} />
+    <${AsOfControl} asOf=${badTime ? "" : asOf} onChange=${viewAt} />
+    ${asOf && html`<${PastBanner} asOf=${asOf} onNow=${() => viewAt("")} />`}
+    <${Problem} error=${badTime || (notYet ? null : agent.error)} />
+    ${notYet &&
+    html`<p class="notice" role="status">This agent did not exist yet at ${when(asOf)}: its first manifest was saved later.</p>`}
+    ${asOf && !badTime && current[0] === "sessions" &&
+    html`<p class="notice">Sessions and turns are shown as they are now: a past view covers memories, records and the manifest.</p>`}
     <nav class="tabs" aria-label="Agent">
       ${TABS.map(
         ([name, label]) =>
@@ -80,6 +98,6 @@ export function AgentPage({ agentId, tab, rest }) {
       ? html`<${Loading} label="Loading the agent" />`
       : agent.data &&
         html`<${Tab} agent=${agent.data} agentId=${agentId} rest=${rest} changed=${changed}
-          onAgentChanged=${agent.reload} />`}
+          asOf=${asOf} onAgentChanged=${agent.reload} onChanged=${() => setChanged((n) => n + 1)} />`}
   </main>`;
 }

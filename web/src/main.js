@@ -11,7 +11,7 @@ import { href, useHash } from "./util.js";
 
 function App() {
   const [signedIn, setSignedIn] = useState(Boolean(getToken()));
-  const route = useHash();
+  const { path: route, asOf } = useHash();
   useEffect(() => {
     // A token revoked (or a server restarted with a new one) sends the user back to sign in.
     whenUnauthorized(() => {
@@ -35,7 +35,8 @@ function App() {
       <button type="button" class="link" onClick=${signOut}>Sign out</button>
     </header>
     ${match
-      ? html`<${AgentPage} key=${match[1]} agentId=${match[1]} tab=${match[2]} rest=${match[3] || ""} />`
+      ? html`<${AgentPage} key=${match[1]} agentId=${match[1]} tab=${match[2]} rest=${match[3] || ""}
+          asOf=${asOf} />`
       : html`<${Agents} />`}`;
 }
 

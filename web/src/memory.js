@@ -1,9 +1,11 @@
 // The Memory tab (the file-memory spec's): each memory with its description, version, who
 // changed it last and when; a row opens its content, its history with a diff between any two
-// versions, an editor that writes with compare-and-swap, and Delete behind a confirmation.
+// versions, an editor that writes with compare-and-swap, and Delete behind a confirmation. In a
+// past view (`asOf`) every read answers for that instant and nothing can be changed.
 
 import { useEffect, useState } from "preact/hooks";
 import { agentPath, get, getAll, request, segments } from "./api.js";
+import { byThen, past } from "./asof.js";
 import { html } from "./html.js";
 import { ago, href, navigate, useLoad, useReveal, when } from "./util.js";
 import { Confirm, Diff, Empty, Loading, Markdown, Problem, VersionPair } from "./widgets.js";
@@ -12,16 +14,16 @@ const PREFIX = "/memories/";
 const short = (path) => (path.startsWith(PREFIX) ? path.slice(PREFIX.length) : path);
 const memoryUrl = (agentId, path) => agentPath(agentId, "memories/" + segments(short(path)));
 
-export function MemoryTab({ agentId, rest, changed }) {
+export function MemoryTab({ agentId, rest, changed, asOf }) {
   const selected = rest ? PREFIX + rest : null;
   const [text, setText] = useState("");
   const [query, setQuery] = useState("");
   const list = useLoad(
     () =>
       query
-        ? get(agentPath(agentId, "memories"), { query, limit: 50 }).then((r) => r.memories)
-        : getAll(agentPath(agentId, "memories"), "memories"),
-    [agentId, query, changed],
+        ? get(agentPath(agentId, "memories"), { query, limit: 50, ...past(asOf) }).then((r) => r.memories)
+        : getAll(agentPath(agentId, "memories"), "memories", past(asOf)),
+    [agentId, query, changed, asOf],
   );
   const open = (path) => navigate(`/agents/${agentId}/-/memory/${short(path)}`);
   return html`<div class=${"split" + (selected ? " has-detail" : "")}>
@@ -65,11 +67,13 @@ export function MemoryTab({ agentId, rest, changed }) {
               </tbody>
             </table>
             ${list.data && !list.data.length &&
-            html`<${Empty}>${query ? "No memory matches." : "This agent has no memories yet."}</${Empty}>`}
+            html`<${Empty}>${query
+              ? "No memory matches."
+              : asOf ? "This agent had no memories then." : "This agent has no memories yet."}</${Empty}>`}
           </div>`}
     </section>
     ${selected &&
-    html`<${MemoryDetail} key=${selected} agentId=${agentId} path=${selected} changed=${changed}
+    html`<${MemoryDetail} key=${selected} agentId=${agentId} path=${selected} changed=${changed} asOf=${asOf}
       onClose=${() => navigate(`/agents/${agentId}/-/memory`)} onChanged=${list.reload} open=${open} />`}
   </div>`;
 }
@@ -88,16 +92,18 @@ export const Actor = ({ actor, agentId }) => {
   return html`<span class="actor" title=${actor}><span class="chip">${who}</span> ${rest}</span>`;
 };
 
-function MemoryDetail({ agentId, path, changed, onClose, onChanged }) {
+function MemoryDetail({ agentId, path, changed, asOf, onClose, onChanged }) {
   // The history first: it says whether the memory is still there, so a deleted one is never
-  // asked for (no 404 to show) and its history stays on screen.
+  // asked for (no 404 to show) and its history stays on screen. In a past view, the history
+  // up to that instant says whether it was there then.
   const memory = useLoad(async () => {
-    const versions = await getAll(agentPath(agentId, "memory-versions"), "versions", { path });
+    const all = await getAll(agentPath(agentId, "memory-versions"), "versions", { path });
+    const versions = all.filter((v) => byThen(v.at, asOf));
     const newest = versions[0];
     if (!newest) return { missing: true, versions };
     if (newest.operation === "delete" || newest.path !== path) return { gone: true, versions };
-    return { ...(await get(memoryUrl(agentId, path))), versions };
-  }, [agentId, path, changed]);
+    return { ...(await get(memoryUrl(agentId, path), past(asOf))), versions };
+  }, [agentId, path, changed, asOf]);
   const ref = useReveal();
   const [view, setView] = useState("rendered");
   const [confirming, setConfirming] = useState(false);
@@ -109,7 +115,9 @@ function MemoryDetail({ agentId, path, changed, onClose, onChanged }) {
   useEffect(() => {
     // A memory deleted (here or elsewhere) has only its history left to show.
     if (gone && view !== "history") setView("history");
-  }, [gone]);
+    // The past is read-only: an editor open when the view moved there closes.
+    else if (asOf && view === "edit") setView("rendered");
+  }, [gone, asOf]);
 
   const remove = async () => {
     setBusy(true);
@@ -133,7 +141,7 @@ function MemoryDetail({ agentId, path, changed, onClose, onChanged }) {
     ["rendered", "Rendered"],
     ["raw", "Raw"],
     ["history", "History"],
-    ["edit", "Edit"],
+    ...(asOf ? [] : [["edit", "Edit"]]),
   ];
   const data = gone ? null : memory.data;
   return html`<section class="detail card" aria-labelledby="memory-title" ref=${ref}>
@@ -146,8 +154,12 @@ function MemoryDetail({ agentId, path, changed, onClose, onChanged }) {
       ${data.description && html`<span>${data.description}</span>${" · "}`}v${data.version}${" · "}
       <${Actor} actor=${data.updatedBy} agentId=${agentId} />${" · "}
       <span title=${when(data.updatedAt)}>${ago(data.updatedAt)}</span>${" · "}${data.bytes} bytes</p>`}
-    ${memory.data && memory.data.gone && html`<p class="notice">This memory is deleted; its history is kept.</p>`}
-    ${memory.data && memory.data.missing && html`<p class="notice">No memory has this path.</p>`}
+    ${memory.data && memory.data.gone && html`<p class="notice">${asOf
+      ? "This memory was deleted by then; its history is kept."
+      : "This memory is deleted; its history is kept."}</p>`}
+    ${memory.data && memory.data.missing && html`<p class="notice">${asOf
+      ? "No memory had this path then."
+      : "No memory has this path."}</p>`}
     ${notice && html`<p class="notice" role="status">${notice}</p>`}
     <${Problem} error=${error || memory.error} />
     <div class="toolbar">
@@ -158,7 +170,7 @@ function MemoryDetail({ agentId, path, changed, onClose, onChanged }) {
               onClick=${() => setView(name)}>${label}</button>`,
         )}
       </div>
-      ${!gone && data &&
+      ${!gone && data && !asOf &&
       html`<button type="button" class="danger" onClick=${() => setConfirming(true)}>Delete</button>`}
     </div>
     ${memory.loading && !memory.data && html`<${Loading} label="Loading the memory" />`}
@@ -166,7 +178,7 @@ function MemoryDetail({ agentId, path, changed, onClose, onChanged }) {
     ${data && view === "raw" && html`<pre class="raw" aria-label="Raw content">${data.content}</pre>`}
     ${view === "history" && memory.data &&
     html`<${History} agentId=${agentId} versions=${memory.data.versions} />`}
-    ${data && view === "edit" &&
+    ${data && view === "edit" && !asOf &&
     html`<${Editor} agentId=${agentId} path=${path} base=${data}
       onSaved=${(saved) => {
         setNotice(`Saved v${saved.version}.`);

@@ -1,8 +1,10 @@
 // The Records tab: an agent's memory records with filters and hybrid search; a record opens its
 // content, its versions and its provenance (the session and turn that wrote it, or the review).
+// In a past view (`asOf`) the listing and the record answer as they stood at that instant.
 
 import { useState } from "preact/hooks";
 import { agentPath, get, getAll } from "./api.js";
+import { byThen, past } from "./asof.js";
 import { html } from "./html.js";
 import { Actor } from "./memory.js";
 import { ago, href, navigate, useLoad, useReveal, when } from "./util.js";
@@ -20,7 +22,7 @@ function labelsParam(text) {
   return Object.keys(labels).length ? JSON.stringify(labels) : undefined;
 }
 
-export function RecordsTab({ agentId, rest, changed }) {
+export function RecordsTab({ agentId, rest, changed, asOf }) {
   const [form, setForm] = useState(BLANK);
   const [filters, setFilters] = useState(BLANK);
   const params = {
@@ -30,13 +32,14 @@ export function RecordsTab({ agentId, rest, changed }) {
     scope: filters.scope,
     status: filters.status,
     pinned: filters.pinned,
+    ...past(asOf),
   };
   const records = useLoad(
     () =>
       filters.query
         ? get(agentPath(agentId, "records"), { ...params, limit: 50 }).then((r) => r.records)
         : getAll(agentPath(agentId, "records"), "records", params),
-    [agentId, JSON.stringify(filters), changed],
+    [agentId, JSON.stringify(filters), changed, asOf],
   );
   const set = (name) => (e) => setForm({ ...form, [name]: e.target.value });
   const selected = rest || null;
@@ -70,7 +73,9 @@ export function RecordsTab({ agentId, rest, changed }) {
           <label for="record-status">Status</label>
           <select id="record-status" value=${form.status} onChange=${set("status")}>
             <option value="ACTIVE">active</option><option value="SUPERSEDED">superseded</option>
-            <option value="DELETED">deleted</option><option value="all">all</option>
+            <option value="DELETED">deleted</option><option value="EXPIRED">expired</option>
+            <option value="PENDING">pending</option><option value="REJECTED">rejected</option>
+            <option value="all">all</option>
           </select>
         </div>
         <div class="field">
@@ -110,7 +115,7 @@ export function RecordsTab({ agentId, rest, changed }) {
           </div>`}
     </section>
     ${selected &&
-    html`<${RecordDetail} key=${selected} agentId=${agentId} id=${selected} changed=${changed}
+    html`<${RecordDetail} key=${selected} agentId=${agentId} id=${selected} changed=${changed} asOf=${asOf}
       onClose=${() => navigate(`/agents/${agentId}/-/records`)} />`}
   </div>`;
 }
@@ -121,11 +126,24 @@ const Labels = ({ labels, quiet }) => {
   return pairs.map(([name, value]) => html`<span class="chip" key=${name}>${name}: ${value}</span> `);
 };
 
-function RecordDetail({ agentId, id, changed, onClose }) {
-  const record = useLoad(() => get(agentPath(agentId, "records/" + id)), [agentId, id, changed]);
+// The record as it stood at `asOf`: the listing's as-of read of this one id, any status (null
+// when it was not written yet).
+const recordThen = (agentId, id, asOf) =>
+  get(agentPath(agentId, "records"), { ids: id, status: "all", asOf }).then(
+    (page) => page.records[0] || null,
+  );
+
+function RecordDetail({ agentId, id, changed, asOf, onClose }) {
+  const record = useLoad(
+    () => (asOf ? recordThen(agentId, id, asOf) : get(agentPath(agentId, "records/" + id))),
+    [agentId, id, changed, asOf],
+  );
   const versions = useLoad(
-    () => getAll(agentPath(agentId, `records/${id}/versions`), "versions"),
-    [agentId, id, changed],
+    () =>
+      getAll(agentPath(agentId, `records/${id}/versions`), "versions").then((all) =>
+        all.filter((v) => byThen(v.at, asOf)),
+      ),
+    [agentId, id, changed, asOf],
   );
   const r = record.data;
   const ref = useReveal();
@@ -136,6 +154,8 @@ function RecordDetail({ agentId, id, changed, onClose }) {
     </div>
     <${Problem} error=${record.error || versions.error} />
     ${record.loading && !r && html`<${Loading} label="Loading the record" />`}
+    ${asOf && !record.loading && !record.error && !r &&
+    html`<p class="notice">This record did not exist yet then.</p>`}
     ${r &&
     html`<dl class="facts">
         <dt>Id</dt><dd><code>${r.id}</code></dd>
@@ -143,6 +163,8 @@ function RecordDetail({ agentId, id, changed, onClose }) {
         <dt>Scope</dt><dd>${r.scope}${r.sessionId && html` (session <code>${r.sessionId}</code>)`}</dd>
         <dt>Status</dt><dd><span class=${"status " + r.status}>${r.status.toLowerCase()}</span>
           ${r.replacedBy && html` by <a href=${href(`/agents/${agentId}/-/records/${r.replacedBy}`)}>${r.replacedBy}</a>`}</dd>
+        ${r.proposal &&
+        html`<dt>Proposes</dt><dd><${Proposes} agentId=${agentId} proposal=${r.proposal} /></dd>`}
         <dt>Pinned</dt><dd>${r.pinned ? "yes" : "no"}</dd>
         <dt>Labels</dt><dd><${Labels} labels=${r.labels} /></dd>
         <dt>Version</dt><dd>v${r.version} · ${when(r.updatedAt)}</dd>
@@ -186,4 +208,22 @@ export function Provenance({ agentId, p, compact }) {
     ${p.sources && p.sources.length > 0 &&
     html`<dt>Sources</dt><dd>${p.sources.map((s) => html`<code key=${s}>${s}</code> `)}</dd>`}
   </dl>`;
+}
+
+// What a review's write awaiting approval proposes: a new memory, or to replace or delete the
+// memory `proposal.target` as it was at `targetVersion`. `target` (when read) is that memory as
+// it is now, so a proposal whose target moved since says so before anyone approves it.
+const ACTIONS = { add: "Add", replace: "Replace", delete: "Delete" };
+
+export function Proposes({ agentId, proposal, target }) {
+  const action = proposal.action;
+  if (!proposal.target) return html`<span class=${"op " + action}>${ACTIONS[action] || action}</span> a new memory`;
+  const moved =
+    target && (target.status !== "ACTIVE" || target.version !== proposal.targetVersion);
+  return html`<span class=${"op " + action}>${ACTIONS[action] || action}</span>${" "}
+    <a href=${href(`/agents/${agentId}/-/records/${proposal.target}`)}>${target ? target.summary : proposal.target}</a>
+    ${" "}<span class="muted">as it was at v${proposal.targetVersion}</span>
+    ${moved &&
+    html`<div class="moved">Changed since: now ${target.status.toLowerCase()} at v${target.version}.</div>`}
+    ${target === null && html`<div class="moved">That memory is gone.</div>`}`;
 }

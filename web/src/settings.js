@@ -1,15 +1,20 @@
-// The Settings tab: the agent's manifest, every saved version, and a diff between any two.
+// The Settings tab: the agent's manifest, every saved version, and a diff between any two; in a
+// past view, the manifest then and the versions saved by then.
 
 import { useEffect, useState } from "preact/hooks";
 import { agentPath, getAll } from "./api.js";
+import { byThen } from "./asof.js";
 import { html } from "./html.js";
 import { ago, pretty, useLoad, when } from "./util.js";
 import { Diff, Loading, Problem, VersionPair } from "./widgets.js";
 
-export function SettingsTab({ agent, agentId, changed }) {
+export function SettingsTab({ agent, agentId, changed, asOf }) {
   const versions = useLoad(
-    () => getAll(agentPath(agentId, "manifest-versions"), "versions"),
-    [agentId, agent.manifestVersion, changed],
+    () =>
+      getAll(agentPath(agentId, "manifest-versions"), "versions").then((all) =>
+        all.filter((v) => byThen(v.createdAt, asOf)),
+      ),
+    [agentId, agent.manifestVersion, changed, asOf],
   );
   const list = versions.data || [];
   const [from, setFrom] = useState(0);

@@ -4,7 +4,16 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 
 
 // Routes live in the hash (`#/agents/teams/web/-/memory/notes/a.md`): a reload or a shared
-// link opens the same view, and no server route is needed beyond `/`.
+// link opens the same view, and no server route is needed beyond `/`. A past view of an agent
+// adds `?asOf=<ISO time>`; a `?` inside a path is encoded (%3F), so the first bare `?` starts it.
+export function parseHash(hash) {
+  const raw = hash.replace(/^#/, "");
+  const mark = raw.indexOf("?");
+  const path = decodePath(mark < 0 ? raw : raw.slice(0, mark)) || "/agents";
+  const asOf = new URLSearchParams(mark < 0 ? "" : raw.slice(mark + 1)).get("asOf") || "";
+  return { path, asOf };
+}
+
 export function useHash() {
   const [hash, setHash] = useState(location.hash);
   useEffect(() => {
@@ -12,7 +21,7 @@ export function useHash() {
     addEventListener("hashchange", changed);
     return () => removeEventListener("hashchange", changed);
   }, []);
-  return decodePath(hash.replace(/^#/, "")) || "/agents";
+  return parseHash(hash);
 }
 
 // Each segment on its own: a memory path may hold `#`, `?` or `%`, which must not end the hash.
@@ -29,10 +38,26 @@ const decodePath = (text) =>
     })
     .join("/");
 
-export const href = (path) => "#" + encodePath(path);
+// `/agents/<id>/-/` of an agent's route, or null.
+const agentPrefix = (path) => {
+  const match = path.match(/^\/agents\/.+?\/-\//);
+  return match ? match[0] : null;
+};
 
-export const navigate = (path) => {
-  location.hash = href(path);
+// A link within the agent's page keeps the past view it is shown in, so that following it never
+// slips back to now unnoticed; a link elsewhere (another agent, the Agents page) drops it.
+const keptAsOf = (path) => {
+  const here = parseHash(location.hash);
+  const prefix = agentPrefix(here.path);
+  return here.asOf && prefix && path.startsWith(prefix) ? here.asOf : "";
+};
+
+export const href = (path, asOf = keptAsOf(path)) =>
+  "#" + encodePath(path) + (asOf ? "?asOf=" + encodeURIComponent(asOf) : "");
+
+// `asOf`: the past instant to show ("" for now); left out, a past view is kept as href keeps it.
+export const navigate = (path, asOf) => {
+  location.hash = href(path, asOf);
 };
 
 export function when(iso) {
