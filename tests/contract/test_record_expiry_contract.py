@@ -255,9 +255,7 @@ def test_a_sweep_gives_both_stores_the_same_versions_events_and_audit(
     assert [(c.id, c.operation, c.version) for c in event.changes] == [("rec_2", "expire", 2)]
     # and audited by the sweeper
     trail = store.list_audit("acme", None, 10, None, SWEEPER, half)
-    assert [(e.method, e.agent_id, e.target) for e in trail] == [
-        ("EXPIRE", AGENT, "records/rec_2")
-    ]
+    assert [(e.method, e.agent_id, e.target) for e in trail] == [("EXPIRE", AGENT, "records/rec_2")]
 
     # When the sweep runs again at the same instant (a retry), nothing is written twice
     assert sweeper.expire_batch(half, 10) == (0, False)

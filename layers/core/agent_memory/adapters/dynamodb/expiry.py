@@ -37,9 +37,12 @@ class DynamoExpiry:
                 entries.extend((item.expires_at, item.pk, item.sk) for item in found)
             soonest = heapq.nsmallest(limit, entries)
             heads = (
-                [item.to_record() for item in model.batch_get(
-                    [(pk, sk) for _, pk, sk in soonest], consistent_read=True
-                )]
+                [
+                    item.to_record()
+                    for item in model.batch_get(
+                        [(pk, sk) for _, pk, sk in soonest], consistent_read=True
+                    )
+                ]
                 if soonest
                 else []
             )

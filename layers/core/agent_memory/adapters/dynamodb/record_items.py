@@ -22,7 +22,6 @@ from ...domain.records.models import (
 from . import keys
 from .item_base import Item
 
-
 # The expiring index (template.yaml: Table's GlobalSecondaryIndexes) holds the record heads
 # stored ACTIVE with an expiresAt, sorted by it: the expiry sweep's one Query a shard, where a
 # table has no other way to them short of a Scan. It is sparse: a head carries `expiring`

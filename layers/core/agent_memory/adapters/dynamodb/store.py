@@ -18,8 +18,8 @@ from pynamodb.expressions.update import Action
 from ...domain.extraction.ports import ConsolidationSchedule
 from ...domain.kernel.errors import Conflict, NotFound, PreconditionFailed
 from ...domain.kernel.events import updates_json
-from ...domain.records.ports import ExpiringRecords
 from ...domain.kernel.models import Agent, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.records.ports import ExpiringRecords
 from ...domain.sessions.ports import NO_WRITES, TurnWrites
 from ...domain.store import Store
 from . import keys
