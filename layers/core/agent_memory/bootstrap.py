@@ -334,7 +334,7 @@ def build_consolidations(
     settings: Settings, store: Store, service: ConsolidationService
 ) -> ConsolidationWorker | None:
     """What runs scheduled consolidations (harness.memory.consolidation.every): started as a
-    thread by the embedded server only; the cloud's scheduled function calls its run_due."""
+    thread by the embedded server only (the cloud's state machine runs consolidation_steps)."""
     from .domain.extraction.ports import ConsolidationSchedule
 
     if not isinstance(store, ConsolidationSchedule):
