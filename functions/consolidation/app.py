@@ -1,13 +1,18 @@
-"""Consolidation function: started by an EventBridge Scheduler schedule (template.yaml), it
-consolidates once each agent whose harness.memory.consolidation.every has come round
-(agent_memory.domain.extraction.consolidation_schedule) and returns the ids of the runs made.
-One agent's failure is logged and does not stop the others; an agent missed because the
-invocation ran out of time is still due at the next one."""
+"""Consolidation function: the tasks of the consolidation state machine (statemachine.asl.json),
+which an EventBridge Scheduler schedule starts every ConsolidationCheckRate (template.yaml).
+
+Each invocation runs one step named in the event: `expire` (a bounded batch of the expiry sweep:
+records whose expiresAt has passed get their `expire` version), `due` (a page of the agents whose
+harness.memory.consolidation.every has come round), or `consolidate` (one agent's run). The
+event's shape is read by agent_memory.adapters.consolidation_steps. Errors propagate so the state
+machine's Retry and Catch see them: one agent's failure is caught in its own Map iteration and
+does not stop the others."""
 
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from agent_memory.adapters.consolidation_steps import ConsolidationSteps
 from agent_memory.adapters.observability import lambda_logger, traced
 from agent_memory.bootstrap import build_services
 from agent_memory.settings import Settings
@@ -15,17 +20,18 @@ from agent_memory.settings import Settings
 logger = lambda_logger()  # every module's logs, as this logger's JSON
 settings = Settings()
 services = build_services(settings)  # built at cold start: bad config fails here
-if services.consolidations is None:
-    raise RuntimeError("the store lists no scheduled consolidations (AGENT_MEMORY_STORE)")
-# Its run_due only: no thread is started here (one would freeze between invocations).
-consolidations = services.consolidations
+if services.consolidation is None:
+    raise RuntimeError("the consolidation function needs the consolidation service")
+# Bad config (a store that lists no schedule or expiring records) fails here too.
+steps = ConsolidationSteps.of(
+    services.store, services.consolidation, services.events, services.audit
+)
 
 
 @logger.inject_lambda_context
 def handle(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    run_ids = consolidations.run_due()
-    logger.info("scheduled consolidations done", extra={"runs": len(run_ids)})
-    return {"runIds": run_ids}
+    logger.append_keys(step=event.get("step"), agent_id=event.get("agentId"))
+    return steps.run(event)
 
 
 lambda_handler = traced(handle, settings.tracing)

@@ -4,7 +4,7 @@ must give the same answers at the same instant, whatever the machine's clock say
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -12,7 +12,9 @@ import pytest
 
 from agent_memory.adapters.dynamodb import DynamoStore
 from agent_memory.adapters.dynamodb import keys as dynamo_keys
+from agent_memory.domain.audit import AuditService
 from agent_memory.domain.files.models import TenantLimits
+from agent_memory.domain.kernel.events import Event, EventPublisher
 from agent_memory.domain.kernel.models import Session
 from agent_memory.domain.records.models import (
     Record,
@@ -20,6 +22,9 @@ from agent_memory.domain.records.models import (
     RecordQuery,
     RecordStatus,
 )
+from agent_memory.domain.records.ports import ExpiringRecords
+from agent_memory.domain.records.sweeper import SWEEPER, ExpirySweeper
+from agent_memory.domain.search.service import SearchService
 from agent_memory.domain.store import Store
 
 if TYPE_CHECKING:  # the `build` fixture; conftest is not imported at run time
@@ -161,3 +166,117 @@ def test_dynamodb_keeps_the_purge_instant_as_the_items_ttl(
     assert head.ttl is None
     versions[0].refresh(consistent_read=True)
     assert versions[0].ttl is None
+
+
+# -- the expiry sweep: the embedded worker's sweeper, the cloud's scheduled step ------------------
+
+
+class Published(EventPublisher):
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def publish(self, events: Sequence[Event]) -> None:
+        self.events.extend(events)
+
+
+def sweeper_of(store: Store, published: Published) -> ExpirySweeper:
+    """The sweeper as either shape builds it (no inline search index: none is under test)."""
+    assert isinstance(store, ExpiringRecords)
+    audit = AuditService(store, 0)  # kept for ever: the clock here is years ahead
+    return ExpirySweeper(store, store, SearchService(None, None, False), published, audit)
+
+
+def history(store: Store, record_id: str) -> list[tuple[RecordOperation, RecordStatus, str]]:
+    return [
+        (v.operation, v.record.status, v.changed_by.actor)
+        for v in store.record_versions("acme", AGENT, record_id, 10, None)
+    ]
+
+
+def test_records_expiring_are_the_active_heads_due_soonest_first(
+    store: Store, stored: dict[str, Record]
+) -> None:
+    # Given rec_2 expiring at T0, rec_3 an hour later, rec_4 deleted with a past expiry
+    assert isinstance(store, ExpiringRecords)
+    # When each store is asked at instants around them
+    # Then only ACTIVE heads whose expiry has come are due, soonest first, across tenants
+    assert store.records_expiring(T0 - timedelta(microseconds=1), 10) == []
+    assert ids(store.records_expiring(T0, 10)) == ["rec_2"]
+    later = T0 + timedelta(hours=2)
+    assert ids(store.records_expiring(later, 10)) == ["rec_2", "rec_3"]
+    assert ids(store.records_expiring(later, 1)) == ["rec_2"]
+    assert store.records_expiring(later, 0) == []
+
+
+def test_an_expiry_moved_or_cleared_leaves_the_due_records(
+    store: Store, build: Build, stored: dict[str, Record]
+) -> None:
+    # Given rec_2's expiry cleared and rec_3's moved a day on
+    cleared = build.change(stored["rec_2"], RecordOperation.SET_EXPIRY, expires_at=None)
+    moved = build.change(
+        stored["rec_3"], RecordOperation.SET_EXPIRY, expires_at=T0 + timedelta(days=1)
+    )
+    store.write_records("acme", AGENT, [cleared, moved])
+    # Then neither is due two hours after T0, and rec_3 is due again a day on
+    assert store.records_expiring(T0 + timedelta(hours=2), 10) == []
+    assert ids(store.records_expiring(T0 + timedelta(days=1), 10)) == ["rec_3"]
+
+
+def test_a_sweep_gives_both_stores_the_same_versions_events_and_audit(
+    store: Store, stored: dict[str, Record]
+) -> None:
+    # Given records expiring at T0 and an hour later, swept by the same sweeper on each store
+    published = Published()
+    sweeper = sweeper_of(store, published)
+
+    # When it runs half an hour after T0
+    half = T0 + timedelta(minutes=30)
+    done, more = sweeper.expire_batch(half, 10)
+
+    # Then rec_2 alone has an `expire` version, by the sweeper, at the sweep's instant
+    assert (done, more) == (1, False)
+    assert history(store, "rec_2") == [
+        (RecordOperation.EXPIRE, RecordStatus.EXPIRED, SWEEPER),
+        (RecordOperation.CREATE, RecordStatus.ACTIVE, "agent"),
+    ]
+    head = store.get_records("acme", AGENT, ["rec_2"])[0]
+    assert (head.status, head.version, head.updated_at) == (RecordStatus.EXPIRED, 2, half)
+    assert [v.operation for v in store.record_versions("acme", AGENT, "rec_3", 10, None)] == [
+        RecordOperation.CREATE
+    ]
+    # announced as agent.memory_updated, once
+    [event] = published.events
+    assert (event.type, event.tenant, event.agent_id, event.at) == (
+        "agent.memory_updated",
+        "acme",
+        AGENT,
+        half,
+    )
+    assert [(c.id, c.operation, c.version) for c in event.changes] == [("rec_2", "expire", 2)]
+    # and audited by the sweeper
+    trail = store.list_audit("acme", None, 10, None, SWEEPER, half)
+    assert [(e.method, e.agent_id, e.target) for e in trail] == [("EXPIRE", AGENT, "records/rec_2")]
+
+    # When the sweep runs again at the same instant (a retry), nothing is written twice
+    assert sweeper.expire_batch(half, 10) == (0, False)
+    assert len(history(store, "rec_2")) == 2
+    assert len(published.events) == 1
+    assert len(store.list_audit("acme", None, 10, None, SWEEPER, half)) == 1
+
+    # And an hour on, rec_3 follows, in as many batches as it takes
+    assert sweeper.sweep(T0 + timedelta(hours=2), batch=1).expired == 1
+    assert [c.id for e in published.events for c in e.changes] == ["rec_2", "rec_3"]
+
+
+def test_a_full_batch_says_more_may_be_due(
+    store: Store, build: Build, agent_with_session: MakeSession
+) -> None:
+    # Given three records that expired at T0
+    agent_with_session()
+    records = [build.record(f"rec_{n}", expires_at=T0) for n in (1, 2, 3)]
+    store.write_records("acme", AGENT, [build.create(r) for r in records])
+    sweeper = sweeper_of(store, Published())
+    # When they are swept two at a time, then the first batch says there may be more
+    assert sweeper.expire_batch(T0, 2) == (2, True)
+    assert sweeper.expire_batch(T0, 2) == (1, False)
+    assert store.records_expiring(T0, 10) == []

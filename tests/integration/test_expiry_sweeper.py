@@ -132,3 +132,34 @@ def test_a_purge_by_dynamodbs_ttl_is_kept_in_the_audit_trail(dynamo_table, tmp_p
         AGENT_ID,
         "records/rec_1",
     )
+
+
+def test_a_purge_told_twice_by_a_retried_stream_batch_is_audited_once(dynamo_table, tmp_path):
+    # Given the indexer's hook as the cloud wires it, and two records the TTL removed
+    now = datetime.now(UTC)
+    fields = {
+        "tenant": "acme",
+        "agent_id": AGENT_ID,
+        "scope": "agent",
+        "summary": "The office is closed on Friday",
+        "kind": "event",
+        "provenance": Provenance(actor="agent"),
+        "created_at": now,
+        "updated_at": now,
+        "expires_at": now,
+    }
+    first, second = Record(id="rec_1", **fields), Record(id="rec_2", **fields)
+    hook = purge_audit(dynamo_table, Settings(data_dir=tmp_path))
+    # When a stream batch tells of the first purge, fails, and is retried with both
+    hook(first)
+    hook(first)
+    hook(second)
+    # Then each purge is in the audit trail once
+    entries = dynamo_table.list_audit("acme", None, 10, None, None, now)
+    assert [(e.method, e.target) for e in entries] == [
+        ("PURGE", "records/rec_1"),
+        ("PURGE", "records/rec_2"),
+    ]
+    # And the same record id of another agent is its own purge
+    hook(first.model_copy(update={"agent_id": "teams/other"}))
+    assert len(dynamo_table.list_audit("acme", None, 10, None, None, now)) == 3

@@ -40,6 +40,7 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from .adapters.consolidation_worker import ConsolidationWorker
+    from .adapters.dynamodb import DynamoStore
     from .adapters.dynamodb.stream_indexer import StreamIndexer
     from .adapters.expiry_worker import ExpiryWorker
     from .adapters.extraction.dispatch import Dispatcher
@@ -250,19 +251,11 @@ def build_indexer(settings: Settings) -> StreamIndexer:
     )
 
 
-def purge_audit(store: Store, settings: Settings) -> Callable[[Record], None]:
-    """What keeps a purge by DynamoDB's TTL in the audit trail, as the embedded sweeper's."""
-    from .domain.records.sweeper import SWEEPER
+def purge_audit(store: DynamoStore, settings: Settings) -> Callable[[Record], None]:
+    """What keeps a purge by DynamoDB's TTL in the audit trail once, as the embedded sweeper's."""
+    from .adapters.dynamodb.purge_audit import purge_audit as kept_once
 
-    audit = AuditService(store, settings.audit_retention_days)
-
-    def purged(record: Record) -> None:
-        target = f"records/{record.id}"
-        audit.record_change(
-            record.tenant, SWEEPER, "PURGE", "PURGE record", record.agent_id, target
-        )
-
-    return purged
+    return kept_once(store, settings.audit_retention_days)
 
 
 def build_dispatcher(settings: Settings) -> Dispatcher:
@@ -341,7 +334,7 @@ def build_consolidations(
     settings: Settings, store: Store, service: ConsolidationService
 ) -> ConsolidationWorker | None:
     """What runs scheduled consolidations (harness.memory.consolidation.every): started as a
-    thread by the embedded server only; the cloud's scheduled function calls its run_due."""
+    thread by the embedded server only (the cloud's state machine runs consolidation_steps)."""
     from .domain.extraction.ports import ConsolidationSchedule
 
     if not isinstance(store, ConsolidationSchedule):

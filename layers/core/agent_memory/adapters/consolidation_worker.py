@@ -1,6 +1,7 @@
 """The embedded shape's consolidation worker: one thread that every few minutes consolidates
 the agents whose harness.memory.consolidation.every has come round (the cloud shape runs no
-such thread: its scheduled function calls run_due, see docs/memory-over-time.md)."""
+such thread: its scheduled state machine runs each due agent as a task, see
+adapters/consolidation_steps.py and docs/memory-over-time.md)."""
 
 from __future__ import annotations
 

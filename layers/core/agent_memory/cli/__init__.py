@@ -6,6 +6,7 @@ import argparse
 
 from .. import __version__
 from .agents import add_agents_command
+from .backfill import add_backfill_command
 from .backup import add_backup_commands
 from .errors import run_reporting
 from .flags import client_flags
@@ -27,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_command(commands)
     add_reindex_command(commands)
     add_backup_commands(commands)
+    add_backfill_command(commands)
     add_token_command(commands)
     add_agents_command(commands)
     add_tenant_command(commands)

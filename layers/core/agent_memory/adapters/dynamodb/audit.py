@@ -4,24 +4,50 @@ sweeper gets there (it may take days) a listing leaves them out itself."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from itertools import islice
 
+from pynamodb.connection import Connection
 from pynamodb.expressions.condition import Condition
 
 from ...domain.audit.models import AuditEntry
 from . import keys
 from .items import Items
-from .transactions import storage_errors
+from .transactions import ConditionsFailed, Transaction, storage_errors
+
+# How long the marker of a change audited once is kept: past the stream's 24 hours, after
+# which nothing retries the change any more.
+ONCE_KEPT = timedelta(days=2)
 
 
 class DynamoAudit:
     _items: Items
+    connection: Connection
 
     def append_audit(self, entry: AuditEntry) -> None:
         item = self._items.audit.of(entry)
         with storage_errors():
             item.save(self._items.audit.pk.does_not_exist())
+
+    def append_audit_once(self, entry: AuditEntry, once: str) -> bool:
+        """Keep `entry` unless a change named `once` (within its tenant) was kept already: a
+        marker keyed by it is put in the same transaction, on condition that it is new. False
+        when it was not (a retried stream record), and nothing is written then."""
+        marker = self._items.item(
+            keys.audit_pk(entry.tenant),
+            keys.audit_once_sk(once),
+            ttl=(entry.at + ONCE_KEPT).replace(microsecond=0),
+        )
+        item = self._items.audit.of(entry)
+        try:
+            with Transaction(self.connection) as tx:
+                tx.put("once", marker, self._items.item.pk.does_not_exist())
+                tx.put("entry", item, self._items.audit.pk.does_not_exist())
+        except ConditionsFailed as exc:
+            if "once" in exc.failed:
+                return False
+            raise
+        return True
 
     def list_audit(
         self,

@@ -96,6 +96,7 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         return bind(template, settings)
 
     item = bound(Item)
+    record = bound(RecordItem)
     items = Items(
         item=item,
         agent=bound(AgentItem),
@@ -105,7 +106,7 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         execution=bound(ExecutionItem),
         effect=bound(EffectItem),
         effect_id=bound(EffectIdItem),
-        record=bound(RecordItem),
+        record=record,
         record_version=bound(RecordVersionItem),
         file=bound(FileItem),
         file_version=bound(FileVersionItem),
@@ -120,9 +121,11 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         event_id=bound(EventIdItem),
         # pynamodb caches a connection (and so a botocore client) per model class; handing the
         # first one to the others gives the whole store one client, paid for once per cold start.
-        table=item._get_connection(),
+        # The record head's, as its schema names the table's one index (the expiring index).
+        table=record._get_connection(),
     )
     for cls in (
+        items.item,
         items.agent,
         items.version,
         items.session,
@@ -130,7 +133,6 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         items.execution,
         items.effect,
         items.effect_id,
-        items.record,
         items.record_version,
         items.file,
         items.file_version,

@@ -21,6 +21,7 @@
     usage total       pk T#{tenant}#A#{agentId}#U            sk TOTAL#["{purpose}","{modelId}"]
     tenant limits     pk T#{tenant}#LIMITS                   sk LIMITS
     audit entry       pk T#{tenant}#AUDIT                    sk AU#{auditId}
+    audited once      pk T#{tenant}#AUDIT                    sk AO#{change}
     named manifest    pk T#{tenant}#NM                       sk NM#{name}
     its version       pk T#{tenant}#NM#{name}                sk NMV#{version:010d}
     word posting      pk T#{tenant}#A#{agentId}#W#{kind}     sk WP#{word}#{docId}
@@ -136,6 +137,15 @@ def named_manifest_version_sk(version: int) -> str:
 
 def audit_sk(audit_id: str) -> str:
     return f"{AUDIT_ENTRY}{audit_id}"
+
+
+# A change audited once only (a TTL purge, which a retried stream batch reports again): its
+# marker beside the entries, which `AU#` listings never reach.
+AUDIT_ONCE = "AO#"
+
+
+def audit_once_sk(change: str) -> str:
+    return f"{AUDIT_ONCE}{change}"
 
 
 def agent_sk(agent_id: str) -> str:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import datetime
 
 from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute
+from pynamodb.indexes import GlobalSecondaryIndex, KeysOnlyProjection
 
 from ...domain.kernel.durations import instant_key
 from ...domain.records.models import (
     Record,
+    RecordStatus,
     RecordVersion,
     from_doc,
     to_doc,
@@ -18,6 +21,43 @@ from ...domain.records.models import (
 )
 from . import keys
 from .item_base import Item
+
+# The expiring index (template.yaml: Table's GlobalSecondaryIndexes) holds the record heads
+# stored ACTIVE with an expiresAt, sorted by it: the expiry sweep's one Query a shard, where a
+# table has no other way to them short of a Scan. It is sparse: a head carries `expiring`
+# (its shard) only while it is ACTIVE and expiring, so expired, superseded and deleted heads
+# leave it by the same write that changes them. Every expiring record of every tenant is in
+# it, so its partitions are spread over EXPIRING_SHARDS shards by record, each one Query.
+EXPIRING_INDEX = "expiring"
+EXPIRING_SHARDS = 16
+EXPIRING = "EX#"
+
+
+def expiring_shard(tenant: str, agent_id: str, record_id: str) -> str:
+    """The index partition a record's head is kept in while it is expiring."""
+    digest = hashlib.sha256(f"{tenant}\n{agent_id}\n{record_id}".encode()).digest()
+    return f"{EXPIRING}{int.from_bytes(digest[:4], 'big') % EXPIRING_SHARDS:02d}"
+
+
+def expiring_shards() -> list[str]:
+    return [f"{EXPIRING}{n:02d}" for n in range(EXPIRING_SHARDS)]
+
+
+def is_expiring(record: Record) -> bool:
+    """Whether its head belongs in the expiring index (what the sweep may still expire)."""
+    return record.status is RecordStatus.ACTIVE and record.expires_at is not None
+
+
+class ExpiringIndex(GlobalSecondaryIndex["RecordItem"]):
+    """Heads stored ACTIVE with an expiresAt, soonest first within a shard (keys only: the
+    sweep reads each head again, consistently, before it judges it)."""
+
+    class Meta:
+        index_name = EXPIRING_INDEX
+        projection = KeysOnlyProjection()
+
+    expiring = UnicodeAttribute(hash_key=True)
+    expires_at = UnicodeAttribute(range_key=True)
 
 
 class RecordItem(Item):
@@ -36,6 +76,9 @@ class RecordItem(Item):
     doc = UnicodeAttribute()
     # When it expires (durations.instant_key); `ttl` (Item) is when DynamoDB purges it.
     expires_at = UnicodeAttribute(null=True)
+    # Its shard of the expiring index, only while is_expiring (the index is sparse).
+    expiring = UnicodeAttribute(null=True)
+    expiring_index = ExpiringIndex()
 
     @classmethod
     def of(
@@ -57,6 +100,7 @@ class RecordItem(Item):
             version=record.version,
             doc=json.dumps(to_doc(record)),
             expires_at=instant_key(record.expires_at) if record.expires_at else None,
+            expiring=expiring_shard(tenant, agent_id, record.id) if is_expiring(record) else None,
             ttl=purge,
         )
 

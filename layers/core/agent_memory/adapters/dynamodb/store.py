@@ -19,6 +19,7 @@ from ...domain.extraction.ports import ConsolidationSchedule
 from ...domain.kernel.errors import Conflict, NotFound, PreconditionFailed
 from ...domain.kernel.events import updates_json
 from ...domain.kernel.models import Agent, ManifestVersion, Session, Turn, TurnStatus
+from ...domain.records.ports import ExpiringRecords
 from ...domain.sessions.ports import NO_WRITES, TurnWrites
 from ...domain.store import Store
 from . import keys
@@ -26,6 +27,7 @@ from .audit import DynamoAudit
 from .blobs import Blobs
 from .consolidation_schedule import DynamoConsolidationSchedule
 from .consolidations import DynamoConsolidations
+from .expiry import DynamoExpiry
 from .extraction import DynamoExtraction
 from .files import DynamoFiles, files_failure
 from .history import DynamoHistory
@@ -58,11 +60,13 @@ class DynamoStore(
     DynamoExtraction,
     DynamoConsolidations,
     DynamoConsolidationSchedule,
+    DynamoExpiry,
     DynamoAudit,
     DynamoNamedManifests,
     PartitionDeletes,
     Store,
     ConsolidationSchedule,
+    ExpiringRecords,
 ):
     """The Store port on the single table `table_name`; `host` points it at a local endpoint.
 
@@ -80,13 +84,15 @@ class DynamoStore(
         self.connection = self._items.connection
 
     def create_table(self) -> None:
-        """Create the table unless it exists: on demand, streams of old and new images, TTL on."""
+        """Create the table unless it exists: on demand, streams of old and new images, TTL on,
+        and the expiring index (record_items.py), as template.yaml makes it."""
         item = self._items.item
         with storage_errors():
             if item.exists():
                 return
             try:
-                item.create_table(wait=True)
+                # The record head's class declares the index, so its schema is the table's.
+                self._items.record.create_table(wait=True)
             except TableError as exc:
                 # Someone else created it between our check and our create: that is success.
                 if exc.cause_response_code != "ResourceInUseException":

@@ -48,8 +48,25 @@ class AuditService:
     ) -> AuditEntry:
         """An entry for a change the service made itself (the expiry sweeper's), named by
         its own actor, beside the API's."""
+        entry = self.entry(tenant, actor, method, route, agent_id, target, status)
+        self._store.append_audit(entry)
+        logger.info("audited", extra={"audit_id": entry.id, "actor": entry.actor})
+        return entry
+
+    def entry(
+        self,
+        tenant: str,
+        actor: str,
+        method: str,
+        route: str,
+        agent_id: str | None,
+        target: str,
+        status: int = 200,
+    ) -> AuditEntry:
+        """The entry record_change keeps, made now and not yet kept (for a store that keeps
+        it its own way, such as once only)."""
         now = utcnow()
-        entry = AuditEntry(
+        return AuditEntry(
             tenant=tenant,
             id=new_id(AUDIT_PREFIX),
             at=now,
@@ -62,9 +79,6 @@ class AuditService:
             # Whole seconds: what DynamoDB's TTL attribute keeps.
             expires_at=(now + self._retention).replace(microsecond=0) if self._retention else None,
         )
-        self._store.append_audit(entry)
-        logger.info("audited", extra={"audit_id": entry.id, "actor": entry.actor})
-        return entry
 
     def list(
         self,

@@ -3,14 +3,17 @@
 An agent is due when it has no kept run yet, or when its newest kept run started at least
 `every` ago. Runs an app asked for count too: an agent consolidated by hand an hour ago is not
 consolidated again by the schedule until `every` has passed since. The embedded worker asks
-this every few minutes (adapters/consolidation_worker.py) and runs each due agent once.
+this every few minutes (adapters/consolidation_worker.py) and runs each due agent once; the
+cloud's consolidation state machine asks it a page at a time (due_page) and runs each agent of
+a page as its own task (adapters/consolidation_steps.py).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from ..kernel.durations import parse_duration
@@ -29,20 +32,56 @@ logger = logging.getLogger(__name__)
 class Due:
     tenant: str
     agent_id: str
+    # harness.memory.consolidation.every as the schedule keeps it (an ISO 8601 duration).
+    every: str = ""
 
 
 def due(store: Store, schedule: ConsolidationSchedule, now: datetime) -> list[Due]:
     """The agents whose scheduled consolidation is due at `now`."""
-    found = []
-    for tenant, agent_id, every in schedule.scheduled_consolidations():
+    return [one for one, _ in _walk(store, list(schedule.scheduled_consolidations()), now)]
+
+
+def due_page(
+    store: Store,
+    schedule: ConsolidationSchedule,
+    now: datetime,
+    after: tuple[str, str] | None,
+    limit: int,
+) -> tuple[list[Due], bool]:
+    """Up to `limit` agents due at `now`, in (tenant, agent id) order after `after`, and whether
+    scheduled agents remain past the last one. Paged by the schedule's order, not by what is
+    due, so an agent whose run fails (and so stays due) is not listed again in the same pass."""
+    scheduled = sorted(
+        one
+        for one in schedule.scheduled_consolidations()
+        if after is None or (one[0], one[1]) > after
+    )
+    found: list[Due] = []
+    for one, position in _walk(store, scheduled, now):
+        found.append(one)
+        if len(found) >= limit:
+            return found, position < len(scheduled) - 1
+    return found, False
+
+
+def _walk(
+    store: Store, scheduled: list[tuple[str, str, str]], now: datetime
+) -> Iterator[tuple[Due, int]]:
+    """Each agent of `scheduled` due at `now`, with its position in it."""
+    for position, (tenant, agent_id, every) in enumerate(scheduled):
         try:
             period = parse_duration(every)
         except ValueError:
             continue  # the manifest check refuses these; one saved before it is skipped
-        newest = store.list_consolidations(tenant, agent_id, 1, None)
-        if not newest or newest[0].started_at + period <= now:
-            found.append(Due(tenant, agent_id))
-    return found
+        if is_due(store, tenant, agent_id, period, now):
+            yield Due(tenant, agent_id, every), position
+
+
+def is_due(store: Store, tenant: str, agent_id: str, period: timedelta, now: datetime) -> bool:
+    """Whether the agent, consolidated every `period`, is due at `now`: no kept run, or its
+    newest started at least `period` ago."""
+    newest = store.list_consolidations(tenant, agent_id, 1, None)
+    return not newest or newest[0].started_at + period <= now
 
 
 def run_due(

@@ -77,17 +77,23 @@ class RecordStore(ABC):
         expected version holds (PreconditionFailed otherwise)."""
 
 
-class ExpirySweep(ABC):
-    """What the embedded shape's sweeper needs of its store, across tenants: the records whose
-    expiry has passed but are still stored ACTIVE, and the purge of those past their retention.
-
-    The cloud shape has no sweeper: a read judges expiry at its own instant (RecordQuery.at),
-    and DynamoDB's TTL removes a record's head and versions at its purge instant (the item's
-    `ttl`), the stream taking its search document out."""
+class ExpiringRecords(ABC):
+    """What an expiry sweep needs of its store, across tenants: the records whose expiry has
+    passed but are still stored ACTIVE. Both shapes: the embedded worker's sweeper, and the
+    cloud's scheduled sweep (a step of the consolidation state machine)."""
 
     @abstractmethod
     def records_expiring(self, now: datetime, limit: int) -> list[Record]:
-        """Up to `limit` heads stored ACTIVE whose expiresAt is at or before `now`."""
+        """Up to `limit` heads stored ACTIVE whose expiresAt is at or before `now`, soonest
+        expiry first."""
+
+
+class ExpirySweep(ExpiringRecords):
+    """The embedded shape's sweeper also purges: records past their retention go with their
+    versions and search documents.
+
+    The cloud shape does not purge here: DynamoDB's TTL removes a record's head and versions at
+    its purge instant (the item's `ttl`), the stream taking its search document out."""
 
     @abstractmethod
     def purge_records(self, now: datetime, limit: int) -> list[Record]:

@@ -1,6 +1,8 @@
-"""The embedded shape's expiry sweeper: writes EXPIRED down for records whose expiresAt has
-passed, and purges those past their tenant's retention, each change in the audit trail and
-announced as agent.memory_updated.
+"""The expiry sweeper: writes EXPIRED down for records whose expiresAt has passed, and (the
+embedded shape) purges those past their tenant's retention, each change in the audit trail and
+announced as agent.memory_updated. The embedded worker runs it every few seconds; the cloud's
+consolidation state machine runs it a batch a step (functions/consolidation), DynamoDB's TTL
+doing the purge there.
 
 Reads never wait for it: a read judges expiry at its own instant (Record.seen_at). The sweep
 only makes the stored status, the search index and the audit trail say what reads already do."""
@@ -19,7 +21,7 @@ from ..kernel.ids import new_id
 from ..kernel.models import utcnow
 from ..search import SearchService
 from .models import Provenance, Record, RecordOperation, RecordStatus, RecordVersion, RecordWrite
-from .ports import ExpirySweep
+from .ports import ExpiringRecords, ExpirySweep
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -37,12 +39,13 @@ class SweepCounts:
 
 
 class ExpirySweeper:
-    """One sweep at a time (the worker's thread, or a test with its own clock)."""
+    """One sweep at a time (the worker's thread, a scheduled step, or a test with its own
+    clock). It purges only when its store purges (ExpirySweep); the cloud's TTL purges."""
 
     def __init__(
         self,
         store: Store,
-        sweep: ExpirySweep,
+        sweep: ExpiringRecords,
         search: SearchService,
         events: EventPublisher,
         audit: AuditService,
@@ -58,28 +61,35 @@ class ExpirySweeper:
         at = now or utcnow()
         expired = purged = 0
         while True:
-            due = self._sweep.records_expiring(at, batch)
-            done = sum(self._expire(record, at) for record in due)
+            done, more = self.expire_batch(at, batch)
             expired += done
-            if len(due) < batch or not done:
+            if not more:
                 break
-        while True:
-            gone = self._sweep.purge_records(at, batch)
-            for record in gone:
-                self._audit.record_change(
-                    record.tenant,
-                    SWEEPER,
-                    "PURGE",
-                    "PURGE record",
-                    record.agent_id,
-                    f"records/{record.id}",
-                )
-            purged += len(gone)
-            if len(gone) < batch:
-                break
+        if isinstance(self._sweep, ExpirySweep):
+            while True:
+                gone = self._sweep.purge_records(at, batch)
+                for record in gone:
+                    self._audit.record_change(
+                        record.tenant,
+                        SWEEPER,
+                        "PURGE",
+                        "PURGE record",
+                        record.agent_id,
+                        f"records/{record.id}",
+                    )
+                purged += len(gone)
+                if len(gone) < batch:
+                    break
         if expired or purged:
             logger.info("expiry swept", extra={"expired": expired, "purged": purged})
         return SweepCounts(expired=expired, purged=purged)
+
+    def expire_batch(self, now: datetime, batch: int = BATCH) -> tuple[int, bool]:
+        """Expire up to `batch` records due at `now`: how many were, and whether more may be
+        due (a full batch read, not all of it skipped as changed meanwhile)."""
+        due = self._sweep.records_expiring(now, batch)
+        done = sum(self._expire(record, now) for record in due)
+        return done, len(due) >= batch and done > 0
 
     def _expire(self, record: Record, now: datetime) -> bool:
         """Write EXPIRED down as a new version, unless the record changed since it was read."""
