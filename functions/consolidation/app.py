@@ -9,12 +9,14 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from agent_memory.adapters.observability import lambda_logger, traced
+from agent_memory.adapters.snapstart import register_snapstart_hooks
 from agent_memory.bootstrap import build_services
 from agent_memory.settings import Settings
 
 logger = lambda_logger()  # every module's logs, as this logger's JSON
 settings = Settings()
 services = build_services(settings)  # built at cold start: bad config fails here
+register_snapstart_hooks()  # SnapStart: restored environments renew clients and randomness
 if services.consolidations is None:
     raise RuntimeError("the store lists no scheduled consolidations (AGENT_MEMORY_STORE)")
 # Its run_due only: no thread is started here (one would freeze between invocations).
