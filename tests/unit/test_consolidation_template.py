@@ -20,7 +20,8 @@ def test_the_schedule_invokes_the_consolidation_function_at_the_check_rate():
     assert properties["ScheduleExpression"] == ("Ref", "ConsolidationCheckRate")
     assert properties["FlexibleTimeWindow"] == {"Mode": "OFF"}
     target = properties["Target"]
-    assert target["Arn"] == ("GetAtt", "ConsolidationFunction.Arn")
+    # The alias: SnapStart starts published versions only (tests/unit/test_snapstart.py).
+    assert target["Arn"] == ("Ref", "ConsolidationFunction.Alias")
     assert target["RoleArn"] == ("GetAtt", "ConsolidationScheduleRole.Arn")
 
 
@@ -31,7 +32,7 @@ def test_the_schedule_role_may_invoke_the_consolidation_function_only():
     [policy] = role["Policies"]
     [statement] = policy["PolicyDocument"]["Statement"]
     assert statement["Action"] == "lambda:InvokeFunction"
-    assert statement["Resource"] == ("GetAtt", "ConsolidationFunction.Arn")
+    assert statement["Resource"] == ("Ref", "ConsolidationFunction.Alias")
 
 
 def test_the_function_runs_the_scheduled_handler_with_its_own_logs_and_no_scan():
