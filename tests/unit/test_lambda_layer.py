@@ -57,7 +57,11 @@ def imports_of(path: Path, name: str) -> set[str]:
                 base = ".".join(parts + ([base] if base else []))
             found.add(base)
             # `from . import keys` names a module, not an attribute
-            found |= {f"{base}.{alias.name}" for alias in node.names if module_path(f"{base}.{alias.name}")}
+            found |= {
+                f"{base}.{alias.name}"
+                for alias in node.names
+                if module_path(f"{base}.{alias.name}")
+            }
     return found
 
 

@@ -46,7 +46,10 @@ def test_every_function_publishes_a_version_behind_the_alias_live_with_snapstart
         "ApplyOn": ("If", ["StartFromSnapshots", "PublishedVersions", "None"])
     }
     parameter = template["Parameters"]["SnapStart"]
-    assert (parameter["Default"], parameter["AllowedValues"]) == ("Enabled", ["Enabled", "Disabled"])
+    assert (parameter["Default"], parameter["AllowedValues"]) == (
+        "Enabled",
+        ["Enabled", "Disabled"],
+    )
     assert template["Conditions"]["StartFromSnapshots"] == (
         "Equals",
         [("Ref", "SnapStart"), "Enabled"],

@@ -23,7 +23,6 @@ from pynamodb.connection import Connection, TableConnection
 from pynamodb.constants import PAY_PER_REQUEST_BILLING_MODE, STREAM_NEW_AND_OLD_IMAGE
 
 from ...domain.kernel.restore import on_restore
-
 from .agent_items import AgentItem, VersionItem
 from .audit_item import AuditItem
 from .file_items import FileCountItem, FileItem, FileVersionItem, PreviewFileItem, TenantLimitsItem

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ...domain.kernel.restore import on_restore
-
 from .index import OpenSearchIndex
 
 
