@@ -42,6 +42,11 @@ def test_every_function_publishes_a_version_behind_the_alias_live_with_snapstart
     template = load_template()
     function = template["Globals"]["Function"]
     assert function["AutoPublishAlias"] == "live"
+    # Any change publishes a version, a new layer included; the version replaced is deleted
+    # (a kept one would be billed for its cached snapshot).
+    assert all(p["AutoPublishAliasAllProperties"] is True for p in functions(template).values())
+    assert template["Resources"]["CoreLayer"]["Properties"]["PublishLambdaVersion"] is True
+    assert function["VersionDeletionPolicy"] == "Delete"
     assert function["SnapStart"] == {
         "ApplyOn": ("If", ["StartFromSnapshots", "PublishedVersions", "None"])
     }
@@ -56,9 +61,8 @@ def test_every_function_publishes_a_version_behind_the_alias_live_with_snapstart
     )
     # No function sets its own, so the Globals' apply to all six.
     assert sorted(functions(template)) == sorted(FUNCTIONS)
-    assert all(
-        "SnapStart" not in p and "AutoPublishAlias" not in p for p in functions(template).values()
-    )
+    own = {"SnapStart", "AutoPublishAlias", "VersionDeletionPolicy"}
+    assert all(own.isdisjoint(p) for p in functions(template).values())
 
 
 def test_every_function_is_one_snapstart_supports():
