@@ -12,12 +12,14 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from agent_memory.adapters.extraction.steps import run_step
 from agent_memory.adapters.observability import lambda_logger, traced
+from agent_memory.adapters.snapstart import register_snapstart_hooks
 from agent_memory.bootstrap import build_services
 from agent_memory.settings import Settings
 
 logger = lambda_logger()  # every module's logs, as this logger's JSON
 settings = Settings()
 services = build_services(settings)  # built at cold start: bad config fails here
+register_snapstart_hooks()  # SnapStart: restored environments renew clients and randomness
 if services.extraction is None:
     raise RuntimeError("the extraction function needs a model (AGENT_MEMORY_EXTRACTION_MODEL)")
 extraction = services.extraction

@@ -5,12 +5,14 @@ Wired by bootstrap.build_indexer; the logic is agent_memory.adapters.dynamodb.st
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from agent_memory.adapters.observability import lambda_logger, traced
+from agent_memory.adapters.snapstart import register_snapstart_hooks
 from agent_memory.bootstrap import build_indexer
 from agent_memory.settings import Settings
 
 logger = lambda_logger()  # every module's logs, as this logger's JSON
 settings = Settings()
 indexer = build_indexer(settings)  # parsed and wired at cold start: bad config fails here
+register_snapstart_hooks()  # SnapStart: restored environments renew clients and randomness
 
 
 @logger.inject_lambda_context

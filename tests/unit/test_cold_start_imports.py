@@ -24,7 +24,7 @@ HEAVY = {
     "s3transfer": "boto3",
     "opensearchpy": "the search routes' OpenSearch client, built on the first search",
     "requests": "opensearch-py's connection",
-    "numpy": "BedrockEmbedder's vectors, on the first embedding",
+    "numpy": "the embedded shape's vectors (the Lambda layer has none)",
     "onnxruntime": "the embedded shape's local embedder",
     "tokenizers": "the embedded shape's local embedder",
     "sqlite3": "the embedded shape's store",

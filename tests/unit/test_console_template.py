@@ -52,7 +52,7 @@ def test_the_console_routes_are_public_get_routes_that_exist_only_when_enabled()
     # Public like the OpenAPI document: the files hold no data; every API call takes the JWT.
     assert all(r["Properties"]["AuthorizationType"] == "NONE" for r in routes)
     integration = console["ConsoleIntegration"]["Properties"]
-    assert integration["IntegrationUri"] == ("GetAtt", "ApiFunction.Arn")
+    assert integration["IntegrationUri"] == ("Ref", "ApiFunction.Alias")  # SnapStart: the alias
     assert integration["PayloadFormatVersion"] == "2.0"
 
 

@@ -51,7 +51,8 @@ def test_the_state_machine_is_logged_and_may_invoke_its_function_only():
     assert properties["Type"] == "STANDARD"
     assert properties["DefinitionUri"] == "functions/consolidation/statemachine.asl.json"
     assert properties["DefinitionSubstitutions"] == {
-        "ConsolidationFunctionArn": ("GetAtt", "ConsolidationFunction.Arn")
+        # The alias: SnapStart starts published versions only (tests/unit/test_snapstart.py).
+        "ConsolidationFunctionArn": ("Ref", "ConsolidationFunction.Alias")
     }
     [destination] = properties["Logging"]["Destinations"]
     assert destination["CloudWatchLogsLogGroup"]["LogGroupArn"] == (

@@ -2,6 +2,8 @@
 
 import io
 import json
+import subprocess
+import sys
 
 import boto3
 import numpy as np
@@ -11,6 +13,7 @@ from botocore.response import StreamingBody
 from botocore.stub import Stubber
 
 from agent_memory.adapters.embeddings.bedrock import BedrockEmbedder, EmbeddingUnavailable
+from agent_memory.domain.search.embeddings import dot
 
 pytestmark = pytest.mark.unit
 
@@ -60,10 +63,10 @@ def test_vectors_are_unit_float32_in_order_and_tokens_are_summed(client):
         stub.add_response("invoke_model", titan_response([3.0, 4.0] + [0.0] * 254, 5))
         stub.add_response("invoke_model", titan_response([0.0] * 255 + [2.0], 7))
         result = embedder.embed(["a", "b"])
-    assert result.vectors.shape == (2, 256)
-    assert result.vectors.dtype == np.float32
-    np.testing.assert_allclose(result.vectors[0, :2], [0.6, 0.8], rtol=1e-6)
-    assert result.vectors[1, 255] == pytest.approx(1.0)
+    assert [(row.typecode, len(row)) for row in result.vectors] == [("f", 256), ("f", 256)]
+    np.testing.assert_allclose(result.vectors[0][:2], [0.6, 0.8], rtol=1e-6)
+    assert result.vectors[1][255] == pytest.approx(1.0)
+    assert dot(result.vectors[0], result.vectors[0]) == pytest.approx(1.0, rel=1e-6)
     assert result.input_tokens == 12
     assert result.model_id == "amazon.titan-embed-text-v2:0"
 
@@ -76,7 +79,7 @@ def test_a_batch_runs_on_several_threads_and_every_text_is_embedded(client, requ
             stub.add_response("invoke_model", titan_response([0.5] * 512, 2))
         result = embedder.embed(texts)
         stub.assert_no_pending_responses()
-    assert result.vectors.shape == (10, 512)
+    assert [len(row) for row in result.vectors] == [512] * 10
     assert result.input_tokens == 20
     assert sorted(json.loads(p["body"])["inputText"] for p in requests) == sorted(texts)
 
@@ -84,7 +87,7 @@ def test_a_batch_runs_on_several_threads_and_every_text_is_embedded(client, requ
 def test_no_texts_make_no_calls(client):
     with Stubber(client):
         result = BedrockEmbedder(client=client).embed([])
-    assert result.vectors.shape == (0, 1024)
+    assert list(result.vectors) == []
     assert result.input_tokens == 0
 
 
@@ -101,6 +104,45 @@ def test_a_client_error_becomes_a_503_embedding_error(client, count):
     assert raised.value.status == 503
     assert raised.value.to_body()["error"]["code"] == "embedding_unavailable"
     assert isinstance(raised.value.__cause__, ClientError)
+
+
+def test_an_answer_of_the_wrong_size_is_a_503_not_a_short_vector(client):
+    # Given an embedder asked for 256 dimensions, When the service answers with 255
+    embedder = BedrockEmbedder(client=client, dimensions=256)
+    with Stubber(client) as stub:
+        stub.add_response("invoke_model", titan_response([1.0] * 255, 1))
+        # Then it refuses the answer as the service being unavailable, not as a bug
+        with pytest.raises(EmbeddingUnavailable, match="255 dimensions"):
+            embedder.embed(["a"])
+
+
+NO_NUMPY_PROBE = """
+import io, json, sys
+import boto3
+from botocore.response import StreamingBody
+from botocore.stub import Stubber
+from agent_memory.adapters.embeddings.bedrock import BedrockEmbedder
+
+client = boto3.client(
+    "bedrock-runtime", region_name="us-east-1", aws_access_key_id="t", aws_secret_access_key="t"
+)
+raw = json.dumps({"embedding": [0.5] * 256, "inputTextTokenCount": 2}).encode()
+with Stubber(client) as stub:
+    stub.add_response("invoke_model", {"body": StreamingBody(io.BytesIO(raw), len(raw)),
+                                       "contentType": "application/json"})
+    vectors = BedrockEmbedder(client=client, dimensions=256).embed(["a"]).vectors
+print(len(vectors[0]), "numpy" in sys.modules)
+"""
+
+
+def test_embedding_needs_no_numpy():
+    # Given a fresh interpreter (the Lambda layer ships without numpy)
+    # When the cloud embedder embeds a text
+    out = subprocess.run(
+        [sys.executable, "-c", NO_NUMPY_PROBE], capture_output=True, text=True, check=True
+    )
+    # Then it returns its vector and never imported numpy
+    assert out.stdout.split() == ["256", "False"]
 
 
 @pytest.mark.parametrize("dimensions", [0, 128, 384, 1536, "1024"])

@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from ..domain.kernel.restore import on_restore
+
 
 class LazyClient:
     def __init__(self, service: str, region: str | None, client: Any = None, **config: Any) -> None:
@@ -13,7 +15,9 @@ class LazyClient:
         self._region = region
         self._config = config
         self._client = client
+        self._made = False
         self._lock = threading.Lock()
+        on_restore(self.forget)
 
     def get(self) -> Any:
         if self._client is None:
@@ -27,4 +31,13 @@ class LazyClient:
                         region_name=self._region,
                         config=Config(**self._config) if self._config else None,
                     )
+                    self._made = True
         return self._client
+
+    def forget(self) -> None:
+        """Drop a client this made (after a restore from a snapshot: its pooled sockets are
+        dead and its credentials were the snapshot's); the next use makes a new one. A client
+        handed in is the caller's and is kept."""
+        with self._lock:
+            if self._made:
+                self._client, self._made = None, False

@@ -15,12 +15,14 @@ its `doc` in S3 instead, its item naming the object.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pynamodb.connection import Connection, TableConnection
 from pynamodb.constants import PAY_PER_REQUEST_BILLING_MODE, STREAM_NEW_AND_OLD_IMAGE
 
+from ...domain.kernel.restore import on_restore
 from .agent_items import AgentItem, VersionItem
 from .audit_item import AuditItem
 from .file_items import FileCountItem, FileItem, FileVersionItem, PreviewFileItem, TenantLimitsItem
@@ -64,6 +66,17 @@ class Items:
     @property
     def connection(self) -> Connection:
         return self.table.connection
+
+    def forget_client(self) -> None:
+        forget_client(self.connection)
+
+
+def forget_client(connection: Connection) -> None:
+    """Make `connection` build a new botocore session and client on its next request (after a
+    restore from a snapshot: pooled sockets are dead, resolved credentials were the snapshot's).
+    pynamodb makes both lazily, from these two attributes."""
+    connection._client = None
+    connection._local = threading.local()
 
 
 def table_settings(table_name: str, region: str, host: str | None) -> dict[str, Any]:
@@ -147,4 +160,5 @@ def bind_items(table_name: str, region: str, host: str | None) -> Items:
         items.event_id,
     ):
         cls._connection = items.table
+    on_restore(items.forget_client)
     return items

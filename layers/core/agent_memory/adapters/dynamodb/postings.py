@@ -33,13 +33,14 @@ from pynamodb.attributes import JSONAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.exceptions import DoesNotExist
 
 from ...domain.kernel.errors import StorageUnavailable
+from ...domain.kernel.restore import on_restore
 from ...domain.kernel.retry import optimistic
 from ...domain.search.index import DocKind, Hit, IndexDoc, IndexFilter
 from ...domain.search.lexical import bm25_term, stems, weighted_words
 from ..s3vectors.filters import doc_fields, matches
 from . import keys
 from .item_base import IsoDateTimeAttribute, Item
-from .items import bind, table_settings
+from .items import bind, forget_client, table_settings
 from .transactions import Transaction, storage_errors
 
 logger = logging.getLogger(__name__)
@@ -90,6 +91,10 @@ class WordPostings:
         self._doc._connection = connection
         self._totals._connection = connection
         self._connection = connection.connection
+        on_restore(self.forget_client)
+
+    def forget_client(self) -> None:
+        forget_client(self._connection)
 
     # -- writes ---------------------------------------------------------------------------
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
+import math
+from array import array
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -66,8 +68,6 @@ class BedrockEmbedder(Embedder):
 
     def embed(self, texts: Sequence[str], *, query: bool = False) -> Embedding:
         # Titan V2 has no separate query mode, so `query` changes nothing here.
-        import numpy as np
-
         if len(texts) <= 1:
             results = [self._invoke(text) for text in texts]
         else:
@@ -81,12 +81,9 @@ class BedrockEmbedder(Embedder):
                 except BaseException:
                     pool.shutdown(wait=True, cancel_futures=True)
                     raise
-        vectors = np.array([vector for vector, _ in results], dtype=np.float32).reshape(
-            len(texts), self.dimensions
-        )
-        # Titan normalises when asked; normalising again in float32 keeps the port's promise exact.
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        vectors = vectors / np.clip(norms, 1e-12, None)
+        # Plain float32 rows, not numpy: the Lambda layer ships without numpy (67 MB unzipped),
+        # and a few vectors of a request need no array maths.
+        vectors = [unit_float32(vector, self.dimensions) for vector, _ in results]
         tokens = sum(count for _, count in results)
         return Embedding(vectors=vectors, model_id=self.model_id, input_tokens=tokens)
 
@@ -117,3 +114,14 @@ class BedrockEmbedder(Embedder):
 
     def _bedrock(self) -> Any:
         return self._client.get()
+
+
+def unit_float32(vector: Sequence[float], dimensions: int) -> array[float]:
+    """`vector` scaled to length 1 (Titan normalises when asked; doing it again keeps the port's
+    promise exact), as float32."""
+    if len(vector) != dimensions:
+        raise EmbeddingUnavailable(
+            f"the embedding service returned {len(vector)} dimensions, not {dimensions}"
+        )
+    norm = max(math.sqrt(math.fsum(x * x for x in vector)), 1e-12)
+    return array("f", (x / norm for x in vector))

@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from ...domain.kernel.restore import on_restore
 from .index import OpenSearchIndex
 
 
@@ -22,6 +23,13 @@ class _ClientOnFirstUse:
         self._build = build
         self._built: Any = None
         self._lock = threading.Lock()
+        on_restore(self.forget)
+
+    def forget(self) -> None:
+        """Drop the client (after a restore from a snapshot: its connections are dead and it
+        signs with the credentials it read before the snapshot); the next use builds another."""
+        with self._lock:
+            self._built = None
 
     def __getattr__(self, name: str) -> Any:
         # Only called for names this object lacks, that is every attribute of the client.

@@ -70,6 +70,14 @@ _last = [0, 0]
 _lock = threading.Lock()
 
 
+def forget_last_id() -> None:
+    """Start the next id afresh (after a restore from a snapshot: every environment resumed
+    from it would otherwise count up from the same last id whenever its clock reads no later
+    than the snapshot's, and make the same ids)."""
+    with _lock:
+        _last[0], _last[1] = 0, 0
+
+
 def new_id(prefix: str) -> str:
     """A monotonic ULID: 48-bit millisecond time then 80 random bits, Crockford base32.
 

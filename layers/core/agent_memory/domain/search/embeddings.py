@@ -14,7 +14,10 @@ from ..kernel.metrics import EMBEDDING_TOKENS, Metrics
 class Embedding:
     """Vectors for a batch of texts, L2-normalised, so a dot product is the cosine."""
 
-    vectors: Any  # numpy.ndarray of shape (len(texts), dimensions), float32
+    # One float32 row per text, in order: a numpy array of shape (len(texts), dimensions), or a
+    # list of array("f") rows (BedrockEmbedder: the Lambda layer has no numpy). Callers index,
+    # slice and iterate it, and take dot products with `dot`.
+    vectors: Any
     model_id: str
     input_tokens: int
     # Each text's share of input_tokens, where the model says (to bill each text's owner).
@@ -26,6 +29,11 @@ class Embedding:
             return list(self.tokens)
         total = sum(len(t) for t in texts) or 1
         return [round(self.input_tokens * len(t) / total) for t in texts]
+
+
+def dot(a: Sequence[float], b: Sequence[float]) -> float:
+    """The dot product of two rows of `Embedding.vectors` (of unit rows: their cosine)."""
+    return float(sum(x * y for x, y in zip(a, b, strict=True)))
 
 
 class Embedder(ABC):

@@ -12,7 +12,7 @@ from ..kernel.metrics import NO_METRICS, SEARCHES, Metrics
 from ..kernel.models import Turn
 from ..kernel.records import Provenance, Record
 from ..usage import UsageEntry
-from .embeddings import Embedder
+from .embeddings import Embedder, dot
 from .index import EmbedRequest, Hit, IndexDoc, IndexFilter, SearchIndex
 from .lexical import tokenize
 from .ranking import Ranked, fuse
@@ -197,7 +197,7 @@ class SearchService:
             query_vector = embedding.vectors[0]
             vector = self.index.vector(tenant, agent_id, query_vector, where, depth)
             for record, row in zip(extra, embedding.vectors[1:], strict=True):
-                vector.append(Hit(record.id, float(row @ query_vector), record.created_at))
+                vector.append(Hit(record.id, dot(row, query_vector), record.created_at))
             vector.sort(key=lambda h: h.score, reverse=True)
         created = {h.id: h.created_at for h in (*lexical, *vector) if h.created_at is not None}
         return fuse(lexical, vector, mode, min_score, created), usage

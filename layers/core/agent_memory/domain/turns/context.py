@@ -15,6 +15,7 @@ from ..kernel.deferred import DeferredModel
 from ..kernel.errors import Conflict, DomainError, InvalidRequest
 from ..kernel.models import Turn, TurnStatus
 from ..kernel.records import Provenance
+from ..kernel.restore import on_restore
 from ..manifests import Manifest, MemoryConfig
 from ..usage import UsageEntry
 from .effects import Effect
@@ -149,6 +150,8 @@ class ManifestCache:
         self._size = size
         self._cache: dict[tuple[str, str, int], tuple[float, Manifest]] = {}
         self._lock = threading.Lock()  # request threads and the extraction worker share it
+        # Entries are dated by time.monotonic, which a restored snapshot does not carry on.
+        on_restore(self.clear)
 
     def memory(self, turn: Turn) -> MemoryConfig:
         return self.manifest(turn).harness.memory
@@ -170,6 +173,11 @@ class ManifestCache:
                 self._cache.pop(next(iter(self._cache)))
             self._cache[key] = (now, manifest)
         return manifest
+
+    def clear(self) -> None:
+        """Drop every kept version."""
+        with self._lock:
+            self._cache.clear()
 
     def forget(self, tenant: str, agent_id: str) -> None:
         """Drop what is kept of an agent's versions (it was deleted, or made anew)."""
