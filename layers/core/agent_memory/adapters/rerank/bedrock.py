@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import BotoCoreError, ClientError, ParamValidationError
 
 from agent_memory.adapters.aws import LazyClient
 from agent_memory.domain.search import Reranker, RerankFailed, Scores
@@ -64,6 +64,8 @@ class BedrockReranker(Reranker):
         except ClientError as exc:
             code = exc.response.get("Error", {}).get("Code", "unknown")
             raise RerankFailed(f"Bedrock refused the rerank ({code})") from exc
+        except ParamValidationError as exc:
+            raise RerankFailed(f"Bedrock would refuse the request: {exc}") from exc
         except BotoCoreError as exc:
             raise RerankFailed(f"Bedrock could not be reached: {exc}") from exc
         scores: list[float | None] = [None] * len(documents)
