@@ -1,6 +1,7 @@
 """BedrockReranker against a real bedrock-agent-runtime client: botocore validates each request
-against the service's own model (a malformed one raises before the Stubber answers), and the
-Stubber's answers are checked against the response shape."""
+against the service's own model (member names, required members, types: a malformed request
+raises ParamValidationError before the Stubber answers), and the Stubber checks its answers
+against the response shape."""
 
 import boto3
 import pytest
@@ -89,10 +90,3 @@ def test_an_answer_missing_a_document_is_a_failed_rerank(client):
 def test_a_model_id_without_a_region_cannot_name_its_arn(client):
     with pytest.raises(RerankFailed, match="AWS_REGION"):
         BedrockReranker(region=None, client=client).score(MODEL, "q", ["a"])
-
-
-def test_a_request_botocore_would_refuse_is_a_failed_rerank(client):
-    # An empty document breaks the service model's minimum length: botocore refuses it before
-    # anything is sent (the stage sends a space for an empty text, so this never happens).
-    with Stubber(client), pytest.raises(RerankFailed, match="would refuse"):
-        BedrockReranker(region="us-west-2", client=client).score(MODEL, "q", [""])
