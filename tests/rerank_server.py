@@ -40,7 +40,9 @@ class RerankServer:
             return 200, json.dumps([{"index": i, "score": scores[i]} for i in best_first]).encode()
         results = [{"index": i, "relevance_score": scores[i]} for i in best_first]
         usage = {"total_tokens": sum(len(str(t).split()) for t in texts)}
-        return 200, json.dumps({"model": body.get("model"), "results": results, "usage": usage}).encode()
+        return 200, json.dumps(
+            {"model": body.get("model"), "results": results, "usage": usage}
+        ).encode()
 
 
 @contextmanager

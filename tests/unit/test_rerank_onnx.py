@@ -69,7 +69,9 @@ def test_each_pair_is_scored_by_the_models_relevance_logit(root, columns):
     session = ZebraSession(columns)
     reranker = OnnxReranker(root, session_factory=lambda path: session)
     # When documents are scored against a query
-    scores = reranker.score("cross-encoder/tiny", "zebra", ["horse", "zebra stripes", "zebra zebra"])
+    scores = reranker.score(
+        "cross-encoder/tiny", "zebra", ["horse", "zebra stripes", "zebra zebra"]
+    )
     # Then each document's score is its logit, in the order given
     assert list(scores.scores) == [0.0, 1.0, 2.0]
     # And the model read (query, document) pairs, padded to the longest, with their token types
