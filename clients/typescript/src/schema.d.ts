@@ -2229,7 +2229,7 @@ export type components = {
          * RecordOperation
          * @enum {string}
          */
-        RecordOperation: "create" | "supersede" | "delete" | "set_expiry" | "expire" | "approve" | "reject" | "unpin";
+        RecordOperation: "create" | "supersede" | "delete" | "set_expiry" | "expire" | "approve" | "reject" | "unpin" | "restate";
         /**
          * RecordStatus
          * @enum {string}
@@ -2255,6 +2255,25 @@ export type components = {
             next: string | null;
             /** Versions */
             versions: components["schemas"]["RecordVersion"][];
+        };
+        /**
+         * RerankConfig
+         * @description A second stage over the first `top` hits of a search: a model scores each against the
+         *     query and they are put in its order; hits past `top` follow in their first-stage order.
+         */
+        RerankConfig: {
+            /** Model */
+            model: string;
+            /**
+             * Provider
+             * @enum {string}
+             */
+            provider: "bedrock" | "http" | "onnx";
+            /**
+             * Top
+             * @default 20
+             */
+            top?: number;
         };
         /** ResponseValidationError */
         ResponseValidationError: {
@@ -2304,6 +2323,7 @@ export type components = {
              * @enum {string}
              */
             mode?: "hybrid" | "lexical" | "vector";
+            rerank?: components["schemas"]["RerankConfig"] | null;
         };
         /** SearchHits */
         SearchHits: {
@@ -3050,12 +3070,16 @@ export type components = {
              * Format: date-time
              */
             at: string;
+            /** Documents */
+            documents?: number | null;
             /** Executionid */
             executionId?: string | null;
             /** Id */
             id: string;
             /** Inputtokens */
             inputTokens: number;
+            /** Latencyms */
+            latencyMs?: number | null;
             /** Modelid */
             modelId: string;
             /**
