@@ -2,7 +2,7 @@
 DynamoDB (under moto) as the cloud runs it, indexed from the table's stream into OpenSearch
 (tests/cloud_shape.py). The reranker is a real HTTP /rerank service on a loopback port
 (tests/rerank_server.py) that scores a text by the times it says "zebra": search_memory, the
-records listing's query, search_history, the history search and the one search each put their
+records listing's query (now and as of an instant), search_history, the history search and the one search each put their
 first hits in its order, and each keeps its first-stage order when the service fails."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import pytest
 
@@ -125,12 +126,20 @@ def searches(api: ApiClient) -> dict[str, list[str]]:
         "records listing": [
             r["summary"] for r in api.ok("GET", f"{A}/-/records", query=QUERY)["records"]
         ],
+        "records listing as of": [
+            r["summary"]
+            for r in api.ok("GET", f"{A}/-/records", query=QUERY, asOf=now())["records"]
+        ],
         "search_history": [e["text"] for e in tool("search_history")["events"]],
         "history search": [
             e["text"] for e in api.ok("GET", f"{A}/-/history", query=QUERY)["events"]
         ],
         "one search": [h["summary"] for h in one],
     }
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat()
 
 
 def zebras_first(texts: list[str]) -> list[str]:
