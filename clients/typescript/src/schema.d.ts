@@ -913,7 +913,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Model usage of an agent, newest first, with totals */
+        /**
+         * Model usage of an agent, newest first, with totals
+         * @description Each row is one model call: purpose `embed` (an embedding, for search or indexing), `memory` (a post-turn review's model) or `search` (a rerank of a search's first hits, with its `latencyMs` and the `documents` it scored).
+         */
         get: operations["usage_v1_agents__agent_id__usage_get"];
         put?: never;
         post?: never;
@@ -3087,7 +3090,10 @@ export type components = {
              * @default 0
              */
             outputTokens?: number;
-            /** Purpose */
+            /**
+             * Purpose
+             * @description embed, memory or search (a rerank)
+             */
             purpose: string;
             /** Sessionid */
             sessionId?: string | null;
