@@ -30,7 +30,12 @@ def test_a_memory_section_gets_the_spec_defaults():
     assert mem["access"] == "read_write"
     assert mem["scope"] == {"read": ["session"], "write": ["session"]}
     assert mem["kinds"] == ["guidance", "fact", "event", "reference"]
-    assert mem["search"] == {"mode": "hybrid", "max_results": 5, "min_score": None}
+    assert mem["search"] == {
+        "mode": "hybrid",
+        "max_results": 5,
+        "min_score": None,
+        "rerank": None,
+    }
     assert mem["extraction"] == {"prompt": None, "every": "turn", "approval": "auto"}
     assert mem["pinned"] is None
     assert mem["tools"] == []

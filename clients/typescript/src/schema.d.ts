@@ -913,7 +913,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Model usage of an agent, newest first, with totals */
+        /**
+         * Model usage of an agent, newest first, with totals
+         * @description Each row is one model call: purpose `embed` (an embedding, for search or indexing), `memory` (a post-turn review's model) or `search` (a rerank of a search's first hits, with its `latencyMs` and the `documents` it scored).
+         */
         get: operations["usage_v1_agents__agent_id__usage_get"];
         put?: never;
         post?: never;
@@ -2229,7 +2232,7 @@ export type components = {
          * RecordOperation
          * @enum {string}
          */
-        RecordOperation: "create" | "supersede" | "delete" | "set_expiry" | "expire" | "approve" | "reject" | "unpin";
+        RecordOperation: "create" | "supersede" | "delete" | "set_expiry" | "expire" | "approve" | "reject" | "unpin" | "restate";
         /**
          * RecordStatus
          * @enum {string}
@@ -2255,6 +2258,25 @@ export type components = {
             next: string | null;
             /** Versions */
             versions: components["schemas"]["RecordVersion"][];
+        };
+        /**
+         * RerankConfig
+         * @description A second stage over the first `top` hits of a search: a model scores each against the
+         *     query and they are put in its order; hits past `top` follow in their first-stage order.
+         */
+        RerankConfig: {
+            /** Model */
+            model: string;
+            /**
+             * Provider
+             * @enum {string}
+             */
+            provider: "bedrock" | "http" | "onnx";
+            /**
+             * Top
+             * @default 20
+             */
+            top?: number;
         };
         /** ResponseValidationError */
         ResponseValidationError: {
@@ -2304,6 +2326,7 @@ export type components = {
              * @enum {string}
              */
             mode?: "hybrid" | "lexical" | "vector";
+            rerank?: components["schemas"]["RerankConfig"] | null;
         };
         /** SearchHits */
         SearchHits: {
@@ -3050,12 +3073,16 @@ export type components = {
              * Format: date-time
              */
             at: string;
+            /** Documents */
+            documents?: number | null;
             /** Executionid */
             executionId?: string | null;
             /** Id */
             id: string;
             /** Inputtokens */
             inputTokens: number;
+            /** Latencyms */
+            latencyMs?: number | null;
             /** Modelid */
             modelId: string;
             /**
@@ -3063,7 +3090,10 @@ export type components = {
              * @default 0
              */
             outputTokens?: number;
-            /** Purpose */
+            /**
+             * Purpose
+             * @description embed, memory or search (a rerank)
+             */
             purpose: string;
             /** Sessionid */
             sessionId?: string | null;

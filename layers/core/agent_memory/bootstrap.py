@@ -35,6 +35,7 @@ from .domain.sessions.service import SessionService
 from .domain.store import Store
 from .domain.tools.service import ToolService
 from .domain.turns.context import ManifestCache
+from .rerankers import build_rerank
 from .services import Services
 from .settings import Settings
 
@@ -172,16 +173,17 @@ def build_search(
     """Embedded: the index lives in the SQLite file and is written with each commit. Cloud:
     OpenSearch Serverless or S3 Vectors (AGENT_MEMORY_SEARCH_BACKEND), fed by the stream indexer;
     without either, lexical in-process."""
+    rerank = build_rerank(settings, metrics)
     attach = getattr(store, "attach_index", None)
     if attach is not None:
         index = attach(
             embedder.model_id if embedder else None, embedder.dimensions if embedder else None
         )
-        return SearchService(index, embedder, inline=True, metrics=metrics)
+        return SearchService(index, embedder, inline=True, metrics=metrics, rerank=rerank)
     if settings.search_backend == "s3-vectors" or settings.opensearch_endpoint:
         index = build_cloud_index(settings, embedder, timeout=5.0)  # three tries inside 29 s
-        return SearchService(index, embedder, inline=False, metrics=metrics)
-    return SearchService(None, embedder, inline=False, metrics=metrics)
+        return SearchService(index, embedder, inline=False, metrics=metrics, rerank=rerank)
+    return SearchService(None, embedder, inline=False, metrics=metrics, rerank=rerank)
 
 
 def build_cloud_index(

@@ -73,6 +73,16 @@ class Settings(BaseSettings):
     # in this vector bucket (an index per agent) and words in the table (docs/cost.md).
     search_backend: Literal["opensearch-serverless", "s3-vectors"] = "opensearch-serverless"
     s3vectors_bucket: str | None = None
+    # Rerank (a manifest's harness.memory.search.rerank picks a provider and its model): where
+    # each provider is. Bedrock is there wherever a region is (the cloud's choice); an HTTP
+    # /rerank service at its base URL; local ONNX cross-encoders in directories under one root.
+    rerank_http_base_url: str | None = None
+    rerank_http_api_key: SecretStr | None = None
+    # text-embeddings-inference reads `texts`; Cohere, Jina, vLLM and llama.cpp `documents`.
+    rerank_http_field: Literal["documents", "texts"] = "documents"
+    rerank_onnx_dir: Path | None = None
+    # Past this a rerank is abandoned and the search keeps its first-stage order.
+    rerank_timeout_seconds: float = Field(default=2.0, gt=0.0, le=30.0)
     # Cloud: history events larger than a DynamoDB item go to this bucket.
     history_bucket: str | None = None
 

@@ -152,6 +152,9 @@ def _usage_route(router: Router, services: Services) -> None:
     @router.get(
         "/v1/agents/<agent_id>/usage",
         summary="Model usage of an agent, newest first, with totals",
+        description="Each row is one model call: purpose `embed` (an embedding, for search or "
+        "indexing), `memory` (a post-turn review's model) or `search` (a rerank of a search's "
+        "first hits, with its `latencyMs` and the `documents` it scored).",
         responses=ERRORS,
         tags=["tools"],
     )

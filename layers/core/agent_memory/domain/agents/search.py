@@ -18,8 +18,8 @@ from ..history import HistoryHit, HistorySearch
 from ..kernel.errors import InvalidRequest, NotFound
 from ..kernel.models import AGENT_SESSION, utcnow
 from ..manifests import Manifest
-from ..records import RecordQuery, RecordService, RecordStatus
-from ..search import CANDIDATES, IndexFilter, Ranked, SearchService
+from ..records import RecordQuery, RecordService, RecordStatus, rerank_text
+from ..search import CANDIDATES, IndexFilter, Ranked, SearchService, file_text
 from ..usage import usage_rows
 from .answers import EventHit, Hit, MemoryHit, RecordHit, SearchHits
 
@@ -92,23 +92,28 @@ class AgentSearch:
         by_kind: dict[str, list[Ranked]] = {}
         for kind, candidate in ranked:
             by_kind.setdefault(kind, []).append(candidate)
-        hits: list[Hit] = [
-            *self._records(tenant, agent_id, by_kind.get("record", []), limit, every_session, at),
-            *self._memories(tenant, agent_id, by_kind.get("file", []), limit, at),
+        # With a rerank, each kind gives as many as it reorders; the page is cut after it.
+        depth = limit if search.rerank is None else max(limit, search.rerank.top)
+        hits: list[tuple[Hit, str]] = [
+            *self._records(tenant, agent_id, by_kind.get("record", []), depth, every_session, at),
+            *self._memories(tenant, agent_id, by_kind.get("file", []), depth, at),
         ]
         if "event" in by_kind:
             # Scaled by the best words score of all kinds, as they were fused.
             best_words = max((r.lexical or 0.0 for _, r in ranked), default=0.0)
             found = self._history.app_hits(
-                tenant, agent_id, query, by_kind["event"], limit, search.mode, best_words
+                tenant, agent_id, query, by_kind["event"], depth, search.mode, best_words
             )
             hits += [
-                _event_hit(candidate, event)
+                (_event_hit(candidate, event), event.text)
                 for candidate, event in found
                 if at is None or self._committed_by(tenant, agent_id, event, at)
             ]
-        hits.sort(key=lambda h: h.score, reverse=True)
-        return SearchHits(hits=hits[:limit])
+        hits.sort(key=lambda h: h[0].score, reverse=True)
+        ordered, spent = self._search.rerank.apply(query, hits, _text, search.rerank)
+        if spent:
+            self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, spent))
+        return SearchHits(hits=[hit for hit, _ in ordered[:limit]])
 
     def _committed_by(self, tenant: str, agent_id: str, event: HistoryHit, at: datetime) -> bool:
         """Whether the event's turn had committed by `at` (searches see committed turns)."""
@@ -123,7 +128,7 @@ class AgentSearch:
         limit: int,
         every_session: bool,
         at: datetime | None,
-    ) -> Iterable[RecordHit]:
+    ) -> Iterable[tuple[RecordHit, str]]:
         # Active live records, re-read as every record search re-reads them; session-scope ones
         # only for a caller that reads every session.
         live = RecordQuery(
@@ -137,7 +142,7 @@ class AgentSearch:
             else self._records_service.rechecked_as_of(tenant, agent_id, wanted, live, at, limit)
         )
         for record in found:
-            yield RecordHit(
+            hit = RecordHit(
                 type="record",
                 score=scores[record.id],
                 id=record.id,
@@ -148,10 +153,11 @@ class AgentSearch:
                 summary=record.summary,
                 labels=record.labels,
             )
+            yield hit, rerank_text(record)
 
     def _memories(
         self, tenant: str, agent_id: str, ranked: list[Ranked], limit: int, at: datetime | None
-    ) -> Iterable[MemoryHit]:
+    ) -> Iterable[tuple[MemoryHit, str]]:
         found = 0
         then = memories_at(self._store, tenant, agent_id, at) if at is not None and ranked else {}
         for candidate in ranked:
@@ -162,7 +168,7 @@ class AgentSearch:
             )
             if memory is None:  # deleted since it was indexed
                 continue
-            yield MemoryHit(
+            hit = MemoryHit(
                 type="memory",
                 score=candidate.score,
                 path=memory.path,
@@ -171,9 +177,14 @@ class AgentSearch:
                 description=memory.description,
                 updated_at=memory.updated_at.isoformat(),
             )
+            yield hit, file_text(memory)
             found += 1
             if found >= limit:
                 return
+
+
+def _text(hit: tuple[Hit, str]) -> str:
+    return hit[1]
 
 
 def _event_hit(candidate: Ranked, event: HistoryHit) -> EventHit:

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from ..kernel.errors import DomainError, InvalidRequest, NotFound
 from ..kernel.models import utcnow
-from ..manifests import Manifest
+from ..manifests import Manifest, RerankConfig
 from ..search import (
     CANDIDATES,
     IndexFilter,
@@ -128,6 +128,7 @@ class HistorySearch:
             position,
             args.limit,
             self._named_time(args.query, lambda: self._asked_at(ctx)),
+            ctx.memory.search.rerank,
         )
         ctx.usage.extend(usage)
         return HistoryOut(events=results, next=position.next(len(results)) if more else None)
@@ -216,6 +217,7 @@ class HistorySearch:
             position,
             limit,
             named,
+            search.rerank,
         )
         if usage:
             self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
@@ -255,13 +257,17 @@ class HistorySearch:
         position: Position,
         limit: int,
         named: list[Window],
+        rerank: RerankConfig | None = None,
     ) -> tuple[list[HistoryHit], bool, list[UsageEntry]]:
         """The page of visible results at `position`, whether more follow, and the model calls
         made. Events the search may not return (the current turn's, a rolled-back or failed
         attempt's, another asker's preview) may fill the best candidates: then it looks deeper.
-        Events said within a time the query names (`named`) rank higher.
+        Events said within a time the query names (`named`) rank higher. With a `rerank`, the
+        first `rerank.top` results are put in its order before the page is cut (every page of
+        one query cuts the same order).
         """
-        wanted = position.offset + limit
+        end = position.offset + limit
+        wanted = end if rerank is None else max(end, rerank.top)
         # Embedded once, however deep the search looks.
         query_vector, usage = self._search.embed_query(query, mode)
         depth = CANDIDATES
@@ -287,10 +293,14 @@ class HistorySearch:
             if len(hits) >= wanted or not deeper:
                 break
             depth *= 4
-        page = [result for _, result in hits[position.offset : wanted]]
-        # A next page when candidates are left unread past this one (it may come out empty when
-        # none of them is visible: reading them all only to tell would cost every search).
-        return page, len(hits) >= wanted and (left or deeper), usage
+        results = [result for _, result in hits]
+        ordered, spent = self._search.rerank.apply(query, results, _event_text, rerank)
+        page = ordered[position.offset : end]
+        # A next page when results or candidates are left unread past this one (it may come out
+        # empty when none of them is visible: reading them all only to tell would cost every
+        # search).
+        more = len(ordered) > end or (len(hits) >= wanted and (left or deeper))
+        return page, more, usage + spent
 
     @staticmethod
     def _replies_weighed(query: str, ranked: list[Ranked], events: CandidateEvents) -> list[Ranked]:
@@ -347,3 +357,8 @@ class HistorySearch:
             if len(results) >= wanted:
                 return results, at + 1 < len(ranked)
         return results, False
+
+
+def _event_text(hit: HistoryHit) -> str:
+    """What a reranker reads of a found event: the part that was found."""
+    return hit.text

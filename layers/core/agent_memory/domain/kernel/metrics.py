@@ -19,6 +19,7 @@ SEARCHES = "Searches"
 EXTRACTION_RUNS = "ExtractionRuns"
 EXTRACTION_FAILURES = "ExtractionFailures"
 EMBEDDING_TOKENS = "EmbeddingTokens"
+RERANK_FAILURES = "RerankFailures"
 
 
 class Metrics(Protocol):

@@ -82,10 +82,40 @@ class ExtractionConfig(_Strict):
     approval: Literal["auto", "review"] = "auto"
 
 
+# Where a rerank's scores come from (adapters/rerank/): the deployment configures each provider's
+# endpoint, credentials or directory (settings.py); the manifest picks one and its model.
+RerankProvider = Literal["bedrock", "http", "onnx"]
+RERANK_MAX_TOP = 100
+
+
+class RerankConfig(_Strict):
+    """A second stage over the first `top` hits of a search: a model scores each against the
+    query and they are put in its order; hits past `top` follow in their first-stage order."""
+
+    provider: RerankProvider
+    # A Bedrock model id or ARN, the HTTP service's model name, or the ONNX model's directory
+    # under the deployment's AGENT_MEMORY_RERANK_ONNX_DIR.
+    model: Annotated[str, StringConstraints(min_length=1, max_length=2048)]
+    top: StrictInt = Field(default=20, ge=1, le=RERANK_MAX_TOP)
+
+    @model_validator(mode="after")
+    def _onnx_model_inside(self) -> RerankConfig:
+        # A local model is a directory under the one the deployment gives: never a way out of it.
+        parts = self.model.replace("\\", "/").split("/")
+        if self.provider == "onnx" and (self.model.startswith("/") or ".." in parts):
+            raise ValueError(
+                "an onnx model is a directory under AGENT_MEMORY_RERANK_ONNX_DIR, "
+                "such as ms-marco-MiniLM-L6-v2 (not an absolute path, no ..)"
+            )
+        return self
+
+
 class SearchConfig(_Strict):
     mode: Literal["hybrid", "lexical", "vector"] = "hybrid"
     max_results: StrictInt = Field(default=5, ge=1, le=100)
     min_score: StrictFloat | None = Field(default=None, ge=-1.0, le=1.0)
+    # Off unless given: search_memory, search_history and the one search keep their own order.
+    rerank: RerankConfig | None = None
 
 
 class Label(_Strict):

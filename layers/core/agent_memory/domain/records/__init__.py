@@ -18,6 +18,7 @@ from .models import (
     RecordWrite,
 )
 from .plan import RecordRestate, cited
+from .ranking import rerank_text
 from .service import RecordService, pin_tokens, rank_lexical, tool_input_error
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "RecordVersion",
     "RecordWrite",
     "RecordsOut",
+    "rerank_text",
     "SearchMemoryIn",
     "SourcesOut",
     "cited",

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from ..kernel.ids import id_floor
 from ..manifests import Manifest
 from ..search import SearchService
-from ..usage import usage_rows
+from ..usage import UsageEntry, usage_rows
 from .models import Record, RecordQuery
-from .ranking import index_filter, rank_lexical
+from .ranking import index_filter, rank_lexical, rerank_text, reranked_depth
 from .view import CANDIDATES
 
 if TYPE_CHECKING:
@@ -71,17 +71,23 @@ class RecordsAsOf:
         settings (a record's text is the same in every version), each candidate judged as it
         stood at `at`; the query's embedding is usage on the agent."""
         wide, judged = _split(query, at)
-        if self._search.index is None:
-            candidates = self.find(tenant, agent_id, query, at, CANDIDATES, None)
-            return rank_lexical(text, candidates)[:limit]
         agent = self._store.get_agent(tenant, agent_id)
         search = Manifest.model_validate(agent.manifest if agent else {}).harness.memory.search
-        ranked, usage = self._search.rank(
-            tenant, agent_id, text, index_filter(wide), search.mode, search.min_score
-        )
+        depth = reranked_depth(limit, search.rerank)
+        usage: list[UsageEntry] = []
+        if self._search.index is None:
+            candidates = self.find(tenant, agent_id, query, at, CANDIDATES, None)
+            found = rank_lexical(text, candidates)[:depth]
+        else:
+            ranked, usage = self._search.rank(
+                tenant, agent_id, text, index_filter(wide), search.mode, search.min_score
+            )
+            found = self.rechecked(tenant, agent_id, [hit.id for hit in ranked], judged, at, depth)
+        found, spent = self._search.rerank.apply(text, found, rerank_text, search.rerank)
+        usage += spent
         if usage:
             self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
-        return self.rechecked(tenant, agent_id, [hit.id for hit in ranked], judged, at, limit)
+        return found[:limit]
 
     def rechecked(
         self,

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..manifests import Manifest
+from ..manifests import Manifest, RerankConfig
 from ..search import IndexFilter, SearchService, bm25
 from ..turns import TurnContext
-from ..usage import usage_rows
+from ..usage import UsageEntry, usage_rows
 from .models import Record, RecordQuery
 from .view import CANDIDATES, RecordView
 
@@ -32,8 +32,11 @@ class RecordRanking:
         The index proposes; the store decides. Each candidate is re-read and checked (status,
         version, preview, scope, filters) so a stale index never leaks a record.
         """
+        rerank = ctx.memory.search.rerank
+        depth = reranked_depth(limit, rerank)
         if self._search.index is None:
-            return rank_lexical(text, self._view.find(ctx, query))[:limit]
+            found = rank_lexical(text, self._view.find(ctx, query))[:depth]
+            return self._reranked(text, found, limit, rerank, ctx.usage)
         staged = [r for r in self._staged_records(ctx) if query.matches(r)]
         ranked, usage = self._search.rank(
             ctx.tenant,
@@ -52,7 +55,21 @@ class RecordRanking:
             self._view.overlay(ctx, records)
 
         wanted = [r.id for r in ranked if r.id not in hidden]
-        return self.rechecked(ctx.tenant, ctx.agent_id, wanted, query, limit, with_turns_writes)
+        found = self.rechecked(ctx.tenant, ctx.agent_id, wanted, query, depth, with_turns_writes)
+        return self._reranked(text, found, limit, rerank, ctx.usage)
+
+    def _reranked(
+        self,
+        text: str,
+        found: list[Record],
+        limit: int,
+        rerank: RerankConfig | None,
+        usage: list[UsageEntry],
+    ) -> list[Record]:
+        """The best `limit` of `found` after the agent's rerank (none: as found)."""
+        ordered, spent = self._search.rerank.apply(text, found, rerank_text, rerank)
+        usage.extend(spent)
+        return ordered[:limit]
 
     def rechecked(
         self,
@@ -83,22 +100,37 @@ class RecordRanking:
     ) -> list[Record]:
         """The listing's `query=`: words, meaning and recency as search_memory ranks them,
         with the agent's current harness.memory.search; its embedding is usage on the agent."""
-        if self._search.index is None:
-            candidates = self._store.find_records(tenant, agent_id, query, CANDIDATES, None)
-            return rank_lexical(text, candidates)[:limit]
         agent = self._store.get_agent(tenant, agent_id)
         search = Manifest.model_validate(agent.manifest if agent else {}).harness.memory.search
-        ranked, usage = self._search.rank(
-            tenant, agent_id, text, index_filter(query), search.mode, search.min_score
-        )
+        depth = reranked_depth(limit, search.rerank)
+        usage: list[UsageEntry] = []
+        if self._search.index is None:
+            candidates = self._store.find_records(tenant, agent_id, query, CANDIDATES, None)
+            found = rank_lexical(text, candidates)[:depth]
+        else:
+            ranked, usage = self._search.rank(
+                tenant, agent_id, text, index_filter(query), search.mode, search.min_score
+            )
+            found = self.rechecked(tenant, agent_id, [r.id for r in ranked], query, depth)
+        found = self._reranked(text, found, limit, search.rerank, usage)
         if usage:
             self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
-        return self.rechecked(tenant, agent_id, [r.id for r in ranked], query, limit)
+        return found
 
     def _staged_records(self, ctx: TurnContext) -> list[Record]:
         records: dict[str, Record] = {}
         self._view.overlay(ctx, records)
         return list(records.values())
+
+
+def reranked_depth(limit: int, rerank: RerankConfig | None) -> int:
+    """How many first-stage records a search reads: its page, or the rerank's `top` if more."""
+    return limit if rerank is None else max(limit, rerank.top)
+
+
+def rerank_text(record: Record) -> str:
+    """What a reranker reads of a record: its summary and content, as meaning finds it."""
+    return f"{record.summary}\n{record.content}" if record.content else record.summary
 
 
 def index_filter(query: RecordQuery) -> IndexFilter:

@@ -16,6 +16,7 @@ from .embeddings import Embedder, dot
 from .index import EmbedRequest, Hit, IndexDoc, IndexFilter, SearchIndex
 from .lexical import tokenize
 from .ranking import Ranked, fuse
+from .rerank import NO_RERANK, RerankStage
 
 if TYPE_CHECKING:
     # File memories are documents here like records; the files capability, above search,
@@ -81,11 +82,14 @@ class SearchService:
         embedder: Embedder | None,
         inline: bool,
         metrics: Metrics = NO_METRICS,
+        rerank: RerankStage = NO_RERANK,
     ) -> None:
         self.index = index
         self.embedder = embedder
         self.inline = inline and index is not None
         self.metrics = metrics
+        # The second stage the agent's harness.memory.search.rerank asks for (off by default).
+        self.rerank = rerank
 
     def searched(self, kind: str, mode: str) -> None:
         """Count one ranked search of `kind` (record, event, file; all: every kind) in `mode`."""

@@ -1,5 +1,6 @@
-"""Usage: each model call a turn or the indexer made (purpose embed or memory). No limit counts
-it; it is kept so an app can see what its agents cost."""
+"""Usage: each model call a turn or the indexer made (purpose embed, memory, or search: a
+rerank of a search's hits). No limit counts it; it is kept so an app can see what its agents
+cost."""
 
 from __future__ import annotations
 
@@ -21,10 +22,14 @@ class Usage(Entity):
     session_id: str | None = Field(default=None, serialization_alias="sessionId")
     turn_id: str | None = Field(default=None, serialization_alias="turnId")
     execution_id: str | None = Field(default=None, serialization_alias="executionId")
-    purpose: str
+    purpose: str = Field(description="embed, memory or search (a rerank)")
     model_id: str = Field(serialization_alias="modelId")
     input_tokens: int = Field(serialization_alias="inputTokens")
     output_tokens: int = Field(default=0, serialization_alias="outputTokens")
+    # A rerank (purpose search): how long it took, and how many documents it scored (what
+    # hosted rerankers bill by: Bedrock and Cohere count a query per 100 documents).
+    latency_ms: int | None = Field(default=None, serialization_alias="latencyMs")
+    documents: int | None = None
     at: datetime
 
 
@@ -69,6 +74,8 @@ def usage_rows(
             model_id=call.model_id,
             input_tokens=call.input_tokens,
             output_tokens=call.output_tokens,
+            latency_ms=getattr(call, "latency_ms", None),
+            documents=getattr(call, "documents", None),
             at=now,
         )
         for call in calls
@@ -77,12 +84,15 @@ def usage_rows(
 
 @dataclass(frozen=True)
 class UsageEntry:
-    """One model call: purpose embed (search and indexing) or memory (extraction)."""
+    """One model call: purpose embed (search and indexing), memory (extraction) or search (a
+    rerank, with its latency and the documents it scored)."""
 
     purpose: str
     model_id: str
     input_tokens: int
     output_tokens: int = 0
+    latency_ms: int | None = None
+    documents: int | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -90,6 +100,8 @@ class UsageEntry:
             "modelId": self.model_id,
             "inputTokens": self.input_tokens,
             "outputTokens": self.output_tokens,
+            **({} if self.latency_ms is None else {"latencyMs": self.latency_ms}),
+            **({} if self.documents is None else {"documents": self.documents}),
         }
 
 
