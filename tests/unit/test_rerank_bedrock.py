@@ -90,3 +90,28 @@ def test_an_answer_missing_a_document_is_a_failed_rerank(client):
 def test_a_model_id_without_a_region_cannot_name_its_arn(client):
     with pytest.raises(RerankFailed, match="AWS_REGION"):
         BedrockReranker(region=None, client=client).score(MODEL, "q", ["a"])
+
+
+def test_the_api_function_may_rerank_with_the_regions_reranking_models_only():
+    # The template's API function (which runs every search) may call Rerank, which takes no
+    # resource, and invoke reranking models, not any other model of the region
+    from test_console_template import load_template
+
+    function = load_template()["Resources"]["ApiFunction"]["Properties"]
+    statements = {
+        s["Sid"]: s
+        for policy in function["Policies"]
+        if isinstance(policy, dict) and "Statement" in policy
+        for s in policy["Statement"]
+        if isinstance(s, dict) and "Sid" in s
+    }
+    assert (statements["Rerank"]["Action"], statements["Rerank"]["Resource"]) == (
+        "bedrock:Rerank",
+        "*",
+    )
+    models = statements["RerankModels"]
+    assert models["Action"] == "bedrock:InvokeModel"
+    assert models["Resource"] == (
+        "Sub",
+        "arn:${AWS::Partition}:bedrock:${AWS::Region}::foundation-model/*rerank*",
+    )

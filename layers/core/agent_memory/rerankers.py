@@ -28,7 +28,8 @@ def build_rerank(settings: Settings, metrics: Metrics = NO_METRICS) -> RerankSta
             field=settings.rerank_http_field,
             timeout_seconds=timeout,
         )
-    if settings.rerank_onnx_dir is not None:
+    if settings.rerank_onnx_dir is not None and settings.store == "sqlite":
+        # Embedded only: the cloud's layer carries no onnxruntime (it is kept under 50 MB).
         from .adapters.rerank.onnx import OnnxReranker
 
         rerankers["onnx"] = OnnxReranker(settings.rerank_onnx_dir)
