@@ -53,3 +53,30 @@ def test_work_that_raises_rolls_back_and_a_read_can_leave_nothing(server: Server
         "rolled_back",
     ]
     assert client.list_memories(AGENT)["memories"] == []
+
+
+def test_a_sessions_own_token_joins_the_session_its_subject_started_and_no_other(
+    server: Server,
+) -> None:
+    # Given a sessions:own token, which may not name a new session (the service names it)
+    from agent_memory.client import Client
+    from agent_memory.local.tokens import add_token
+
+    app = server.client()
+    app.put_agent(AGENT, {"harness": {"memory": {"enabled": True}}})
+    token, _ = add_token(
+        server.data_dir, "default", scopes=frozenset({"sessions:own"}), subject="alice"
+    )
+    alice = Client(server.url, token)
+    started = alice.create_session(AGENT)["id"]
+    app.create_session(AGENT, id="the-apps")
+
+    # When a runner names her session, it joins it and runs its turns there
+    runner = TurnRunner(alice, AGENT, started)
+    assert runner.run(lambda s, t: s, commit=False) == started
+    assert [t["status"] for t in alice.list_turns(AGENT, started)["turns"]] == ["rolled_back"]
+
+    # And one naming a session she did not start is refused as if it did not exist
+    with pytest.raises(ApiError) as refused:
+        _ = TurnRunner(alice, AGENT, "the-apps").session_id
+    assert (refused.value.status, refused.value.code) == (404, "session_not_found")

@@ -18,15 +18,16 @@ def test_sessions_own_reaches_only_the_sessions_its_subject_started(api):
     api.ok("PUT", A, MANIFEST, expect=201)
     alice = api.as_tenant("acme", scope="sessions:own", sub="alice")
     bob = api.as_tenant("acme", scope="sessions:own", sub="bob")
-    session = alice.ok("POST", f"{A}/-/sessions", {"id": "s-alice"}, expect=201)
+    session = alice.ok("POST", f"{A}/-/sessions", {}, expect=201)
     assert session["owner"] == "alice"
-    turn = alice.ok("POST", f"{A}/-/sessions/s-alice/turns", {}, expect=201)["id"]
-    turn_path = f"{A}/-/sessions/s-alice/turns/{turn}"
+    sid = session["id"]
+    turn = alice.ok("POST", f"{A}/-/sessions/{sid}/turns", {}, expect=201)["id"]
+    turn_path = f"{A}/-/sessions/{sid}/turns/{turn}"
 
     # Bob, of the same tenant, cannot tell alice's session from one that does not exist.
     for method, path in (
-        ("GET", f"{A}/-/sessions/s-alice"),
-        ("POST", f"{A}/-/sessions/s-alice/turns"),
+        ("GET", f"{A}/-/sessions/{sid}"),
+        ("POST", f"{A}/-/sessions/{sid}/turns"),
         ("POST", f"{turn_path}/commit"),
         ("POST", f"{turn_path}/rollback"),
         ("GET", turn_path),
@@ -42,6 +43,34 @@ def test_sessions_own_reaches_only_the_sessions_its_subject_started(api):
     assert bob.call("GET", f"{A}/-/sessions")[0] == 403
     # agents:write reaches every session (the app that manages the tenant).
     assert api.ok("POST", f"{turn_path}/commit")["status"] == "committed"
+
+
+def test_a_sessions_own_token_cannot_probe_session_ids_by_naming_one(api):
+    # Given alice's session, one an app named, and an id nobody holds
+    api.ok("PUT", A, MANIFEST, expect=201)
+    alice = api.as_tenant("acme", scope="sessions:own", sub="alice")
+    bob = api.as_tenant("acme", scope="sessions:own", sub="bob")
+    alices = alice.ok("POST", f"{A}/-/sessions", {}, expect=201)["id"]
+    api.ok("POST", f"{A}/-/sessions", {"id": "support-42"}, expect=201)
+    before = api.ok("GET", f"{A}/-/sessions")["sessions"]
+
+    # When bob starts a session under each of those ids (and alice under her own)
+    answers = {
+        sid: who.call("POST", f"{A}/-/sessions", {"id": sid})
+        for who, sid in ((bob, alices), (bob, "support-42"), (bob, "never-made"), (alice, alices))
+    }
+
+    # Then every answer is the same refusal, whether the id is taken or not, and none starts
+    # a session: a 409 would tell bob that someone's session holds an id his reads answer 404
+    for sid, (status, body) in answers.items():
+        assert (status, body["error"]["code"]) == (403, "session_id_forbidden"), sid
+    assert api.ok("GET", f"{A}/-/sessions")["sessions"] == before
+    # And a session without a chosen id still starts, under an id the service chose
+    made = bob.ok("POST", f"{A}/-/sessions", {"metadata": {"channel": "web"}}, expect=201)
+    assert made["id"].startswith("ses_") and made["owner"] == "bob"
+    # While a token that reads every session names sessions as before (409 when taken)
+    status, body = api.call("POST", f"{A}/-/sessions", {"id": "support-42"})
+    assert (status, body["error"]["code"]) == (409, "session_exists")
 
 
 def test_a_helper_only_credential_cannot_act_as_the_agent(api):

@@ -215,12 +215,13 @@ def test_an_agents_search_reaches_only_sessions_its_subject_started(api, embedde
     agent(api)
     alice = api.as_tenant("acme", "sessions:own", sub="alice")
     bob = api.as_tenant("acme", "sessions:own", sub="bob")
-    said(alice, session(alice, "alice-1"), "my locker code is 3141")
-    said(bob, session(bob, "bob-1"), "my locker is number 12")
-    mine = Turn(alice, session(alice, "alice-2")).search(query="locker code")["events"]
-    assert [e["session"] for e in mine] == ["alice-1"]
-    theirs = Turn(bob, session(bob, "bob-2")).search(query="locker code")["events"]
-    assert [e["session"] for e in theirs] == ["bob-1"]
+    alices, bobs = session(alice), session(bob)  # a sessions:own token names no session
+    said(alice, alices, "my locker code is 3141")
+    said(bob, bobs, "my locker is number 12")
+    mine = Turn(alice, session(alice)).search(query="locker code")["events"]
+    assert [e["session"] for e in mine] == [alices]
+    theirs = Turn(bob, session(bob)).search(query="locker code")["events"]
+    assert [e["session"] for e in theirs] == [bobs]
 
 
 def test_a_token_of_its_own_sessions_cannot_search_every_session(api, embedded):
@@ -241,7 +242,8 @@ def test_a_token_reading_every_session_reaches_sessions_anyone_started(api, embe
     # every session has its agent's search reach them all.
     agent(api)
     bob = api.as_tenant("acme", "sessions:own", sub="bob")
-    said(bob, session(bob, "bob-1"), "the parking spot is B7")
+    bobs = session(bob)
+    said(bob, bobs, "the parking spot is B7")
     api.ok(
         "POST",
         "/v1/ingest",
@@ -263,4 +265,4 @@ def test_a_token_reading_every_session_reaches_sessions_anyone_started(api, embe
         },
     )
     found = Turn(api, session(api)).search(query="parking", limit=10)["events"]
-    assert {e["session"] for e in found} == {"bob-1", "imported"}
+    assert {e["session"] for e in found} == {bobs, "imported"}

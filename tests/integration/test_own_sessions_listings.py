@@ -9,15 +9,16 @@ A = "/v1/agents/support/bot"
 AGENT = {"role": "agent"}
 
 
-def write_in_own_session(client, sid, path, text):
-    client.ok("POST", f"{A}/-/sessions", {"id": sid}, expect=201)
+def write_in_own_session(client, path, text):
+    """A turn of a new session of the token's subject writing a memory: (session, turn)."""
+    sid = client.ok("POST", f"{A}/-/sessions", expect=201)["id"]
     turn = client.ok("POST", f"{A}/-/sessions/{sid}/turns", expect=201)["id"]
     base = f"{A}/-/sessions/{sid}/turns/{turn}"
     body = {"command": "create", "path": f"/memories/{path}", "file_text": text, "caller": AGENT}
     client.ok("POST", f"{base}/tools/memory", body)
     client.ok("POST", f"{base}/tools/search_memory", {"query": text, "caller": AGENT})
     client.ok("POST", f"{base}/commit")
-    return turn
+    return sid, turn
 
 
 def test_versions_and_usage_hide_the_ids_of_sessions_the_token_cannot_reach(api):
@@ -25,15 +26,15 @@ def test_versions_and_usage_hide_the_ids_of_sessions_the_token_cannot_reach(api)
     api.ok("PUT", A, {"harness": {"memory": {"enabled": True}}}, expect=201)
     alice = api.as_tenant("acme", "sessions:own", sub="alice")
     bob = api.as_tenant("acme", "sessions:own", sub="bob")
-    alice_turn = write_in_own_session(alice, "alice-1", "a.md", "alice's note\n")
-    write_in_own_session(bob, "bob-1", "b.md", "bob's note\n")
+    alice_session, alice_turn = write_in_own_session(alice, "a.md", "alice's note\n")
+    bob_session, _ = write_in_own_session(bob, "b.md", "bob's note\n")
     # When alice lists the agent's memory versions
     versions = alice.ok("GET", f"{A}/-/memory-versions")["versions"]
     # Then both changes are listed (the agent's memory is the agent's), but bob's names no
     # session or turn
     by_path = {v["path"]: v for v in versions}
     assert (by_path["/memories/a.md"]["sessionId"], by_path["/memories/a.md"]["turnId"]) == (
-        "alice-1",
+        alice_session,
         alice_turn,
     )
     assert by_path["/memories/b.md"]["sessionId"] is None
@@ -48,10 +49,10 @@ def test_versions_and_usage_hide_the_ids_of_sessions_the_token_cannot_reach(api)
     assert usage.keys() == all_usage.keys()
     for entry_id, entry in all_usage.items():
         seen = usage[entry_id]
-        if entry.get("sessionId") == "bob-1":
+        if entry.get("sessionId") == bob_session:
             assert (seen["sessionId"], seen["turnId"], seen["executionId"]) == (None, None, None)
         else:
             assert seen == entry
     # While a token that reads every session sees every id
     everyone = api.ok("GET", f"{A}/-/memory-versions")["versions"]
-    assert {v["sessionId"] for v in everyone} == {"alice-1", "bob-1"}
+    assert {v["sessionId"] for v in everyone} == {alice_session, bob_session}

@@ -51,9 +51,13 @@ class TurnRunner:
         try:
             self.client.create_session(self.agent_id, id=wanted)
         except ApiError as exc:
-            # Already there: a session named on the command line is joined, not refused.
-            if exc.status != 409:
+            if exc.code == "session_id_forbidden":
+                # A sessions:own token names no new session, but joins one its subject started
+                # (any other answers 404, as a session that does not exist).
+                self.client.get_session(self.agent_id, wanted)
+            elif exc.status != 409:
                 raise
+            # Already there: a session named on the command line is joined, not refused.
         return wanted
 
     def run(self, work: Callable[[str, str], T], *, commit: bool = True) -> T:

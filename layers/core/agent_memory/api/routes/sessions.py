@@ -47,6 +47,8 @@ def _session_routes(router: Router, services: Services) -> None:
         who = caller()
         who.can_run_sessions()
         body = body or CreateSessionIn()
+        if body.id is not None:
+            who.can_name_session()
         return created(
             sessions.create(
                 who.tenant, agent_id_from(agent_id), body.id, body.metadata, owner=who.subject

@@ -62,6 +62,19 @@ class Principal:
     def can_run_sessions(self) -> None:
         self.require_any(SESSIONS_OWN, AGENTS_WRITE)
 
+    def can_name_session(self) -> None:
+        """Starting a session under an id the caller chooses. An id names a session agent-wide,
+        so a token that reaches only the sessions its subject started could learn from a 409
+        that another subject's session holds an id which a read answers 404 for. Such a token
+        starts its sessions under ids the service chooses (403 `session_id_forbidden`, whether
+        the id is taken or not)."""
+        if not self.reads_every_session:
+            raise Forbidden(
+                "a sessions:own token starts sessions under ids the service chooses: leave "
+                "out `id` (naming a session takes agents:read or agents:write)",
+                code="session_id_forbidden",
+            )
+
     def can_decide_proposals(self) -> None:
         """Approving or rejecting a review's pending writes is an app's (`agents:write`), never
         the agent's: a credential bound to the agent role (one that names its roles, `agent`
