@@ -1225,7 +1225,7 @@ export type components = {
         CreateSessionIn: {
             /**
              * Id
-             * @description Choose the id; generated if absent.
+             * @description Choose the id; generated if absent. A sessions:own token may not choose one (403 session_id_forbidden).
              */
             id?: string | null;
             /** Metadata */

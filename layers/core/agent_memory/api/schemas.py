@@ -24,7 +24,11 @@ class ForkIn(_In):
 
 
 class CreateSessionIn(_In):
-    id: ShortText | None = Field(default=None, description="Choose the id; generated if absent.")
+    id: ShortText | None = Field(
+        default=None,
+        description="Choose the id; generated if absent. A sessions:own token may not choose "
+        "one (403 session_id_forbidden).",
+    )
     metadata: Annotated[
         dict[ShortText, Annotated[str, Field(max_length=1024)]], Field(max_length=32)
     ] = Field(default_factory=dict)
