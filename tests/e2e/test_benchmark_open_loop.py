@@ -20,7 +20,12 @@ def test_the_smoke_run_sends_poisson_arrivals_at_each_level(tmp_path):
     report = json.loads(out.read_text())
     # Then the reads were timed alone, the capacity measured, and each level's arrivals answered
     assert set(report["idle"]) == {"search_memory", "search_history", "get_record"}
-    assert report["capacity_ops_per_s"] > 0
+    assert report["capacity_ops_per_s"] > 0 and report["capacity"] == "sustained"
+    # The levels are shares of the rate two cores keep up with: the closed loop's operations
+    # over its time and the embedder's catching up after it
+    assert report["capacity_ops_per_s"] == report["sustained_ops_per_s"]
+    assert report["sustained_ops_per_s"] <= report["burst_ops_per_s"]
+    assert report["embedder_caught_up_after_burst_s"] >= 0
     for level in ("25%", "50%"):
         sent = report["levels"][level]
         assert sent["sent"] > 0 and sent["answered"] + sent["error_count"] == sent["sent"]
