@@ -1,6 +1,7 @@
 """Ranking shared by every search adapter."""
 
 # What other capabilities use: they import these names from the package, never its modules.
+from .entities import entities, entity_key
 from .index import EmbedRequest, IndexDoc, IndexFilter
 from .lexical import bm25, tokenize
 from .ranking import Ranked, credit_answered, favour_windows, weigh_replies
@@ -19,6 +20,8 @@ __all__ = [
     "asks_for_replies",
     "bm25",
     "credit_answered",
+    "entities",
+    "entity_key",
     "favour_windows",
     "tokenize",
     "weigh_replies",
