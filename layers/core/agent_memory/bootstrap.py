@@ -177,10 +177,11 @@ def build_search(
         index = attach(
             embedder.model_id if embedder else None, embedder.dimensions if embedder else None
         )
-        return SearchService(index, embedder, inline=True, metrics=metrics)
+        return SearchService(index, embedder, inline=True, metrics=metrics, links=index.links)
     if settings.search_backend == "s3-vectors" or settings.opensearch_endpoint:
         index = build_cloud_index(settings, embedder, timeout=5.0)  # three tries inside 29 s
-        return SearchService(index, embedder, inline=False, metrics=metrics)
+        links = getattr(index, "links", None)  # the entity links beside it (LinkedIndex)
+        return SearchService(index, embedder, inline=False, metrics=metrics, links=links)
     return SearchService(None, embedder, inline=False, metrics=metrics)
 
 
@@ -188,7 +189,14 @@ def build_cloud_index(
     settings: Settings, embedder: Embedder | None, timeout: float = 10.0
 ) -> SearchIndex:
     """The cloud's search index (AGENT_MEMORY_SEARCH_BACKEND), its vectors of `embedder`'s
-    model and size: S3 Vectors with word postings in the table, or OpenSearch Serverless."""
+    model and size: S3 Vectors or OpenSearch Serverless, entity links in the table beside it."""
+    from .adapters.dynamodb.entity_links import linked_index
+
+    index = _cloud_index(settings, embedder, timeout)
+    return linked_index(index, settings.table_name, settings.region, settings.dynamodb_endpoint)
+
+
+def _cloud_index(settings: Settings, embedder: Embedder | None, timeout: float) -> SearchIndex:
     if settings.search_backend == "s3-vectors":
         from .adapters.s3vectors.index import connect as s3vectors
 

@@ -65,7 +65,7 @@ def entities(text: str, speakers: Iterable[str] = ()) -> tuple[str, ...]:
     found: dict[str, None] = {}
     for speaker in speakers:
         key = entity_key(speaker)
-        if key and len(key) <= MAX_KEY_CHARS:
+        if key and len(key) <= MAX_KEY_CHARS and "#" not in key:  # a key of the cloud's table
             found.setdefault(key)
     for name in _names(text):
         if len(found) >= MAX_ENTITIES:

@@ -58,6 +58,8 @@ class IndexDoc:
     # History: the words of the messages said just before the event. They find it too, at
     # CONTEXT_WEIGHT of the weight of its own words; never returned as its text.
     context: str = ""
+    # Entity keys the document mentions (entities.py): what links it to others (links.py).
+    entities: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

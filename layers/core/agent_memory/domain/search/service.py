@@ -13,8 +13,10 @@ from ..kernel.models import Turn
 from ..kernel.records import Provenance, Record
 from ..usage import UsageEntry
 from .embeddings import Embedder
+from .entities import entities
 from .index import EmbedRequest, Hit, IndexDoc, IndexFilter, SearchIndex
 from .lexical import tokenize
+from .links import EntityLinks
 from .ranking import Ranked, fuse
 
 if TYPE_CHECKING:
@@ -52,6 +54,7 @@ def record_doc(record: Record) -> IndexDoc:
         preview=record.preview,
         record_kind=record.kind,
         labels=record.labels,
+        entities=entities(meaning_text(record)),
     )
 
 
@@ -81,8 +84,10 @@ class SearchService:
         embedder: Embedder | None,
         inline: bool,
         metrics: Metrics = NO_METRICS,
+        links: EntityLinks | None = None,
     ) -> None:
         self.index = index
+        self.links = links  # who mentions which entity; None: not kept (no store's index)
         self.embedder = embedder
         self.inline = inline and index is not None
         self.metrics = metrics
@@ -134,6 +139,7 @@ class SearchService:
                 created_at=last or _EPOCH_UTC,
                 status="ACTIVE" if write.head is not None else "DELETED",
                 embed=embed,
+                entities=entities(text) if write.head is not None else (),
             )
             out.append(write.model_copy(update={"index": doc}))
         return out
