@@ -161,6 +161,7 @@ class EmbeddedIndex(SearchIndex):
             f" VALUES ({', '.join('?' * (len(_DOC_COLUMNS) + 2))})",
             (*values, model_id, vector),
         ).lastrowid
+        assert seq is not None  # an INSERT's row
         insert_words(conn, table, seq, text, owner, context, hold=hold)
 
     def _words_current(self, conn: sqlite3.Connection) -> None:
