@@ -177,11 +177,10 @@ def build_search(
         index = attach(
             embedder.model_id if embedder else None, embedder.dimensions if embedder else None
         )
-        return SearchService(index, embedder, inline=True, metrics=metrics, links=index.links)
+        return SearchService(index, embedder, inline=True, metrics=metrics)
     if settings.search_backend == "s3-vectors" or settings.opensearch_endpoint:
         index = build_cloud_index(settings, embedder, timeout=5.0)  # three tries inside 29 s
-        links = getattr(index, "links", None)  # the entity links beside it (LinkedIndex)
-        return SearchService(index, embedder, inline=False, metrics=metrics, links=links)
+        return SearchService(index, embedder, inline=False, metrics=metrics)
     return SearchService(None, embedder, inline=False, metrics=metrics)
 
 

@@ -118,7 +118,7 @@ class EmbeddedIndex(SearchIndex):
                 conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (found["seq"],))
                 conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
             self._insert(conn, table, doc, model_id, vector, *index_texts(doc), hold=hold)
-            self.links.link_in(conn, [doc])
+            SqliteEntityLinks.link_in(conn, [doc])
             if doc.embed is not None and vector is None and self._model_id is not None:
                 self._queue(conn, doc)
 

@@ -1,9 +1,10 @@
 """Ranking shared by every search adapter."""
 
 # What other capabilities use: they import these names from the package, never its modules.
-from .entities import entities, entity_key
+from .entities import MAX_KEY_CHARS, entities, entity_key
 from .index import EmbedRequest, IndexDoc, IndexFilter
 from .lexical import bm25, tokenize
+from .links import MAX_ENTITY_MENTIONS, MAX_ENTITY_PAGE, Mention
 from .ranking import Ranked, credit_answered, favour_windows, weigh_replies
 from .service import CANDIDATES, SearchService
 from .speaker import asks_for_replies
@@ -11,6 +12,10 @@ from .when import Window, windows
 
 __all__ = [
     "CANDIDATES",
+    "MAX_ENTITY_MENTIONS",
+    "MAX_ENTITY_PAGE",
+    "MAX_KEY_CHARS",
+    "Mention",
     "EmbedRequest",
     "IndexDoc",
     "IndexFilter",

@@ -97,19 +97,19 @@ class LinkedIndex(SearchIndex):
 
     def __init__(self, index: SearchIndex, links: EntityLinks) -> None:
         self.inner = index
-        self.links = links
+        self.links = self._links = links
 
     def upsert(self, docs: Sequence[IndexDoc]) -> None:
         self.inner.upsert(docs)
-        self.links.link(docs)
+        self._links.link(docs)
 
     def delete(self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]) -> None:
         self.inner.delete(tenant, agent_id, kind, ids)
-        self.links.unlink(tenant, agent_id, kind, ids)
+        self._links.unlink(tenant, agent_id, kind, ids)
 
     def delete_agent(self, tenant: str, agent_id: str) -> None:
         self.inner.delete_agent(tenant, agent_id)
-        self.links.unlink_agent(tenant, agent_id)
+        self._links.unlink_agent(tenant, agent_id)
 
     def pending_vectors(self, tenant: str, agent_id: str, turn_id: str | None = None) -> int | None:
         return self.inner.pending_vectors(tenant, agent_id, turn_id)

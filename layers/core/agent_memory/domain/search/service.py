@@ -84,10 +84,10 @@ class SearchService:
         embedder: Embedder | None,
         inline: bool,
         metrics: Metrics = NO_METRICS,
-        links: EntityLinks | None = None,
     ) -> None:
         self.index = index
-        self.links = links  # who mentions which entity; None: not kept (no store's index)
+        # Which documents mention which entity, kept beside the index; None: not kept.
+        self.links: EntityLinks | None = index.links if index is not None else None
         self.embedder = embedder
         self.inline = inline and index is not None
         self.metrics = metrics
