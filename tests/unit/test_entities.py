@@ -41,6 +41,8 @@ def test_names_in_text(text: str, expected: tuple[str, ...]) -> None:
         "On Monday in May we met; Friday in March too",  # dates are when.py's, not names
         "Yes. Hey! Oh well. Congrats, Today was great.",  # sentence starts of conversation
         "The plan. This works. It is fine.",  # stopwords starting sentences
+        "User prefers dark mode. Releases ship weekly.",  # a note's usual first words
+        "Deployed it. Testing now. Finally done.",  # verbs and adverbs first in a sentence
         "",
     ],
 )

@@ -22,6 +22,15 @@ MAX_ENTITIES = 32  # keys kept from one text, the first named first
 MAX_KEY_CHARS = 64  # a longer run of capitals is a heading, not a name
 _MAX_WORDS = 4  # words of one name (`Museum of Modern Art` is split, rarely matters)
 
+# Words a note or a record's summary often starts with (`User prefers...`, `Releases ship...`).
+_NOTE_STARTS = frozenset(
+    """add added always ask asked avoid before call check confirm customer customers default
+    deploy deploys don't keep make meeting meetings never note notes plan prefer prefers
+    release releases remember reminder run send ship ships task tasks todo
+    use user users uses""".split()
+)
+# Endings of a capitalised first word that make it a verb or an adverb, not a name.
+_INFLECTED = ("ing", "ed", "ly")
 # Words that start sentences in conversation and notes: capitalised there only by position.
 _COMMON = STOPWORDS | frozenset(
     """also always and anyway awesome because but congrats congratulations definitely did do
@@ -34,7 +43,7 @@ _COMMON = STOPWORDS | frozenset(
     interesting it like look love meanwhile mine my nice no one nothing oops others our recently
     seems since some something sometimes soon speaking that these this those thought um wait
     welcome where's who's wish would bye goodbye""".split()
-)
+) | _NOTE_STARTS
 # Dates are not entities: when.py reads them, and `May` or `March` as a name is rarer than as a
 # month in the messages a memory keeps.
 _CALENDAR = frozenset(
@@ -116,8 +125,10 @@ def _is_name_word(word: str, sentence_start: bool) -> bool:
         return False
     if bare.isupper() and len(bare) > 1 and bare.isalpha():
         return True  # an acronym: LGBTQ, NASA, API
-    if sentence_start and (folded in _COMMON or word.lower() in _COMMON):
-        return False
+    if sentence_start and (
+        folded in _COMMON or word.lower() in _COMMON or (len(folded) > 4 and folded.endswith(_INFLECTED))
+    ):
+        return False  # `Deployed ...`, `Testing ...`: a verb or adverb, capitalised by position
     return not bare.isdigit()
 
 
