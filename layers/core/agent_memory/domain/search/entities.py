@@ -32,8 +32,10 @@ _NOTE_STARTS = frozenset(
 # Endings of a capitalised first word that make it a verb or an adverb, not a name.
 _INFLECTED = ("ing", "ed", "ly")
 # Words that start sentences in conversation and notes: capitalised there only by position.
-_COMMON = STOPWORDS | frozenset(
-    """also always and anyway awesome because but congrats congratulations definitely did do
+_COMMON = (
+    STOPWORDS
+    | frozenset(
+        """also always and anyway awesome because but congrats congratulations definitely did do
     does dont even ever exactly finally first good great guess haha happy hello here hey hi
     honestly hope however i'd i'll i'm i've if im indeed it's just last let let's lol maybe
     next no nope now oh ok okay omg once one perhaps please plus really right same see sorry
@@ -43,7 +45,9 @@ _COMMON = STOPWORDS | frozenset(
     interesting it like look love meanwhile mine my nice no one nothing oops others our recently
     seems since some something sometimes soon speaking that these this those thought um wait
     welcome where's who's wish would bye goodbye""".split()
-) | _NOTE_STARTS
+    )
+    | _NOTE_STARTS
+)
 # Dates are not entities: when.py reads them, and `May` or `March` as a name is rarer than as a
 # month in the messages a memory keeps.
 _CALENDAR = frozenset(
@@ -126,7 +130,9 @@ def _is_name_word(word: str, sentence_start: bool) -> bool:
     if bare.isupper() and len(bare) > 1 and bare.isalpha():
         return True  # an acronym: LGBTQ, NASA, API
     if sentence_start and (
-        folded in _COMMON or word.lower() in _COMMON or (len(folded) > 4 and folded.endswith(_INFLECTED))
+        folded in _COMMON
+        or word.lower() in _COMMON
+        or (len(folded) > 4 and folded.endswith(_INFLECTED))
     ):
         return False  # `Deployed ...`, `Testing ...`: a verb or adverb, capitalised by position
     return not bare.isdigit()
