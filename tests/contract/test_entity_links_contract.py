@@ -149,3 +149,22 @@ def test_deletes_remove_links_and_nothing_crosses_agents_or_tenants(
     index.delete_agent("t1", AGENT)
     assert listing(links) == {}
     assert listing(links, agent="teams/other") == {"caroline": 1}
+
+
+def test_the_entities_of_documents_are_read_back_by_id(
+    shape: tuple[SearchIndex, EntityLinks],
+) -> None:
+    index, links = shape
+    index.upsert(
+        [
+            named("r1", "Caroline and Oscar"),
+            named("r2", "nothing named here"),
+            named("r3", "Melanie", status="SUPERSEDED"),
+        ]
+    )
+
+    found = links.entities_of("t1", AGENT, "record", ["r1", "r2", "r3", "r1", "never-there"])
+
+    assert found == {"r1": ("caroline", "oscar")}
+    assert links.entities_of("t1", AGENT, "file", ["r1"]) == {}
+    assert links.entities_of("t1", AGENT, "record", []) == {}

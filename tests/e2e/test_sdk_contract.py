@@ -110,6 +110,7 @@ def test_agents_put_get_page_fork_and_delete(sdk, agent):
         "index": "messages",
         "search": "session",
         "fact_keys": None,
+        "entity_links": False,
     }
     first = sdk.agents.list(limit=2)
     assert len(first.items) == 2 and first.next

@@ -1598,6 +1598,11 @@ export type components = {
         };
         /** HistoryConfig */
         HistoryConfig: {
+            /**
+             * Entity Links
+             * @default false
+             */
+            entity_links?: boolean;
             /** Fact Keys */
             fact_keys?: boolean | null;
             /** Index */

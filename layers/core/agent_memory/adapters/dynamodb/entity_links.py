@@ -232,6 +232,15 @@ class DynamoEntityLinks(EntityLinks):
         found.sort(key=lambda m: (m.created_at, m.id), reverse=True)
         return found[:limit]
 
+    def entities_of(
+        self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]
+    ) -> dict[str, tuple[str, ...]]:
+        pk = entities_pk(tenant, agent_id)
+        keys_ = [(pk, entity_doc_sk(kind, doc_id)) for doc_id in dict.fromkeys(ids)]
+        with storage_errors():
+            heads = list(self._doc.batch_get(keys_, attributes_to_get=["doc_id", "entities"]))
+        return {h.doc_id: tuple(sorted(h.entities)) for h in heads if h.entities}
+
     def _mentions(self, pk: str, prefix: str, after: str | None) -> Iterator[MentionItem]:
         condition = self._mention.sk.startswith(prefix)
         if after is not None:

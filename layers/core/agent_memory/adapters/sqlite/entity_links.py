@@ -138,6 +138,23 @@ class SqliteEntityLinks(EntityLinks):
         )
         return [_mention(row) for row in rows]
 
+    def entities_of(
+        self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]
+    ) -> dict[str, tuple[str, ...]]:
+        out: dict[str, list[str]] = {}
+        unique = list(dict.fromkeys(ids))
+        conn = self._db.read()
+        for at in range(0, len(unique), 500):  # inside SQLite's bound parameters
+            chunk = unique[at : at + 500]
+            rows = conn.execute(
+                "SELECT doc_id, entity FROM entity_links WHERE tenant = ? AND agent_id = ?"
+                f" AND kind = ? AND doc_id IN ({', '.join('?' * len(chunk))}) ORDER BY entity",
+                (tenant, agent_id, kind, *chunk),
+            ).fetchall()
+            for row in rows:
+                out.setdefault(row["doc_id"], []).append(row["entity"])
+        return {doc_id: tuple(keys) for doc_id, keys in out.items()}
+
 
 def _unlink_doc(
     conn: sqlite3.Connection, tenant: str, agent_id: str, kind: str, doc_id: str

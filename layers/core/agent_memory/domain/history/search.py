@@ -28,6 +28,7 @@ from ..search import (
     Window,
     asks_for_replies,
     credit_answered,
+    entity_hops,
     favour_windows,
     tokenize,
     weigh_replies,
@@ -128,6 +129,7 @@ class HistorySearch:
             position,
             args.limit,
             self._named_time(args.query, lambda: self._asked_at(ctx)),
+            hops=history.entity_links,
         )
         ctx.usage.extend(usage)
         return HistoryOut(events=results, next=position.next(len(results)) if more else None)
@@ -195,7 +197,8 @@ class HistorySearch:
         position = Position.read(cursor, query)
         if self._search.index is None:
             return HistorySearchPage(events=[], next=None)
-        search = Manifest.model_validate(agent.manifest).harness.memory.search
+        harness = Manifest.model_validate(agent.manifest).harness
+        search = harness.memory.search
         where = IndexFilter(
             kind="event",
             include_agent=False,
@@ -216,6 +219,7 @@ class HistorySearch:
             position,
             limit,
             named,
+            hops=harness.history.entity_links,
         )
         if usage:
             self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
@@ -255,6 +259,7 @@ class HistorySearch:
         position: Position,
         limit: int,
         named: list[Window],
+        hops: bool = False,
     ) -> tuple[list[HistoryHit], bool, list[UsageEntry]]:
         """The page of visible results at `position`, whether more follow, and the model calls
         made. Events the search may not return (the current turn's, a rolled-back or failed
@@ -280,6 +285,8 @@ class HistorySearch:
             ranked = credit_answered(ranked, answered(ranked, events), mode)
             ranked = favour_windows(ranked, named)
             ranked = self._replies_weighed(query, ranked, events)
+            if hops and self._search.links is not None:
+                ranked = entity_hops(ranked, query, self._search.links, tenant, agent_id)
             hits, left = self._best_visible(
                 tenant, agent_id, query, ranked, visible, wanted, events
             )

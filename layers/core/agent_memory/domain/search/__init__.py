@@ -2,6 +2,7 @@
 
 # What other capabilities use: they import these names from the package, never its modules.
 from .entities import MAX_KEY_CHARS, entities, entity_key
+from .hops import entity_hops
 from .index import EmbedRequest, IndexDoc, IndexFilter
 from .lexical import bm25, tokenize
 from .links import MAX_ENTITY_MENTIONS, MAX_ENTITY_PAGE, Mention
@@ -26,6 +27,7 @@ __all__ = [
     "bm25",
     "credit_answered",
     "entities",
+    "entity_hops",
     "entity_key",
     "favour_windows",
     "tokenize",

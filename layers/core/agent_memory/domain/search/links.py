@@ -90,6 +90,13 @@ class EntityLinks(ABC):
     ) -> list[Mention]:
         """The newest documents of `kind` that mention entity `key`, newest first."""
 
+    @abstractmethod
+    def entities_of(
+        self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]
+    ) -> dict[str, tuple[str, ...]]:
+        """The entities each linked document of `ids` mentions (a document linking none, or not
+        linked, is left out)."""
+
 
 class LinkedIndex(SearchIndex):
     """A search index that keeps entity links as it writes: the cloud's stream indexer writes
