@@ -7,6 +7,9 @@ One partition an agent (`keys.entities_pk`) holds:
 - a mention an entity it mentions (`EM#{entity}#{kind}#{docId}`), so an entity's mentions are one
   Query on `EM#{entity}#` and the agent's entities one paged Query on `EM#{prefix}`, in key order.
 
+Written by the stream indexer for a batch: the batch's heads in one BatchGetItem, then only the
+documents whose entities changed are written (most name nothing, or what they named before).
+
 As with the word postings (postings.py): the head changes under a condition on the head read
 before (its token), so an older version never overwrites a newer; the mentions follow in
 BatchWriteItem, and a writer that finds another's head standing after writing its mentions
@@ -21,16 +24,16 @@ import uuid
 from collections.abc import Iterator, Sequence
 
 from pynamodb.attributes import JSONAttribute, NumberAttribute, UnicodeAttribute
-from pynamodb.exceptions import DoesNotExist
+from pynamodb.exceptions import DeleteError, DoesNotExist, PutError
 
-from ...domain.kernel.errors import StorageUnavailable
+from ...domain.kernel.errors import PreconditionFailed, StorageUnavailable
 from ...domain.kernel.retry import optimistic
 from ...domain.search.index import DocKind, IndexDoc, SearchIndex
 from ...domain.search.links import Entity, EntityLinks, LinkedIndex, Mention, linked
 from . import keys
 from .item_base import IsoDateTimeAttribute, Item
 from .items import bind, table_settings
-from .transactions import Transaction, storage_errors
+from .transactions import is_condition_failure, storage_errors, unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +41,7 @@ _ATTEMPTS = 5
 ENTITY_DOCUMENT = "ED#"
 ENTITY_MENTION = "EM#"
 _SETTLE_PASSES = 3
+_UNREAD = object()  # a head not read yet in this attempt
 
 
 def entities_pk(tenant: str, agent_id: str) -> str:
@@ -84,25 +88,49 @@ class DynamoEntityLinks(EntityLinks):
         settings = table_settings(table_name, region, host)
         self._doc = bind(EntityDocItem, settings)
         self._mention = bind(MentionItem, settings)
-        connection = self._doc._get_connection()
-        self._mention._connection = connection
-        self._connection = connection.connection
+        # One connection (one botocore client) for both, as DynamoStore does.
+        self._mention._connection = self._doc._get_connection()
 
     # -- writes -------------------------------------------------------------------------------
 
     def link(self, docs: Sequence[IndexDoc]) -> None:
+        # The heads of the batch in one read: most documents name nothing and had no head, and
+        # most re-written ones name what they named (a status change), so most need no write.
+        held = self._heads(docs)
         for doc in docs:
+            old = held.get((entities_pk(doc.tenant, doc.agent_id), doc.kind, doc.id))
+            keys = list(linked(doc))
+            if old is None and not keys:
+                continue  # nothing to link, and nothing linked before
+            if old is not None and old.entities == keys:
+                # Linked as it is already (a status change, a re-index): its mentions stand.
+                # The head keeps its older version: only a document's own stream, in order,
+                # writes it, so no older version of it comes after this one.
+                continue
+            reads = iter([old])
             optimistic(
-                lambda doc=doc: self._link_once(doc),  # type: ignore[misc]
+                lambda doc=doc, reads=reads: self._link_once(  # type: ignore[misc]
+                    doc, next(reads, _UNREAD)
+                ),
                 attempts=_ATTEMPTS,
                 exhausted=lambda: StorageUnavailable(
                     "the entity links of this document are busy; try again"
                 ),
             )
 
-    def _link_once(self, doc: IndexDoc) -> None:
+    def _heads(self, docs: Sequence[IndexDoc]) -> dict[tuple[str, str, str], EntityDocItem]:
+        wanted = {(entities_pk(d.tenant, d.agent_id), entity_doc_sk(d.kind, d.id)) for d in docs}
+        if not wanted:
+            return {}
+        with storage_errors():
+            found = self._doc.batch_get(list(wanted), consistent_read=True)
+            return {(h.pk, h.kind, h.doc_id): h for h in found}
+
+    def _link_once(self, doc: IndexDoc, old: EntityDocItem | None | object) -> None:
         pk = entities_pk(doc.tenant, doc.agent_id)
-        old = self._head(pk, doc.kind, doc.id)
+        if old is _UNREAD:  # a retry: the head as it stands now
+            old = self._head(pk, doc.kind, doc.id)
+        assert old is None or isinstance(old, EntityDocItem)
         if old is not None and old.version > doc.version:
             return  # an older version never overwrites a newer one
         head = self._doc(
@@ -116,12 +144,13 @@ class DynamoEntityLinks(EntityLinks):
             created_at=doc.created_at,
             session_id=doc.session_id,
         )
-        with Transaction(self._connection) as tx:
-            tx.put(
-                "head",
-                head,
-                self._doc.pk.does_not_exist() if old is None else (self._doc.token == old.token),
-            )
+        condition = self._doc.pk.does_not_exist() if old is None else (self._doc.token == old.token)
+        try:
+            head.save(condition=condition)
+        except PutError as exc:
+            if is_condition_failure(exc):
+                raise PreconditionFailed("the entity head changed meanwhile") from exc
+            raise unavailable(exc) from exc
         self._settle(pk, head, old)
 
     def unlink(self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]) -> None:
@@ -139,8 +168,12 @@ class DynamoEntityLinks(EntityLinks):
         old = self._head(pk, kind, doc_id)
         if old is None:
             return
-        with Transaction(self._connection) as tx:
-            tx.delete("head", old, self._doc.token == old.token)
+        try:
+            old.delete(condition=self._doc.token == old.token)
+        except DeleteError as exc:
+            if is_condition_failure(exc):
+                raise PreconditionFailed("the entity head changed meanwhile") from exc
+            raise unavailable(exc) from exc
         self._write_mentions(pk, None, old)
 
     def unlink_agent(self, tenant: str, agent_id: str) -> None:
@@ -175,7 +208,8 @@ class DynamoEntityLinks(EntityLinks):
         self, pk: str, head: EntityDocItem | None, replaced: EntityDocItem | None
     ) -> None:
         keep = set(head.entities) if head is not None else set()
-        gone = [k for k in (replaced.entities if replaced is not None else []) if k not in keep]
+        had = set(replaced.entities) if replaced is not None else set()
+        gone = [k for k in had if k not in keep]
         kind, doc_id = (head or replaced).kind, (head or replaced).doc_id  # type: ignore[union-attr]
         with storage_errors(), self._mention.batch_write() as batch:
             for key in gone:
@@ -183,6 +217,8 @@ class DynamoEntityLinks(EntityLinks):
             if head is None:
                 return
             for key in head.entities:
+                if key in had and head.created_at == replaced.created_at:  # type: ignore[union-attr]
+                    continue  # its mention stands as it is
                 batch.save(
                     self._mention(
                         pk,
