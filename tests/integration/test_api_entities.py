@@ -138,3 +138,42 @@ def test_a_missing_agent_and_another_tenant_are_404s(api, embedded):
     assert (status, body["error"]["code"]) == (404, "agent_not_found")
     status, _ = api.as_tenant("globex").call("GET", f"{A}/-/entities")
     assert status == 404
+
+
+def test_the_cloud_lists_what_its_stream_indexer_linked(tmp_path):
+    # Given the cloud shape (API and indexer functions, DynamoDB under moto, OpenSearch engine)
+    pytest.importorskip("osmem_server", reason="osmem-server (dev extra) is not installed")
+    from cloud_shape import cloud_shape
+
+    with cloud_shape(tmp_path) as cloud:
+        api = cloud.api
+        api.ok("PUT", A, {"harness": {"memory": {"enabled": True}}}, expect=201)
+        api.ok(
+            "PUT",
+            f"{A}/-/memories/people/caroline.md",
+            {"content": "Caroline's dog Oscar\n"},
+            expect=201,
+        )
+        api.ok(
+            "PUT",
+            f"{A}/-/memories/people/oscar.md",
+            {"content": "Oscar: a retriever\n"},
+            expect=201,
+        )
+        # Before the stream is indexed nothing is linked (links are derived, like the index)
+        assert api.ok("GET", f"{A}/-/entities")["entities"] == []
+
+        # When the indexer takes the stream, and one memory is deleted and indexed again
+        cloud.index_stream()
+        linked = api.ok("GET", f"{A}/-/entities", items=10)["entities"]
+        api.call("DELETE", f"{A}/-/memories/people/oscar.md")
+        cloud.index_stream()
+        after = api.ok("GET", f"{A}/-/entities", query="osc")["entities"]
+
+    # Then the listing reads the links from the table, and the delete removed its mention
+    assert [(e["key"], e["count"]) for e in linked] == [("caroline", 1), ("oscar", 2)]
+    assert {i["path"] for i in linked[1]["items"]} == {
+        "/memories/people/caroline.md",
+        "/memories/people/oscar.md",
+    }
+    assert [(e["key"], e["count"]) for e in after] == [("oscar", 1)]
