@@ -575,16 +575,17 @@ def run_records(
 TEXT_FORMATS = ("dated", "full-date", "speaker", "plain")
 
 
-def history_manifest(min_score: float | None, keys: str = "none") -> dict[str, Any]:
+def history_manifest(
+    min_score: float | None, keys: str = "none", entity_links: bool = False
+) -> dict[str, Any]:
     """History kept as messages; with `keys` other than none, memory reviews every turn, so
-    its proposed facts key the messages they cite (fact_keys.py)."""
+    its proposed facts key the messages they cite (fact_keys.py); with `entity_links`, search
+    follows the entities a question names (harness.history.entity_links)."""
     search = {"search": {"min_score": min_score}} if min_score is not None else {}
-    return {
-        "harness": {
-            "memory": fact_keys.memory(keys, **search),
-            "history": fact_keys.history(keys, index="messages"),
-        }
-    }
+    history = fact_keys.history(keys, index="messages")
+    if entity_links:
+        history = {**history, "entity_links": True}
+    return {"harness": {"memory": fact_keys.memory(keys, **search), "history": history}}
 
 
 def said_at(date_time: str, position: int) -> str | None:
@@ -729,7 +730,9 @@ def run_history(
             # Only now: the last conversation's reviews are all done (its dia_ids repeat here).
             args.observations.serve(conv["observations"])
         started = time.perf_counter()
-        recreate_agent(client, agent_id, history_manifest(args.min_score, args.fact_keys))
+        recreate_agent(
+            client, agent_id, history_manifest(args.min_score, args.fact_keys, args.entity_links)
+        )
         session_id = client.create_session(agent_id, metadata={"benchmark": "locomo"})["id"]
         by_sequence, timings = load_history(
             client,
@@ -801,7 +804,8 @@ def run_history(
             f"agent-memory search_history (hybrid, limit={SEARCH_LIMIT}, "
             f"min_score={args.min_score}) over LoCoMo turns as one session, one committed turn "
             f"each (text={args.text_format}, captions={args.captions}, "
-            f"context_turns={args.context_turns}, fact_keys={args.fact_keys})"
+            f"context_turns={args.context_turns}, fact_keys={args.fact_keys}, "
+            f"entity_links={args.entity_links})"
         ),
         "results": rows,
         "meta": {
@@ -811,6 +815,7 @@ def run_history(
             "context_turns": args.context_turns,
             "min_score": args.min_score,
             "fact_keys": args.fact_keys,
+            "entity_links": args.entity_links,
             "keys": fact_keys.summary(reviews, keyed),
             "review_wait_s": round(review_seconds, 2),
             "events": events,
@@ -1194,6 +1199,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "the embedded server only)",
     )
     parser.add_argument(
+        "--entity-links",
+        action="store_true",
+        help="history: turn on harness.history.entity_links (a question's entities pull in the "
+        "events that mention them, and a second hop; off by default)",
+    )
+    parser.add_argument(
         "--consolidate",
         action="store_true",
         help="extraction: consolidate each agent once after its reviews, before the questions "
@@ -1205,6 +1216,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--consolidate is for --target extraction")
     if args.fact_keys != "none" and args.target != "history":
         parser.error("--fact-keys is for --target history")
+    if args.entity_links and args.target != "history":
+        parser.error("--entity-links is for --target history")
     if args.fact_keys == "observations" and args.url:
         parser.error("--fact-keys observations starts its own embedded server: drop --url")
     return args

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/longmemeval.py --out /tmp/lme.json \
         [--mode hybrid|lexical|vector] [--layout sessions|one-session] [--questions N] \
-        [--fact-keys none|rule] [--resume FILE] \
+        [--fact-keys none|rule] [--entity-links] [--resume FILE] \
         [--data FILE] [--url URL --token TOKEN] [--scorer PATH] [--keep-data] [--source DIR]
 
 Data: `../shared/data/longmemeval_s_dev.json.gz` beside the repository by default (a plain
@@ -129,10 +129,14 @@ def rounds(messages: list[dict[str, Any]]) -> list[list[tuple[int, dict[str, Any
 # -- loading -----------------------------------------------------------------------------------
 
 
-def manifest(mode: str, layout: str, keys: str = "none") -> dict[str, Any]:
+def manifest(
+    mode: str, layout: str, keys: str = "none", entity_links: bool = False
+) -> dict[str, Any]:
     history: dict[str, Any] = {"index": "messages"}
     if layout == "sessions":
         history["search"] = "agent"
+    if entity_links:  # history search follows the entities a question names
+        history["entity_links"] = True
     return {
         "harness": {
             # Keys none: read_only, no post-turn review runs beside the load (it would only
@@ -249,7 +253,7 @@ def ask(
 def system_name(args: argparse.Namespace) -> str:
     return (
         f"agent-memory search_history (mode={args.mode}, layout={args.layout}, "
-        f"limit={SEARCH_LIMIT}, fact_keys={args.fact_keys})"
+        f"limit={SEARCH_LIMIT}, fact_keys={args.fact_keys}, entity_links={args.entity_links})"
     )
 
 
@@ -264,10 +268,12 @@ def answered(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
         raise SystemExit(f"--resume {args.resume}: no such results file")
     earlier = json.loads(args.resume.read_text())
     meta = earlier.get("meta", {})
-    for name in ("mode", "layout", "fact_keys"):
-        if meta.get(name) != getattr(args, name):
+    for name in ("mode", "layout", "fact_keys", "entity_links"):
+        # A file from before entity links ran with them off.
+        held = meta.get(name, False if name == "entity_links" else None)
+        if held != getattr(args, name):
             raise SystemExit(
-                f"--resume {args.resume}: its {name} is {meta.get(name)!r}, "
+                f"--resume {args.resume}: its {name} is {held!r}, "
                 f"this run's {getattr(args, name)!r}"
             )
     return {row["question_id"]: row for row in earlier["results"]}
@@ -282,6 +288,7 @@ def checkpoint(args: argparse.Namespace, rows: list[dict[str, Any]]) -> None:
             "mode": args.mode,
             "layout": args.layout,
             "fact_keys": args.fact_keys,
+            "entity_links": args.entity_links,
             "partial": True,
         },
     }
@@ -314,7 +321,9 @@ def run(
     for position, question in enumerate(questions, start=1):
         agent_id = f"{args.agent_prefix}/{question['question_id']}"
         started = time.perf_counter()
-        recreate_agent(client, agent_id, manifest(args.mode, args.layout, args.fact_keys))
+        recreate_agent(
+            client, agent_id, manifest(args.mode, args.layout, args.fact_keys, args.entity_links)
+        )
         messages, where = ingest_messages(agent_id, question, args.layout)
         ingest(client, messages)
         loaded = time.perf_counter() - started
@@ -369,6 +378,7 @@ def run(
             "mode": args.mode,
             "layout": args.layout,
             "fact_keys": args.fact_keys,
+            "entity_links": args.entity_links,
             "keys": fact_keys.summary(reviews, keyed),
             "review_wait_s": round(review_seconds, 2),
             "questions": len(rows),
@@ -448,6 +458,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default="none",
         help="none: no review runs; rule: a review every turn with the server's model "
         "(RuleBasedModel offline), whose facts key the messages they cite",
+    )
+    parser.add_argument(
+        "--entity-links",
+        action="store_true",
+        help="turn on harness.history.entity_links (off by default)",
     )
     parser.add_argument(
         "--resume",

@@ -110,6 +110,7 @@ def test_agents_put_get_page_fork_and_delete(sdk, agent):
         "index": "messages",
         "search": "session",
         "fact_keys": None,
+        "entity_links": False,
     }
     first = sdk.agents.list(limit=2)
     assert len(first.items) == 2 and first.next
@@ -319,6 +320,28 @@ def test_file_memory_through_the_memory_tool_and_the_session_index(sdk, agent):
     later = sdk.sessions.create(agent)
     assert "what ana likes" in sdk.sessions.memory_index(agent, later.id)
     assert "prefs.md" in sdk.sessions.compact(agent, later.id)
+
+
+def test_an_agents_entities_are_listed_with_what_mentions_them(sdk, agent):
+    # Given two memories naming Caroline, one Sweden too
+    sdk.agents.memories.put(agent, "people/caroline.md", "Caroline lives in Sweden.\n")
+    sdk.agents.memories.put(agent, "people/trip.md", "A trip with Caroline's family.\n")
+
+    # When the entities starting `caro` are listed, then the next page after the first entity
+    found = sdk.agents.entities(agent, query="Caro")
+    first = sdk.agents.entities(agent, limit=1)
+    rest = sdk.agents.entities(agent, limit=1, cursor=first["next"])
+
+    # Then Caroline is there with her two mentions; the pages follow in key order
+    assert [(e["key"], e["count"]) for e in found["entities"]] == [("caroline", 2)]
+    assert {i["path"] for i in found["entities"][0]["items"]} == {
+        "/memories/people/caroline.md",
+        "/memories/people/trip.md",
+    }
+    assert [e["key"] for e in first["entities"] + rest["entities"]] == ["caroline", "sweden"]
+    with pytest.raises(ApiError) as bad:
+        sdk.agents.entities(agent, cursor="not-a-cursor")
+    assert (bad.value.status, bad.value.code) == (400, "invalid_cursor")
 
 
 def test_bad_input_is_a_400_with_its_code_and_message(sdk, agent):

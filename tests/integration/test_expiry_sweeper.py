@@ -9,7 +9,7 @@ import pytest
 from test_api_record_expiry import committed, iso
 from test_api_records import A, manifest, stored
 
-from agent_memory.bootstrap import purge_audit
+from agent_memory.adapters.dynamodb.purge_audit import purge_audit
 from agent_memory.domain.files.models import TenantLimits
 from agent_memory.domain.records.models import Provenance, Record
 from agent_memory.settings import Settings
@@ -123,7 +123,7 @@ def test_a_purge_by_dynamodbs_ttl_is_kept_in_the_audit_trail(dynamo_table, tmp_p
         expires_at=now,
     )
     # When it is told of the purge
-    purge_audit(dynamo_table, Settings(data_dir=tmp_path))(record)
+    purge_audit(dynamo_table, Settings(data_dir=tmp_path).audit_retention_days)(record)
     # Then the tenant's audit trail has it, by the sweeper's name
     (entry,) = dynamo_table.list_audit("acme", None, 10, None, None, now)
     assert (entry.actor, entry.method, entry.agent_id, entry.target) == (
@@ -149,7 +149,7 @@ def test_a_purge_told_twice_by_a_retried_stream_batch_is_audited_once(dynamo_tab
         "expires_at": now,
     }
     first, second = Record(id="rec_1", **fields), Record(id="rec_2", **fields)
-    hook = purge_audit(dynamo_table, Settings(data_dir=tmp_path))
+    hook = purge_audit(dynamo_table, Settings(data_dir=tmp_path).audit_retention_days)
     # When a stream batch tells of the first purge, fails, and is retried with both
     hook(first)
     hook(first)

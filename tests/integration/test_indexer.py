@@ -637,7 +637,9 @@ def test_usage_that_cannot_be_kept_fails_no_document(index, embedder):
 
 
 def test_the_handler_indexes_into_s3_vectors_when_the_stack_says_so(monkeypatch):
+    from agent_memory.adapters.dynamodb.entity_links import DynamoEntityLinks
     from agent_memory.adapters.s3vectors.index import S3VectorsIndex
+    from agent_memory.domain.search.links import LinkedIndex
 
     for name, value in {
         "AWS_ACCESS_KEY_ID": "testing",
@@ -650,7 +652,10 @@ def test_the_handler_indexes_into_s3_vectors_when_the_stack_says_so(monkeypatch)
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("AGENT_MEMORY_OPENSEARCH_ENDPOINT", raising=False)
     module = load_handler("indexer_app_s3_vectors")
-    assert isinstance(module.indexer._index, S3VectorsIndex)
+    # The index it writes keeps entity links in the table beside it.
+    assert isinstance(module.indexer._index, LinkedIndex)
+    assert isinstance(module.indexer._index.inner, S3VectorsIndex)
+    assert isinstance(module.indexer._index.links, DynamoEntityLinks)
 
 
 def test_the_handler_fails_at_cold_start_with_s3_vectors_but_no_bucket(monkeypatch):

@@ -39,7 +39,12 @@ def test_a_memory_section_gets_the_spec_defaults():
     assert mem["extraction"] == {"prompt": None, "every": "turn", "approval": "auto"}
     assert mem["pinned"] is None
     assert mem["tools"] == []
-    assert document["harness"]["history"] == {"index": None, "search": "session", "fact_keys": None}
+    assert document["harness"]["history"] == {
+        "index": None,
+        "search": "session",
+        "fact_keys": None,
+        "entity_links": False,
+    }
 
 
 def test_the_scenario_manifest_is_accepted_as_written():

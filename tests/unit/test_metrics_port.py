@@ -31,6 +31,8 @@ class Words(Embedder):
 class EmptyIndex:
     """Finds nothing: these tests are about what is counted, not what is found."""
 
+    links = None  # keeps no entity links
+
     def lexical(self, *args: object) -> list:
         return []
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from agent_memory.adapters.dynamodb.entity_links import DynamoEntityLinks
 from agent_memory.adapters.opensearch.index import OpenSearchIndex
 from agent_memory.adapters.s3vectors.index import S3VectorsIndex
 from agent_memory.bootstrap import build_search
 from agent_memory.domain.search.embeddings import Embedder
+from agent_memory.domain.search.links import LinkedIndex
 from agent_memory.settings import Settings
 
 CLOUD = {"store": "dynamodb", "table_name": "agent-memory"}
@@ -49,9 +51,11 @@ def test_an_unknown_backend_is_refused() -> None:
 def test_the_setting_picks_the_index_and_builds_no_client() -> None:
     s3v = Settings(**CLOUD, search_backend="s3-vectors", s3vectors_bucket="vec")
     index = build_search(s3v, store=object(), embedder=_Embedder()).index  # type: ignore[arg-type]
-    assert isinstance(index, S3VectorsIndex)
+    # Either index keeps its entity links in the table beside it.
+    assert isinstance(index, LinkedIndex) and isinstance(index.inner, S3VectorsIndex)
+    assert isinstance(index.links, DynamoEntityLinks)
 
     aoss = Settings(**CLOUD, opensearch_endpoint="https://abc.eu-west-1.aoss.amazonaws.com")
     assert aoss.search_backend == "opensearch-serverless"  # the default, as the template's
     index = build_search(aoss, store=object(), embedder=_Embedder()).index  # type: ignore[arg-type]
-    assert isinstance(index, OpenSearchIndex)
+    assert isinstance(index, LinkedIndex) and isinstance(index.inner, OpenSearchIndex)

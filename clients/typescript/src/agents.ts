@@ -77,6 +77,13 @@ export class Agents {
     return this.c.call("get", `${AGENT}/-/index`, { agentId: id }, options);
   }
 
+  /** The names the agent's records, file memories and history mention, in key order, each
+   * with its `count` and newest `items` mentioning it; `query` keeps the keys starting with it. */
+  entities(id: string, options?: PageOptions & { query?: string; items?: number }) {
+    const { call, query } = split(options);
+    return this.c.call("get", `${AGENT}/-/entities`, { agentId: id }, { ...call, query, holds: ["entities"] });
+  }
+
   /** Model calls and embeddings, newest first, with totals. */
   usage(id: string, options?: PageOptions & { turnId?: string }) {
     const { call, query } = split(options);

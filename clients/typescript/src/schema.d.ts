@@ -173,6 +173,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/-/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the agent's entities and what mentions them
+         * @description The names (people, places, groups, products...) the agent's active live records, its file memories and the events of its committed live turns mention, read offline from their text (runs of capitalised words, possessives folded: `Caroline's` is caroline) and from the speaker an event's metadata names. Each entity has its key (lower case), how many documents mention it, and its newest `items` mentions: a record's id, a memory's path, an event's session and event id. In key order, a page at a time; `query` keeps the keys starting with it.
+         */
+        get: operations["list_entities_v1_agents__agent_id__entities_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{agentId}/-/fork": {
         parameters: {
             query?: never;
@@ -1235,6 +1255,22 @@ export type components = {
         };
         "delete_memory.input": components["schemas"]["ToolIdInCall"];
         "delete_memory.output": components["schemas"]["ToolMemoriesOut"];
+        /** EntityOut */
+        EntityOut: {
+            /** Count */
+            count: number;
+            /** Items */
+            items: (components["schemas"]["RecordMention"] | components["schemas"]["MemoryMention"] | components["schemas"]["EventMention"])[];
+            /** Key */
+            key: string;
+        };
+        /** EntityPage */
+        EntityPage: {
+            /** Entities */
+            entities: components["schemas"]["EntityOut"][];
+            /** Next */
+            next: string | null;
+        };
         /** ErrorBody */
         ErrorBody: {
             /** Code */
@@ -1307,6 +1343,22 @@ export type components = {
             tool_calls?: components["schemas"]["ToolCall"][];
             /** Tool Name */
             tool_name?: string | null;
+        };
+        /** EventMention */
+        EventMention: {
+            /** Eventid */
+            eventId: string;
+            /** Part */
+            part: number;
+            /** Sessionid */
+            sessionId: string;
+            /** Time */
+            time: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "history";
         };
         /** EveryMessages */
         EveryMessages: {
@@ -1549,6 +1601,11 @@ export type components = {
         };
         /** HistoryConfig */
         HistoryConfig: {
+            /**
+             * Entity Links
+             * @default false
+             */
+            entity_links?: boolean;
             /** Fact Keys */
             fact_keys?: boolean | null;
             /** Index */
@@ -1872,6 +1929,18 @@ export type components = {
             memories: components["schemas"]["MemorySummary"][];
             /** Next */
             next: string | null;
+        };
+        /** MemoryMention */
+        MemoryMention: {
+            /** Path */
+            path: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "memory";
+            /** Updatedat */
+            updatedAt: string;
         };
         /**
          * MemorySummary
@@ -2227,6 +2296,20 @@ export type components = {
             next: string | null;
             /** Records */
             records: components["schemas"]["Record"][];
+        };
+        /** RecordMention */
+        RecordMention: {
+            /** Createdat */
+            createdAt: string;
+            /** Id */
+            id: string;
+            /** Sessionid */
+            sessionId: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "record";
         };
         /**
          * RecordOperation
@@ -4007,6 +4090,83 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConsolidationList"];
+                };
+            };
+            /** @description Bad input: nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token lacks the scope (or the caller role) this call needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The agent, session or turn does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the stored state: nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_entities_v1_agents__agent_id__entities_get: {
+        parameters: {
+            query?: {
+                /** @description The `next` of the previous page. */
+                cursor?: string | null;
+                /** @description Mentions listed an entity, 0-50 (default 5). */
+                items?: number | null;
+                /** @description Entities a page, 1-100 (default 20). */
+                limit?: number | null;
+                /** @description The start of an entity's name (any case). */
+                query?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description Path-like agent id, as plain segments. */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityPage"];
                 };
             };
             /** @description Bad input: nothing was changed. */

@@ -5,7 +5,6 @@ adapter or reads the environment."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .domain.agents.named_manifest_service import NamedManifestService
@@ -24,7 +23,6 @@ from .domain.history.search import HistorySearch, history_input_error
 from .domain.history.service import HistoryService
 from .domain.kernel.events import EventPublisher
 from .domain.kernel.metrics import NO_METRICS, Metrics
-from .domain.records.models import Record
 from .domain.records.ports import ExpirySweep
 from .domain.records.service import RecordService
 from .domain.search.embeddings import Embedder, MeteredEmbedder
@@ -41,7 +39,6 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from .adapters.consolidation_worker import ConsolidationWorker
-    from .adapters.dynamodb import DynamoStore
     from .adapters.dynamodb.stream_indexer import StreamIndexer
     from .adapters.expiry_worker import ExpiryWorker
     from .adapters.extraction.dispatch import Dispatcher
@@ -190,7 +187,14 @@ def build_cloud_index(
     settings: Settings, embedder: Embedder | None, timeout: float = 10.0
 ) -> SearchIndex:
     """The cloud's search index (AGENT_MEMORY_SEARCH_BACKEND), its vectors of `embedder`'s
-    model and size: S3 Vectors with word postings in the table, or OpenSearch Serverless."""
+    model and size: S3 Vectors or OpenSearch Serverless, entity links in the table beside it."""
+    from .adapters.dynamodb.entity_links import linked_index
+
+    index = _cloud_index(settings, embedder, timeout)
+    return linked_index(index, settings.table_name, settings.region, settings.dynamodb_endpoint)
+
+
+def _cloud_index(settings: Settings, embedder: Embedder | None, timeout: float) -> SearchIndex:
     if settings.search_backend == "s3-vectors":
         from .adapters.s3vectors.index import connect as s3vectors
 
@@ -227,6 +231,7 @@ def build_indexer(settings: Settings) -> StreamIndexer:
     ):
         raise ValueError("the indexer needs AGENT_MEMORY_OPENSEARCH_ENDPOINT and AWS_REGION")
     from .adapters.dynamodb.blobs import Blobs
+    from .adapters.dynamodb.purge_audit import purge_audit
     from .adapters.dynamodb.stream_indexer import StreamIndexer
 
     embedder = metered(build_embedder(settings), build_metrics(settings))
@@ -249,15 +254,9 @@ def build_indexer(settings: Settings) -> StreamIndexer:
         # A history event's meaning is embedded with the messages said before it, as embedded.
         before=lambda event: said_before(store, event),
         add_usage=store.add_usage,  # each embedding, kept as usage of purpose embed
-        on_purged=purge_audit(store, settings),  # an expired record removed by the table's TTL
+        # An expired record removed by the table's TTL is kept in the audit trail, once.
+        on_purged=purge_audit(store, settings.audit_retention_days),
     )
-
-
-def purge_audit(store: DynamoStore, settings: Settings) -> Callable[[Record], None]:
-    """What keeps a purge by DynamoDB's TTL in the audit trail once, as the embedded sweeper's."""
-    from .adapters.dynamodb.purge_audit import purge_audit as kept_once
-
-    return kept_once(store, settings.audit_retention_days)
 
 
 def build_dispatcher(settings: Settings) -> Dispatcher:

@@ -30,6 +30,7 @@ from .routes.agents import agents_router
 from .routes.audit import audit_router
 from .routes.console import console_router
 from .routes.consolidation import consolidation_router
+from .routes.entities import entities_router
 from .routes.health import HEALTH_PATH, health_router
 from .routes.history import history_router
 from .routes.ingest import ingest_router
@@ -217,6 +218,7 @@ class Api:
         self.resolver.include_router(memories_router(services))
         self.resolver.include_router(history_router(services))
         self.resolver.include_router(search_router(services))
+        self.resolver.include_router(entities_router(services))
         self.resolver.include_router(ingest_router(services))
         self.resolver.include_router(tenant_router(services))
         if services.settings.console:

@@ -103,6 +103,20 @@ class Agents(Area):
         path = agent_path(agent_id) + "/-/search"
         return self._run(Call("GET", path, SearchHits.model_validate, query=found))
 
+    def entities(
+        self,
+        agent_id: str,
+        query: str | None = None,
+        limit: int | None = None,
+        items: int | None = None,
+        cursor: str | None = None,
+    ) -> dict[str, Any]:
+        """The names the agent's records, file memories and history mention, in key order:
+        `entities` (each its `key`, `count` and newest `items` mentioning it) and `next`.
+        `query` keeps the keys starting with it (`Caroline's` finds caroline)."""
+        found = params(query=query, limit=limit, items=items, cursor=cursor)
+        return self._run(Call("GET", agent_path(agent_id) + "/-/entities", query=found))
+
     def index_status(self, agent_id: str) -> dict[str, Any]:
         """`pendingVectors` (documents not yet findable by meaning) and `embeddingModel`."""
         return self._run(Call("GET", agent_path(agent_id) + "/-/index"))

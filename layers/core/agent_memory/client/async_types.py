@@ -53,6 +53,14 @@ class AsyncAgents(Protocol):
         limit: int | None = None,
         as_of: datetime | None = None,
     ) -> SearchHits: ...
+    async def entities(
+        self,
+        agent_id: str,
+        query: str | None = None,
+        limit: int | None = None,
+        items: int | None = None,
+        cursor: str | None = None,
+    ) -> dict[str, Any]: ...
     async def index_status(self, agent_id: str) -> dict[str, Any]: ...
     async def usage(
         self,

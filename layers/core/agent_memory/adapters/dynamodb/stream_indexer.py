@@ -62,6 +62,7 @@ from ...domain.kernel.ids import new_id
 from ...domain.kernel.models import utcnow
 from ...domain.records.models import Record, from_doc
 from ...domain.search.embeddings import Embedder
+from ...domain.search.entities import entities
 from ...domain.search.index import DocKind, IndexDoc, SearchIndex
 from ...domain.search.service import record_doc
 from ...domain.usage.models import Usage
@@ -116,15 +117,17 @@ def file_doc(key: HeadKey, image: dict[str, Any]) -> IndexDoc:
     1, and the old copy's higher number would keep the new content out of the index."""
     path = str(image["path"])
     updated = datetime.fromisoformat(str(image["updated_at"]))
+    text = f"{path}\n{image.get('content') or ''}"
     return IndexDoc(
         tenant=key.tenant,
         agent_id=key.agent_id,
         kind="file",
         id=path,
         version=int(updated.timestamp() * 1_000_000),
-        text=f"{path}\n{image.get('content') or ''}",
+        text=text,
         created_at=updated,
         scope="agent",
+        entities=entities(text),
     )
 
 

@@ -353,4 +353,27 @@ MIGRATIONS: list[list[Step]] = [
             FOREIGN KEY (tenant, agent_id) REFERENCES agents ON DELETE CASCADE
         ) WITHOUT ROWID""",
     ],
+    # 23: entity links (adapters/sqlite/entity_links.py): each linked search document's version,
+    # and a row an entity it mentions, listed by entity and removed by document
+    [
+        """CREATE TABLE entity_docs (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            PRIMARY KEY (tenant, agent_id, kind, doc_id)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE entity_links (
+            tenant TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            entity TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            session_id TEXT,
+            PRIMARY KEY (tenant, agent_id, entity, kind, doc_id)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX entity_links_by_doc ON entity_links (tenant, agent_id, kind, doc_id)",
+    ],
 ]

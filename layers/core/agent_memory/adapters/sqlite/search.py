@@ -22,6 +22,7 @@ import numpy as np
 from ...domain.kernel.errors import StorageUnavailable
 from ...domain.search.index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
 from .database import Database, owner_key
+from .entity_links import SqliteEntityLinks
 from .faults import translated
 from .lexical import lexical_hits, match_expression
 from .vector_matrix import Matrix, nearest
@@ -65,6 +66,7 @@ class EmbeddedIndex(SearchIndex):
         self._dimensions = dimensions
         self._matrices: dict[tuple[str, str, str], Matrix] = {}
         self._lock = threading.Lock()
+        self.links = SqliteEntityLinks(db)
         db.at_batch_end(flush_words)
 
     def _faults(self, exc: sqlite3.Error) -> StorageUnavailable | None:
@@ -116,6 +118,7 @@ class EmbeddedIndex(SearchIndex):
                 conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (found["seq"],))
                 conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
             self._insert(conn, table, doc, model_id, vector, *index_texts(doc), hold=hold)
+            SqliteEntityLinks.link_in(conn, [doc])
             if doc.embed is not None and vector is None and self._model_id is not None:
                 self._queue(conn, doc)
 
@@ -158,6 +161,7 @@ class EmbeddedIndex(SearchIndex):
             f" VALUES ({', '.join('?' * (len(_DOC_COLUMNS) + 2))})",
             (*values, model_id, vector),
         ).lastrowid
+        assert seq is not None  # an INSERT's row
         insert_words(conn, table, seq, text, owner, context, hold=hold)
 
     def _words_current(self, conn: sqlite3.Connection) -> None:
@@ -276,6 +280,7 @@ class EmbeddedIndex(SearchIndex):
                 " AND doc_id = ?",
                 (tenant, agent_id, kind, doc_id),
             )
+        SqliteEntityLinks.unlink_in(conn, tenant, agent_id, kind, ids)
 
     def delete_agent(self, tenant: str, agent_id: str) -> None:
         with self._db.write() as conn:
@@ -305,6 +310,7 @@ class EmbeddedIndex(SearchIndex):
         conn.execute(
             "DELETE FROM embed_queue WHERE tenant = ? AND agent_id = ?", (tenant, agent_id)
         )
+        SqliteEntityLinks.unlink_agent_in(conn, tenant, agent_id)
 
     def forget(self, tenant: str, agent_id: str) -> None:
         """Drop the agent's vectors held in memory; the next query reads them anew."""

@@ -22,6 +22,7 @@ from ..records import RecordQuery, RecordService, RecordStatus, rerank_text
 from ..search import CANDIDATES, IndexFilter, Ranked, SearchService, file_text
 from ..usage import usage_rows
 from .answers import EventHit, Hit, MemoryHit, RecordHit, SearchHits
+from .entities import AgentEntities
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -57,6 +58,8 @@ class AgentSearch:
         self._search = search
         self._records_service = records
         self._history = history
+        # The entities its records, memories and events mention (GET .../-/entities).
+        self.entities = AgentEntities(store, search)
 
     def search(
         self,

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..kernel.models import TurnStatus
-from ..search import EmbedRequest, IndexDoc
+from ..search import EmbedRequest, IndexDoc, entities
 from .models import HistoryEvent, part_id
 
 if TYPE_CHECKING:
@@ -61,7 +61,15 @@ def event_doc(
         preview=preview,
         turn_sequence=event.turn_sequence,
         embed=embed,
+        entities=event_entities(event, text),
     )
+
+
+def event_entities(event: HistoryEvent, text: str) -> tuple[str, ...]:
+    """The entities of a part of `event`: those its text names, and who said it (a speaker the
+    event's metadata names: a conversation's participant, not the agent or its user)."""
+    speaker = event.metadata.get("speaker")
+    return entities(text, speakers=[speaker] if isinstance(speaker, str) else [])
 
 
 def said_before(

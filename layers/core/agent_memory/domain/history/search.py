@@ -28,6 +28,7 @@ from ..search import (
     Window,
     asks_for_replies,
     credit_answered,
+    entity_hops,
     favour_windows,
     tokenize,
     weigh_replies,
@@ -129,6 +130,7 @@ class HistorySearch:
             args.limit,
             self._named_time(args.query, lambda: self._asked_at(ctx)),
             ctx.memory.search.rerank,
+            hops=history.entity_links,
         )
         ctx.usage.extend(usage)
         return HistoryOut(events=results, next=position.next(len(results)) if more else None)
@@ -196,7 +198,8 @@ class HistorySearch:
         position = Position.read(cursor, query)
         if self._search.index is None:
             return HistorySearchPage(events=[], next=None)
-        search = Manifest.model_validate(agent.manifest).harness.memory.search
+        harness = Manifest.model_validate(agent.manifest).harness
+        search = harness.memory.search
         where = IndexFilter(
             kind="event",
             include_agent=False,
@@ -218,6 +221,7 @@ class HistorySearch:
             limit,
             named,
             search.rerank,
+            hops=harness.history.entity_links,
         )
         if usage:
             self._store.add_usage(tenant, agent_id, usage_rows(agent_id, None, usage))
@@ -258,6 +262,7 @@ class HistorySearch:
         limit: int,
         named: list[Window],
         rerank: RerankConfig | None = None,
+        hops: bool = False,
     ) -> tuple[list[HistoryHit], bool, list[UsageEntry]]:
         """The page of visible results at `position`, whether more follow, and the model calls
         made. Events the search may not return (the current turn's, a rolled-back or failed
@@ -286,6 +291,8 @@ class HistorySearch:
             ranked = credit_answered(ranked, answered(ranked, events), mode)
             ranked = favour_windows(ranked, named)
             ranked = self._replies_weighed(query, ranked, events)
+            if hops and self._search.links is not None:
+                ranked = entity_hops(ranked, query, self._search.links, tenant, agent_id)
             hits, left = self._best_visible(
                 tenant, agent_id, query, ranked, visible, wanted, events
             )

@@ -221,6 +221,10 @@ class HistoryConfig(_Strict):
     # it restates the message (the offline rule-based model: measured to cost LoCoMo recall,
     # benchmarks/RESULTS.md "Fact keys").
     fact_keys: StrictBool | None = None
+    # Whether a history search's entities pull in the events that mention them, and a second
+    # hop through the entities those share (domain/search/hops.py). Off: the ranking measured in
+    # benchmarks/RESULTS.md.
+    entity_links: StrictBool = False
 
 
 class Harness(DeferredModel):

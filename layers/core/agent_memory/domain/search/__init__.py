@@ -1,8 +1,11 @@
 """Ranking shared by every search adapter."""
 
 # What other capabilities use: they import these names from the package, never its modules.
+from .entities import MAX_KEY_CHARS, entities, entity_key
+from .hops import entity_hops
 from .index import EmbedRequest, IndexDoc, IndexFilter
 from .lexical import bm25, tokenize
+from .links import MAX_ENTITY_MENTIONS, MAX_ENTITY_PAGE, Mention
 from .ranking import Ranked, credit_answered, favour_windows, weigh_replies
 from .rerank import NO_RERANK, Reranker, RerankFailed, RerankStage, Scores
 from .service import CANDIDATES, SearchService, file_text
@@ -11,6 +14,10 @@ from .when import Window, windows
 
 __all__ = [
     "CANDIDATES",
+    "MAX_ENTITY_MENTIONS",
+    "MAX_ENTITY_PAGE",
+    "MAX_KEY_CHARS",
+    "Mention",
     "EmbedRequest",
     "IndexDoc",
     "IndexFilter",
@@ -25,6 +32,9 @@ __all__ = [
     "asks_for_replies",
     "bm25",
     "credit_answered",
+    "entities",
+    "entity_hops",
+    "entity_key",
     "favour_windows",
     "file_text",
     "tokenize",

@@ -11,7 +11,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .links import EntityLinks
 
 DocKind = Literal["record", "file", "event"]
 
@@ -58,6 +61,8 @@ class IndexDoc:
     # History: the words of the messages said just before the event. They find it too, at
     # CONTEXT_WEIGHT of the weight of its own words; never returned as its text.
     context: str = ""
+    # Entity keys the document mentions (entities.py): what links it to others (links.py).
+    entities: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,10 @@ def check_dimensions(vector: Sequence[float] | None, dimensions: int) -> None:
 class SearchIndex(ABC):
     """Adapters: EmbeddedIndex (SQLite FTS5 + exact vectors), OpenSearchIndex (AOSS),
     S3VectorsIndex (S3 Vectors + word postings in DynamoDB)."""
+
+    # The entity links its writes keep (links.py): EmbeddedIndex's own, LinkedIndex's in the
+    # cloud; None where none are kept.
+    links: EntityLinks | None = None
 
     @abstractmethod
     def upsert(self, docs: Sequence[IndexDoc]) -> None:

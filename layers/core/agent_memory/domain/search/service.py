@@ -13,8 +13,10 @@ from ..kernel.models import Turn
 from ..kernel.records import Provenance, Record
 from ..usage import UsageEntry
 from .embeddings import Embedder, dot
+from .entities import entities
 from .index import EmbedRequest, Hit, IndexDoc, IndexFilter, SearchIndex
 from .lexical import tokenize
+from .links import EntityLinks
 from .ranking import Ranked, fuse
 from .rerank import NO_RERANK, RerankStage
 
@@ -53,6 +55,7 @@ def record_doc(record: Record) -> IndexDoc:
         preview=record.preview,
         record_kind=record.kind,
         labels=record.labels,
+        entities=entities(meaning_text(record)),
     )
 
 
@@ -85,6 +88,8 @@ class SearchService:
         rerank: RerankStage = NO_RERANK,
     ) -> None:
         self.index = index
+        # Which documents mention which entity, kept beside the index; None: not kept.
+        self.links: EntityLinks | None = index.links if index is not None else None
         self.embedder = embedder
         self.inline = inline and index is not None
         self.metrics = metrics
@@ -138,6 +143,7 @@ class SearchService:
                 created_at=last or _EPOCH_UTC,
                 status="ACTIVE" if write.head is not None else "DELETED",
                 embed=embed,
+                entities=entities(text) if write.head is not None else (),
             )
             out.append(write.model_copy(update={"index": doc}))
         return out
