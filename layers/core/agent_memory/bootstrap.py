@@ -34,6 +34,7 @@ from .domain.sessions.ingest import IngestService
 from .domain.sessions.service import SessionService
 from .domain.store import Store
 from .domain.tools.service import ToolService
+from .domain.transfer import ExportService, ImportService
 from .domain.turns.context import ManifestCache
 from .services import Services
 from .settings import Settings
@@ -328,6 +329,10 @@ def build_services(
         audit=audit,
         agent_manifests=NamedManifestService(store, agents),
         proposals=ProposalReview(store, records, events),
+        exports=ExportService(store, search),
+        imports=ImportService(
+            store, search, history, lambda tenant: files.limits_for(tenant).memories_per_agent
+        ),
         extraction=extraction,
         starter=starter,
         vectors=vectors,

@@ -34,6 +34,7 @@ from .items import bind_items
 from .named_manifests import DynamoNamedManifests
 from .partition_deletes import PartitionDeletes
 from .records import TURN, DynamoRecords, write_failure
+from .review_marks import DynamoReviewMarks
 from .transactions import (
     ConditionsFailed,
     Transaction,
@@ -60,6 +61,7 @@ class DynamoStore(
     DynamoConsolidationSchedule,
     DynamoAudit,
     DynamoNamedManifests,
+    DynamoReviewMarks,
     PartitionDeletes,
     Store,
     ConsolidationSchedule,
