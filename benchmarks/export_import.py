@@ -53,7 +53,9 @@ def reads(call: Any, agent_id: str, question: str) -> dict[str, Any]:
     sessions: list[dict[str, Any]] = []
     cursor = None
     while True:
-        page = call("GET", f"{base}/-/sessions", limit=200, **({"cursor": cursor} if cursor else {}))
+        page = call(
+            "GET", f"{base}/-/sessions", limit=200, **({"cursor": cursor} if cursor else {})
+        )
         sessions += page["sessions"]
         cursor = page.get("next")
         if not cursor:
@@ -179,9 +181,7 @@ def main() -> int:
     print(text)
     if args.out:
         Path(args.out).write_text(text + "\n")
-    ok = result["reads_equal"] and (
-        "cloud" not in result or result["cloud"]["stored_reads_equal"]
-    )
+    ok = result["reads_equal"] and ("cloud" not in result or result["cloud"]["stored_reads_equal"])
     return 0 if ok else 1
 
 

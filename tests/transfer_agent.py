@@ -55,9 +55,7 @@ def populate(api: Any) -> None:
     t.end()
     t = Turn(api, s1["id"])
     t.say("Actually the deploy moved to Thursdays.", "Updated: deploys happen on Thursdays.")
-    t.tool(
-        "add_memory", summary="Deploys happen on Thursdays", scope="agent", replaces=old["id"]
-    )
+    t.tool("add_memory", summary="Deploys happen on Thursdays", scope="agent", replaces=old["id"])
     t.tool(
         "memory",
         command="str_replace",

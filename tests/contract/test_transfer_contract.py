@@ -10,7 +10,6 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pytest
-from index_docs import doc
 from index_model import INDEX_MODEL
 
 from agent_memory.domain.files.models import FileVersion, FileWrite
@@ -20,6 +19,7 @@ from agent_memory.domain.kernel.models import Session, TurnStatus
 from agent_memory.domain.records.models import RecordOperation, RecordVersion, RecordWrite
 from agent_memory.domain.search.index import SearchIndex
 from agent_memory.domain.store import Store
+from index_docs import doc
 
 if TYPE_CHECKING:
     from conftest import Build
@@ -96,8 +96,16 @@ def test_a_path_written_with_its_history_and_removed_keeps_its_versions(
     agent_with_session()
     at = build.now - timedelta(hours=1)
     versions = [
-        FileVersion(id=f"fv_{n}", agent_id=AGENT, path="/memories/a.md", operation=op, actor="app",
-                    version=n, content=f"v{n}", at=at + timedelta(minutes=n))  # fmt: skip
+        FileVersion(
+            id=f"fv_{n}",
+            agent_id=AGENT,
+            path="/memories/a.md",
+            operation=op,
+            actor="app",
+            version=n,
+            content=f"v{n}",
+            at=at + timedelta(minutes=n),
+        )  # fmt: skip
         for n, op in ((1, "create"), (2, "update"))
     ]
     head = file_head("acme", AGENT, "/memories/a.md", "v2", 2, versions[1].at, "app")

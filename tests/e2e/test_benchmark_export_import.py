@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from benchmark_data import tiny_longmemeval
 from benchmark_modules import run_benchmark
 

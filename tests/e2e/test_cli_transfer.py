@@ -10,10 +10,10 @@ import urllib.request
 from typing import Any
 
 import pytest
-from transfer_agent import A, AGENT_ID, populate, reads
 
 from agent_memory.bundle import read_bundle
 from agent_memory.cli import main
+from transfer_agent import AGENT_ID, A, populate, reads
 
 pytestmark = pytest.mark.e2e
 

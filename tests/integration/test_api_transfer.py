@@ -8,7 +8,6 @@ from __future__ import annotations
 import gzip
 
 import pytest
-from transfer_agent import A, AGENT_ID, move, populate, reads, through
 
 from agent_memory import bundle as bundles
 from agent_memory.adapters.sqlite import SqliteStore
@@ -17,6 +16,7 @@ from agent_memory.bootstrap import build_services
 from agent_memory.bundle import BundleError, export_bundle, import_bundle, read_bundle
 from agent_memory.settings import Settings
 from apiclient import ALL_SCOPES, ApiClient, drained
+from transfer_agent import AGENT_ID, A, move, populate, reads, through
 
 pytestmark = pytest.mark.integration
 
@@ -26,7 +26,9 @@ def laptop(tmp_path, embedder):
     """Another embedded service, with the same model as the `api` fixture's."""
     (tmp_path / "laptop").mkdir()
     store = SqliteStore(tmp_path / "laptop" / "db.sqlite3")
-    services = build_services(Settings(data_dir=tmp_path / "laptop"), store=store, embedder=embedder)
+    services = build_services(
+        Settings(data_dir=tmp_path / "laptop"), store=store, embedder=embedder
+    )
     yield ApiClient(drained(Api(services).handle, services))
     services.close()
 
@@ -104,8 +106,9 @@ def _rewritten(path, change):
         ),
         pytest.param(lambda p: _rewritten(p, lambda ls: [*ls[:-2], b""]), id="no trailer"),
         pytest.param(
-            lambda p: _rewritten(p, lambda ls: [ls[0].replace(b'"version":1', b'"version":9'),
-                                                *ls[1:]]),  # fmt: skip
+            lambda p: _rewritten(
+                p, lambda ls: [ls[0].replace(b'"version":1', b'"version":9'), *ls[1:]]
+            ),  # fmt: skip
             id="a later version",
         ),
         pytest.param(lambda p: p.write_bytes(b"PK\x03\x04 a zip"), id="not a bundle"),

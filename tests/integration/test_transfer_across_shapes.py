@@ -5,7 +5,6 @@ the two answer the same reads, and the bundle imported again changes nothing."""
 from __future__ import annotations
 
 import pytest
-from transfer_agent import move, populate, reads, through
 
 from agent_memory.adapters.sqlite import SqliteStore
 from agent_memory.api.app import Api
@@ -13,6 +12,7 @@ from agent_memory.bootstrap import build_services
 from agent_memory.bundle import import_bundle
 from agent_memory.settings import Settings
 from apiclient import ApiClient, drained
+from transfer_agent import move, populate, reads, through
 
 pytestmark = pytest.mark.integration
 
@@ -21,7 +21,9 @@ pytestmark = pytest.mark.integration
 def laptop(tmp_path, embedder):
     (tmp_path / "laptop").mkdir()
     store = SqliteStore(tmp_path / "laptop" / "db.sqlite3")
-    services = build_services(Settings(data_dir=tmp_path / "laptop"), store=store, embedder=embedder)
+    services = build_services(
+        Settings(data_dir=tmp_path / "laptop"), store=store, embedder=embedder
+    )
     yield ApiClient(drained(Api(services).handle, services))
     services.close()
 

@@ -34,7 +34,7 @@ from .domain.sessions.ingest import IngestService
 from .domain.sessions.service import SessionService
 from .domain.store import Store
 from .domain.tools.service import ToolService
-from .domain.transfer import ExportService, ImportService
+from .domain.transfer import Transfer
 from .domain.turns.context import ManifestCache
 from .services import Services
 from .settings import Settings
@@ -78,8 +78,7 @@ def build_events(settings: Settings) -> EventPublisher:
 
 
 def build_metrics(settings: Settings) -> Metrics:
-    """The cloud counts as CloudWatch metrics (EMF lines in the function's log); the embedded
-    shape keeps no metrics."""
+    """The cloud counts as CloudWatch metrics (EMF lines in its log); embedded keeps none."""
     if settings.store != "dynamodb":
         return NO_METRICS
     from .adapters.observability import PowertoolsMetrics
@@ -329,10 +328,7 @@ def build_services(
         audit=audit,
         agent_manifests=NamedManifestService(store, agents),
         proposals=ProposalReview(store, records, events),
-        exports=ExportService(store, search),
-        imports=ImportService(
-            store, search, history, lambda tenant: files.limits_for(tenant).memories_per_agent
-        ),
+        transfer=Transfer.of(store, search, history, files),
         extraction=extraction,
         starter=starter,
         vectors=vectors,

@@ -143,10 +143,15 @@ def read_bundle(path: Path) -> Bundle:
         hashes[kind].update(line + b"\n")
         counts[kind] += 1
     if trailer.get("items") != len(items):
-        raise BundleError(f"{path}: {len(items)} items where the trailer counts {trailer.get('items')}")
+        raise BundleError(
+            f"{path}: {len(items)} items where the trailer counts {trailer.get('items')}"
+        )
     for section in SECTIONS:
         want = trailer["sections"].get(section) or {}
-        if want.get("count") != counts[section] or want.get("sha256") != hashes[section].hexdigest():
+        if (
+            want.get("count") != counts[section]
+            or want.get("sha256") != hashes[section].hexdigest()
+        ):
             raise BundleError(f"{path}: the {section} section does not match its checksum")
     return Bundle(header=header, items=items, digest=hashlib.sha256(raw).hexdigest())
 

@@ -81,7 +81,7 @@ class Agents(Area):
         path = agent_path(agent_id) + "/-/export"
         return self._run(Call("GET", path, query=params(limit=limit, cursor=cursor)))
 
-    def import_items(self, agent_id: str, items: list[dict[str, Any]]) -> dict[str, Any]:
+    def import_items(self, agent_id: str, items: builtins.list[dict[str, Any]]) -> dict[str, Any]:
         """Write a batch of the agent's bundle items (at most 500, in the bundle's order) as
         they were (admin scope): `{"written", "kept", "vectorsReused", "vectorsQueued"}`. Each
         item is written once, so a batch sent again (a retry) changes nothing."""

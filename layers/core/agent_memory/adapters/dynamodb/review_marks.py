@@ -21,9 +21,7 @@ class DynamoReviewMarks:
 
     if TYPE_CHECKING:  # DynamoStore's own
 
-        def get_session(
-            self, tenant: str, agent_id: str, session_id: str
-        ) -> Session | None: ...
+        def get_session(self, tenant: str, agent_id: str, session_id: str) -> Session | None: ...
 
     def restore_reviewed(
         self,
@@ -60,9 +58,7 @@ class DynamoReviewMarks:
             missing = [label for label in exc.failed if label.startswith("turn ")]
             if missing:
                 turn_id = missing[0].removeprefix("turn ")
-                raise NotFound(
-                    f"turn {turn_id!r} does not exist", code="turn_not_found"
-                ) from exc
+                raise NotFound(f"turn {turn_id!r} does not exist", code="turn_not_found") from exc
             raise NotFound(
                 f"session {session_id!r} does not exist, or its mark moved on meanwhile",
                 code="session_not_found",

@@ -95,7 +95,7 @@ def transfer_router(services: Services) -> Router:
     ) -> ExportOut:
         who = caller()
         _may_transfer(who)
-        exports = services.exports
+        exports = services.transfer.exports
         page = exports.page(who.tenant, agent_id_from(agent_id), cursor, limit or DEFAULT_ITEMS)
         return ExportOut(
             format=BUNDLE_FORMAT,
@@ -120,7 +120,7 @@ def transfer_router(services: Services) -> Router:
     def import_agent(agent_id: AgentId, body: Annotated[ImportIn, Body()]) -> ImportOut:
         who = caller()
         _may_transfer(who)
-        result = services.imports.apply(who.tenant, agent_id_from(agent_id), body.items)
+        result = services.transfer.imports.apply(who.tenant, agent_id_from(agent_id), body.items)
         return ImportOut(
             written=result.written,
             kept=result.kept,

@@ -16,8 +16,8 @@ from .commands import (
     run_command,
 )
 from .models import FileMemory, FileVersion, FileWrite, TenantLimits
-from .plan import file_head
 from .paths import MAX_PATH_CHARS, MEMORY_ROOT, is_under, normalize_folder, normalize_path
+from .plan import file_head
 from .service import FileService
 
 __all__ = [

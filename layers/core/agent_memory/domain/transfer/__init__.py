@@ -8,6 +8,7 @@ from .exporting import ExportService
 from .importing import ImportService
 from .items import BUNDLE_FORMAT, BUNDLE_VERSION
 from .ports import ReviewMarks
+from .service import Transfer
 
 __all__ = [
     "BUNDLE_FORMAT",
@@ -15,4 +16,5 @@ __all__ = [
     "ExportService",
     "ImportService",
     "ReviewMarks",
+    "Transfer",
 ]

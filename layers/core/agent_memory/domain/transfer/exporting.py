@@ -172,9 +172,7 @@ class ExportService:
         last = heads[-1].path if heads else at.get("after")
         return {"s": "files", "after": last, "_items": items}, len(heads) < max(1, room)
 
-    def _gone(
-        self, tenant: str, agent_id: str, at: dict[str, Any]
-    ) -> tuple[dict[str, Any], bool]:
+    def _gone(self, tenant: str, agent_id: str, at: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         """Paths no memory has now: each once, where the walk over every version (newest
         first) meets the path's newest version."""
         page = self._store.file_versions(tenant, agent_id, None, _READ, at.get("before"))
@@ -219,6 +217,7 @@ class ExportService:
                 current, after_turn = session.id, 0
                 items.append(_session_item(session))
                 continue
+            assert current is not None  # a session is started before its turns are read
             turns = [
                 t
                 for t in self._store.list_turns(tenant, agent_id, current)

@@ -126,9 +126,7 @@ class ImportService:
             return False
         docs = self._search.docs_for([head])
         index = self._with_vector(docs[0], item.embedding, result) if docs else None
-        write = RecordWrite(
-            record=head, expected_version=have or None, versions=new, index=index
-        )
+        write = RecordWrite(record=head, expected_version=have or None, versions=new, index=index)
         self._store.write_records(tenant, item.agent_id, [write])
         return True
 
@@ -175,7 +173,7 @@ class ImportService:
             head=head,
             expected_version=stored.version if stored is not None else None,
             versions=versions,
-            count_delta=delta,  # type: ignore[arg-type]  # one of -1, 0, 1
+            count_delta=delta,
         )
         (write,) = self._search.file_docs(tenant, item.agent_id, [write])
         if write.index is not None and head is not None:
@@ -237,9 +235,7 @@ class ImportService:
             return wrote
         docs = []
         if turn.status is TurnStatus.COMMITTED:
-            docs = [
-                self._part_vector(d, item, result) for d in self._history.docs_for_commit(turn)
-            ]
+            docs = [self._part_vector(d, item, result) for d in self._history.docs_for_commit(turn)]
         self._store.end_turn(
             opened, turn.status, turn.ended_at or turn.created_at, TurnWrites(index_docs=docs)
         )
@@ -267,7 +263,7 @@ class ImportService:
 
     def _part_vector(self, doc: IndexDoc, item: TurnItem, result: ImportResult) -> IndexDoc:
         values = item.vectors.get(doc.id)
-        vector = Vector(modelId=item.model_id, values=values) if values and item.model_id else None
+        vector = Vector(model_id=item.model_id, values=values) if values and item.model_id else None
         return self._with_vector(doc, vector, result)
 
 

@@ -68,7 +68,10 @@ class RecordItem(_Item):
     def entities(self, tenant: str) -> list[RecordVersion]:
         return [
             RecordVersion.model_validate(
-                {**v, "record": {**v.get("record", {}), "tenant": tenant, "agent_id": self.agent_id}}
+                {
+                    **v,
+                    "record": {**v.get("record", {}), "tenant": tenant, "agent_id": self.agent_id},
+                }
             )
             for v in self.versions
         ]
