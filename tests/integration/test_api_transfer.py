@@ -134,6 +134,20 @@ def test_a_bad_item_refuses_its_batch_with_nothing_written(api, exported):
     assert (status, body["error"]["code"]) == (400, "invalid_bundle_item")
     assert body["error"]["message"].startswith("item 1 ")
     assert api.call("GET", A)[0] == 404
+    # And so are an id the service would never make, a path outside /memories, a non-object
+    for item, code in (
+        ({**items[1], "id": "rec#1"}, "invalid_record_id"),
+        ({"type": "file", "agentId": AGENT_ID, "path": "/etc/passwd", "versions": [
+            {"id": "v1", "agent_id": AGENT_ID, "path": "/etc/passwd", "operation": "create",
+             "actor": "a", "version": 1, "at": "2026-01-01T00:00:00Z"}]}, "invalid_path"),
+        ({**items[1], "versions": [{"record": []}]}, "invalid_bundle_item"),
+        ({**items[0], "manifestVersions": [{**items[0]["manifestVersions"][0],
+                                            "manifest": {"harness": 7}}]}, "invalid_manifest"),
+    ):  # fmt: skip
+        batch = [item] if item["type"] == "agent" else [items[0], item]
+        status, body = api.call("POST", f"{A}/-/import", {"items": batch})
+        assert (status, body["error"]["code"]) == (400, code)
+    assert api.call("GET", A)[0] == 404
     # And an item of another agent is refused the same way
     other = {**items[0], "agentId": "someone/else"}
     status, body = api.call("POST", f"{A}/-/import", {"items": [other]})

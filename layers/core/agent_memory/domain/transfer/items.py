@@ -16,11 +16,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
-from ..files import FileMemory, FileVersion
+from ..agents import parse_manifest
+from ..files import FileMemory, FileVersion, normalize_path
 from ..history import HistoryEvent
 from ..kernel.deferred import DeferredModel
 from ..kernel.errors import InvalidRequest, problems_text
-from ..kernel.models import Agent, ManifestVersion, Session, Turn
+from ..kernel.ids import validate_opaque_id
+from ..kernel.models import AGENT_SESSION, Agent, ManifestVersion, Session, Turn
 from ..records import Execution, RecordVersion
 from ..turns import Effect, effect_from_json
 
@@ -66,13 +68,9 @@ class RecordItem(_Item):
     embedding: Vector | None = None
 
     def entities(self, tenant: str) -> list[RecordVersion]:
+        where = {"tenant": tenant, "agent_id": self.agent_id}
         return [
-            RecordVersion.model_validate(
-                {
-                    **v,
-                    "record": {**v.get("record", {}), "tenant": tenant, "agent_id": self.agent_id},
-                }
-            )
+            RecordVersion.model_validate({**v, "record": {**_object(v.get("record")), **where}})
             for v in self.versions
         ]
 
@@ -175,26 +173,50 @@ def parse_items(tenant: str, agent_id: str, raw: list[Any]) -> list[Any]:
     return items
 
 
+def _object(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InvalidRequest("a version's record is an object", code="invalid_bundle_item")
+    return value
+
+
 def _check_entities(item: Any, tenant: str) -> None:
-    """Read the entities an item carries as dicts, so a bad one fails with its batch."""
+    """Read the entities an item carries as dicts, and their ids, so a bad one fails with its
+    batch (ids as the service makes them: they become keys in either store)."""
     if isinstance(item, AgentItem):
         item.entity(tenant)
+        for version in item.manifest_versions:  # every request reads the agent's manifest
+            parse_manifest(version.manifest)
     elif isinstance(item, RecordItem):
-        versions = item.entities(tenant)
-        if any(v.record.id != item.id for v in versions):
+        validate_opaque_id(item.id, "record")
+        if any(v.record.id != item.id for v in item.entities(tenant)):
             raise InvalidRequest(
                 f"record item {item.id!r} carries another record's version",
                 code="invalid_bundle_item",
             )
     elif isinstance(item, FileItem):
+        if normalize_path(item.path) != item.path:
+            raise InvalidRequest(f"{item.path!r} is not a memory path", code="invalid_bundle_item")
         item.head_entity(tenant)
-        if any(v.path != item.path for v in item.versions):
-            raise InvalidRequest(
-                f"file item {item.path!r} carries another path's version",
-                code="invalid_bundle_item",
-            )
+        for version in item.versions:
+            validate_opaque_id(version.id, "version")
+            if version.path != item.path:
+                raise InvalidRequest(
+                    f"file item {item.path!r} carries another path's version",
+                    code="invalid_bundle_item",
+                )
     elif isinstance(item, SessionItem):
-        item.entity(tenant)
+        _session_id(item.entity(tenant).id)
     elif isinstance(item, TurnItem):
-        item.event_entities(tenant, item.entity(tenant))
+        _session_id(item.session_id)
+        turn = item.entity(tenant)
+        validate_opaque_id(turn.id, "turn")
+        for execution in item.executions:
+            validate_opaque_id(execution.id, "execution")
+        for event in item.event_entities(tenant, turn):
+            validate_opaque_id(event.id, "event")
         item.effect_entities(tenant)
+
+
+def _session_id(session_id: str) -> None:
+    if session_id != AGENT_SESSION:  # the agent's own turns' session
+        validate_opaque_id(session_id, "session")
