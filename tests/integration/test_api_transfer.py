@@ -54,6 +54,31 @@ def test_an_imported_agent_answers_every_read_as_the_original(embedded, api, lap
     assert totals.vectors_reused > 0 and totals.vectors_queued == 0
 
 
+def test_a_page_ends_at_its_size_and_the_next_one_goes_on_from_there(
+    api, laptop, tmp_path, monkeypatch
+):
+    # Given pages that end as soon as they hold anything (as one of about 3 MB would)
+    from agent_memory.domain.transfer import exporting
+
+    monkeypatch.setattr(exporting, "PAGE_BYTES", 1)
+    populate(laptop)
+    fetch = through(laptop)[0]
+    sizes = []
+
+    def counted(agent_id, cursor):
+        page = fetch(agent_id, cursor)
+        sizes.append(len(page["items"]))
+        return page
+
+    # When the agent is exported and imported
+    path = tmp_path / "agent.bundle"
+    export_bundle(path, [AGENT_ID], counted)
+    import_bundle(path, through(api)[1])
+    # Then each page held one item (the last may find none left), and nothing was lost
+    assert set(sizes[:-1]) == {1} and sum(sizes) == len(read_bundle(path).items)
+    assert reads(api, searches=False) == reads(laptop, searches=False)
+
+
 def test_importing_a_bundle_again_changes_nothing(api, laptop, exported):
     # Given a bundle imported once, into either store
     first = import_bundle(exported, through(api)[1])

@@ -15,7 +15,7 @@ from ..kernel.errors import InvalidRequest, NotFound
 from ..kernel.paging import decode_cursor, encode_cursor
 from ..records import Record, RecordQuery, RecordVersion
 from ..search import SearchService
-from .items import BUNDLE_FORMAT, BUNDLE_VERSION, VERSIONS_PER_ITEM
+from .items import VERSIONS_PER_ITEM
 
 if TYPE_CHECKING:
     from ..files import FileMemory, FileVersion
@@ -32,6 +32,28 @@ class ExportPage:
     items: list[dict[str, Any]]
     next: str | None
     model_id: str | None
+
+
+class _Filling:
+    """A page being filled: full at `limit` items or PAGE_BYTES, whichever comes first."""
+
+    def __init__(self, limit: int) -> None:
+        self.items: list[dict[str, Any]] = []
+        self.size = 0
+        self.limit = limit
+
+    def add(self, items: list[dict[str, Any]]) -> None:
+        for item in items:
+            self.items.append(item)
+            self.size += len(json.dumps(item))
+
+    @property
+    def full(self) -> bool:
+        return len(self.items) >= self.limit or self.size >= PAGE_BYTES
+
+    @property
+    def room(self) -> int:
+        return max(1, self.limit - len(self.items))
 
 
 def _chunks(seq: Sequence[Any]) -> Iterator[Sequence[Any]]:
@@ -58,9 +80,6 @@ class ExportService:
         embedder = self._search.embedder
         return embedder.model_id if embedder is not None else None
 
-    def header(self) -> dict[str, Any]:
-        return {"format": BUNDLE_FORMAT, "version": BUNDLE_VERSION, "modelId": self.model_id}
-
     def page(self, tenant: str, agent_id: str, cursor: str | None, limit: int) -> ExportPage:
         agent = self._store.get_agent(tenant, agent_id)
         if agent is None:
@@ -69,38 +88,33 @@ class ExportService:
         section = at.get("s")
         if section not in SECTIONS:
             raise InvalidRequest("the cursor is not one this API gave", code="invalid_cursor")
-        out: list[dict[str, Any]] = []
-        size = 0
-        while section is not None:
-            position, done = self._section(tenant, agent_id, section, at, limit - len(out))
-            for item in position.pop("_items"):
-                out.append(item)
-                size += len(json.dumps(item))
+        fill = _Filling(limit)
+        while section is not None and not fill.full:
+            position, done = self._section(tenant, agent_id, section, at, fill)
             if done:
                 following = SECTIONS.index(section) + 1
                 section = SECTIONS[following] if following < len(SECTIONS) else None
                 at = {"s": section}
             else:
                 at = position
-            if len(out) >= limit or size >= PAGE_BYTES:
-                break
         nxt = encode_cursor(at) if section is not None else None
-        return ExportPage(items=out, next=nxt, model_id=self.model_id)
+        return ExportPage(items=fill.items, next=nxt, model_id=self.model_id)
 
     def _section(
-        self, tenant: str, agent_id: str, section: str, at: dict[str, Any], room: int
+        self, tenant: str, agent_id: str, section: str, at: dict[str, Any], fill: _Filling
     ) -> tuple[dict[str, Any], bool]:
-        """Up to about `room` items of `section` from `at`: the position after them (its
-        `_items` the items) and whether the section is done."""
+        """Items of `section` from `at` into `fill` until it is full: the position after them
+        and whether the section is done."""
         if section == "agent":
-            return {"_items": [self._agent(tenant, agent_id)]}, True
+            fill.add([self._agent(tenant, agent_id)])
+            return {}, True
         if section == "records":
-            return self._records(tenant, agent_id, at, room)
+            return self._records(tenant, agent_id, at, fill)
         if section == "files":
-            return self._files(tenant, agent_id, at, room)
+            return self._files(tenant, agent_id, at, fill)
         if section == "gone":
-            return self._gone(tenant, agent_id, at)
-        return self._sessions(tenant, agent_id, at, room)
+            return self._gone(tenant, agent_id, at, fill)
+        return self._sessions(tenant, agent_id, at, fill)
 
     def _agent(self, tenant: str, agent_id: str) -> dict[str, Any]:
         agent = self._store.get_agent(tenant, agent_id)
@@ -123,14 +137,18 @@ class ExportService:
     # -- records ------------------------------------------------------------------------------
 
     def _records(
-        self, tenant: str, agent_id: str, at: dict[str, Any], room: int
+        self, tenant: str, agent_id: str, at: dict[str, Any], fill: _Filling
     ) -> tuple[dict[str, Any], bool]:
         every = RecordQuery(statuses=frozenset(), include_all_sessions=True, preview="any")
-        heads = self._store.find_records(tenant, agent_id, every, max(1, room), at.get("before"))
+        asked = fill.room
+        heads = self._store.find_records(tenant, agent_id, every, asked, at.get("before"))
         found = self._vectors(tenant, agent_id, "record", [h.id for h in heads])
-        items = [item for head in heads for item in self._record_items(head, found)]
+        for n, head in enumerate(heads):
+            fill.add(self._record_items(head, found))
+            if fill.full and n < len(heads) - 1:
+                return {"s": "records", "before": head.id}, False
         last = heads[-1].id if heads else at.get("before")
-        return {"s": "records", "before": last, "_items": items}, len(heads) < max(1, room)
+        return {"s": "records", "before": last}, len(heads) < asked
 
     def _record_items(
         self, head: Record, found: dict[str, tuple[list[float], str]]
@@ -159,32 +177,41 @@ class ExportService:
     # -- file memories ------------------------------------------------------------------------
 
     def _files(
-        self, tenant: str, agent_id: str, at: dict[str, Any], room: int
+        self, tenant: str, agent_id: str, at: dict[str, Any], fill: _Filling
     ) -> tuple[dict[str, Any], bool]:
+        asked = fill.room
         heads = self._store.list_files(
-            tenant, agent_id, "", max(1, room), at.get("after"), with_content=True
+            tenant, agent_id, "", asked, at.get("after"), with_content=True
         )
         found = self._vectors(tenant, agent_id, "file", [h.path for h in heads])
-        items = []
-        for head in heads:
+        for n, head in enumerate(heads):
             versions = self._path_versions(tenant, agent_id, head.path)
-            items += _file_items(agent_id, head.path, versions, head, found)
+            fill.add(_file_items(agent_id, head.path, versions, head, found))
+            if fill.full and n < len(heads) - 1:
+                return {"s": "files", "after": head.path}, False
         last = heads[-1].path if heads else at.get("after")
-        return {"s": "files", "after": last, "_items": items}, len(heads) < max(1, room)
+        return {"s": "files", "after": last}, len(heads) < asked
 
-    def _gone(self, tenant: str, agent_id: str, at: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    def _gone(
+        self, tenant: str, agent_id: str, at: dict[str, Any], fill: _Filling
+    ) -> tuple[dict[str, Any], bool]:
         """Paths no memory has now: each once, where the walk over every version (newest
         first) meets the path's newest version."""
         page = self._store.file_versions(tenant, agent_id, None, _READ, at.get("before"))
-        items = []
-        for path in dict.fromkeys(v.path for v in page):
-            if self._store.get_file(tenant, agent_id, path) is not None:
+        seen: set[str] = set()
+        for n, version in enumerate(page):
+            if version.path in seen:
+                continue
+            seen.add(version.path)
+            if self._store.get_file(tenant, agent_id, version.path) is not None:
                 continue  # exported with its head
-            versions = self._path_versions(tenant, agent_id, path)
-            if versions and versions[-1].id in {v.id for v in page}:
-                items += _file_items(agent_id, path, versions, None, {})
+            versions = self._path_versions(tenant, agent_id, version.path)
+            if versions and versions[-1].id == version.id:
+                fill.add(_file_items(agent_id, version.path, versions, None, {}))
+                if fill.full and n < len(page) - 1:
+                    return {"s": "gone", "before": version.id}, False
         last = page[-1].id if page else at.get("before")
-        return {"s": "gone", "before": last, "_items": items}, len(page) < _READ
+        return {"s": "gone", "before": last}, len(page) < _READ
 
     def _path_versions(self, tenant: str, agent_id: str, path: str) -> list[FileVersion]:
         versions: list[FileVersion] = []
@@ -202,34 +229,33 @@ class ExportService:
     # -- sessions and turns -------------------------------------------------------------------
 
     def _sessions(
-        self, tenant: str, agent_id: str, at: dict[str, Any], room: int
+        self, tenant: str, agent_id: str, at: dict[str, Any], fill: _Filling
     ) -> tuple[dict[str, Any], bool]:
         """The session at `at` (or the next one) and its turns after `turn`; a session's item
         comes before its turns."""
-        items: list[dict[str, Any]] = []
         current, after_turn = at.get("session"), at.get("turn")
-        while len(items) < room:
+        while not fill.full:
             if after_turn is None:  # start the session after `current`
                 nxt = self._store.list_sessions(tenant, agent_id, 1, current)
                 if not nxt:
-                    return {"s": "sessions", "session": current, "_items": items}, True
-                session = nxt[0]
-                current, after_turn = session.id, 0
-                items.append(_session_item(session))
+                    return {"s": "sessions", "session": current}, True
+                current, after_turn = nxt[0].id, 0
+                fill.add([_session_item(nxt[0])])
                 continue
             assert current is not None  # a session is started before its turns are read
             turns = [
                 t
                 for t in self._store.list_turns(tenant, agent_id, current)
                 if t.sequence > after_turn
-            ][: max(1, room - len(items))]
+            ]
             for turn in turns:
-                items.append(self._turn_item(turn))
+                fill.add([self._turn_item(turn)])
                 after_turn = turn.sequence
+                if fill.full:
+                    break
             if not turns:
                 after_turn = None
-        position = {"s": "sessions", "session": current, "turn": after_turn, "_items": items}
-        return position, False
+        return {"s": "sessions", "session": current, "turn": after_turn}, False
 
     def _turn_item(self, turn: Turn) -> dict[str, Any]:
         where = (turn.tenant, turn.agent_id, turn.session_id)
