@@ -184,8 +184,8 @@ def _check_entities(item: Any, tenant: str) -> None:
     batch (ids as the service makes them: they become keys in either store)."""
     if isinstance(item, AgentItem):
         item.entity(tenant)
-        for version in item.manifest_versions:  # every request reads the agent's manifest
-            parse_manifest(version.manifest)
+        for saved in item.manifest_versions:  # every request reads the agent's manifest
+            parse_manifest(saved.manifest)
     elif isinstance(item, RecordItem):
         validate_opaque_id(item.id, "record")
         if any(v.record.id != item.id for v in item.entities(tenant)):
