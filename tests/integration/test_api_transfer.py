@@ -79,6 +79,36 @@ def test_a_page_ends_at_its_size_and_the_next_one_goes_on_from_there(
     assert reads(api, searches=False) == reads(laptop, searches=False)
 
 
+def test_a_service_of_another_model_embeds_the_import_anew(embedded, api, tmp_path, embedder):
+    from dataclasses import replace
+
+    from agent_memory.domain.search.embeddings import Embedder
+
+    class Another(Embedder):
+        model_id, dimensions = "another/model", embedder.dimensions
+
+        def embed(self, texts, *, query=False):
+            return replace(embedder.embed(texts, query=query), model_id=self.model_id)
+
+    # Given an agent on an embedded service, and an empty one embedding with another model
+    populate(api)
+    (tmp_path / "other").mkdir()
+    store = SqliteStore(tmp_path / "other" / "db.sqlite3")
+    services = build_services(
+        Settings(data_dir=tmp_path / "other"), store=store, embedder=Another()
+    )
+    other = ApiClient(drained(Api(services).handle, services))
+    # When the agent is imported there
+    totals = move(api, other, tmp_path / "agent.bundle")
+    # Then none of the bundle's vectors is used: each document is embedded by the new model,
+    # and every read, searches included, answers as on the first service
+    assert totals.vectors_reused == 0 and totals.vectors_queued > 0
+    assert reads(other) == reads(api)
+    models = store.db.read().execute("SELECT DISTINCT model_id FROM search_docs").fetchall()
+    assert {row[0] for row in models} - {None} == {"another/model"}  # None: a removed memory
+    services.close()
+
+
 def test_importing_a_bundle_again_changes_nothing(api, laptop, exported):
     # Given a bundle imported once, into either store
     first = import_bundle(exported, through(api)[1])
