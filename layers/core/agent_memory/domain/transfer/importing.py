@@ -58,13 +58,17 @@ class ImportService:
     def apply(self, tenant: str, agent_id: str, raw: list[Any]) -> ImportResult:
         items = parse_items(tenant, agent_id, raw)
         result = ImportResult()
+        known = False  # whether the agent is there, read once a batch
         for item in items:
-            if not isinstance(item, AgentItem) and self._store.get_agent(tenant, agent_id) is None:
+            if not isinstance(item, AgentItem) and not known:
+                known = self._store.get_agent(tenant, agent_id) is not None
+            if not isinstance(item, AgentItem) and not known:
                 raise NotFound(
                     f"agent {agent_id!r} does not exist: a bundle's agent item comes first",
                     code="agent_not_found",
                 )
             wrote = self._apply(tenant, item, result)
+            known = known or isinstance(item, AgentItem)
             if wrote:
                 result.written += 1
             else:
