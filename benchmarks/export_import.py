@@ -12,7 +12,9 @@ server (`POST .../-/import`, as `agent-memory import` does; same model, so the b
 are used as they are). With `--cloud`, it is also imported into the cloud shape under moto
 (tests/cloud_shape.py: DynamoDB, OpenSearch on osmem-server, the stream indexer and Bedrock
 embeddings answered in-process), whose figures say what this code costs, not what AWS's
-latency would add. After each import the reads are compared: manifest versions, sessions, each
+latency would add. Under moto each request costs more as the table grows (its transactions
+copy the table; 80 turns took 61 s imported, 119 s through the turn routes), so a whole
+haystack there takes tens of minutes and gigabytes: give `--cloud` a small haystack. After each import the reads are compared: manifest versions, sessions, each
 session's turns and history, and a history search for the question.
 
 Prints (and with --out writes) one JSON object.
@@ -131,6 +133,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "reads_equal": after == before,
     }
     if args.cloud:
+        # What is known so far is kept should the cloud shape's run not end (moto is slow).
+        print(json.dumps(result), file=sys.stderr, flush=True)
         result["cloud"] = cloud_import(bundle, agent_id, question["question"], before, exported)
     return result
 
