@@ -177,6 +177,7 @@ def test_there_is_no_import_circle_between_capabilities():
         "agents",
         "sessions",
         "tools",
+        "transfer",
     ]
     assert set(order) == capabilities()
     upward = [

@@ -193,6 +193,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/-/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an agent out as bundle items, a page at a time
+         * @description Its manifest versions, records and file memories with every version, sessions, turns with their executions and history events, and the embeddings the search index holds for them with their model. Takes the admin scope (not a credential bound to the agent role). A page ends at `limit` items or about 3 MB.
+         */
+        get: operations["export_agent_v1_agents__agent_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{agentId}/-/fork": {
         parameters: {
             query?: never;
@@ -224,6 +244,26 @@ export type paths = {
         get: operations["search_v1_agents__agent_id__history_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/-/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write a batch of an agent's bundle items, as they were
+         * @description Items of this agent in the bundle's order (its agent item first); at most 500. Ids, versions, timestamps and provenance are kept. Every item is checked before any is written (a bad one: 400, nothing changed); an item stored already is kept (sending a batch again changes nothing). An agent of that id not made by an import of this bundle: 409 `agent_exists`. Takes the admin scope (not a credential bound to the agent role).
+         */
+        post: operations["import_agent_v1_agents__agent_id__import_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1409,6 +1449,36 @@ export type components = {
                 [key: string]: unknown;
             }[];
         };
+        /** ExportOut */
+        ExportOut: {
+            /**
+             * Format
+             * @description Always `agent-memory-bundle`.
+             */
+            format: string;
+            /**
+             * Items
+             * @description Bundle items, in the order to import them.
+             */
+            items: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Modelid
+             * @description The model this service embeds with (the items' vectors name their own).
+             */
+            modelId: string | null;
+            /**
+             * Next
+             * @description The cursor of the next page; null on the last.
+             */
+            next: string | null;
+            /**
+             * Version
+             * @description The bundle format's version.
+             */
+            version: number;
+        };
         /**
          * Extraction
          * @description The post-turn review a committed turn started: where it is, what it read and did.
@@ -1717,6 +1787,39 @@ export type components = {
         HTTPValidationError: {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
+        };
+        /** ImportIn */
+        ImportIn: {
+            /**
+             * Items
+             * @description Bundle items of this agent, in the bundle's order (docs/export-import.md).
+             */
+            items: {
+                [key: string]: unknown;
+            }[];
+        };
+        /** ImportOut */
+        ImportOut: {
+            /**
+             * Kept
+             * @description Items stored already: nothing changed for them.
+             */
+            kept: number;
+            /**
+             * Vectorsqueued
+             * @description Search documents queued to be embedded with this service's model.
+             */
+            vectorsQueued: number;
+            /**
+             * Vectorsreused
+             * @description Search documents given the bundle's vector (same model as this service).
+             */
+            vectorsReused: number;
+            /**
+             * Written
+             * @description Items written by this request.
+             */
+            written: number;
         };
         /**
          * IndexStatus
@@ -4216,6 +4319,79 @@ export interface operations {
             };
         };
     };
+    export_agent_v1_agents__agent_id__export_get: {
+        parameters: {
+            query?: {
+                /** @description The `next` of the previous page. */
+                cursor?: string | null;
+                /** @description Items a page, 1-500. */
+                limit?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description Path-like agent id, as plain segments. */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportOut"];
+                };
+            };
+            /** @description Bad input: nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token lacks the scope (or the caller role) this call needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The agent, session or turn does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the stored state: nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     fork_agent_v1_agents__agent_id__fork_post: {
         parameters: {
             query?: never;
@@ -4316,6 +4492,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HistorySearchPage"];
+                };
+            };
+            /** @description Bad input: nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token lacks the scope (or the caller role) this call needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The agent, session or turn does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the stored state: nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    import_agent_v1_agents__agent_id__import_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Path-like agent id, as plain segments. */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportIn"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportOut"];
                 };
             };
             /** @description Bad input: nothing was changed. */

@@ -32,6 +32,7 @@ from .domain.sessions.ingest import IngestService
 from .domain.sessions.service import SessionService
 from .domain.store import Store
 from .domain.tools.service import ToolService
+from .domain.transfer import Transfer
 from .domain.turns.context import ManifestCache
 from .rerankers import build_rerank
 from .services import Services
@@ -76,8 +77,7 @@ def build_events(settings: Settings) -> EventPublisher:
 
 
 def build_metrics(settings: Settings) -> Metrics:
-    """The cloud counts as CloudWatch metrics (EMF lines in the function's log); the embedded
-    shape keeps no metrics."""
+    """The cloud counts as CloudWatch metrics (EMF lines in its log); embedded keeps none."""
     if settings.store != "dynamodb":
         return NO_METRICS
     from .adapters.observability import PowertoolsMetrics
@@ -322,6 +322,7 @@ def build_services(
         audit=audit,
         agent_manifests=NamedManifestService(store, agents),
         proposals=ProposalReview(store, records, events),
+        transfer=Transfer.of(store, search, history, files),
         extraction=extraction,
         starter=starter,
         vectors=vectors,

@@ -26,6 +26,7 @@ from .domain.sessions.ingest import IngestService
 from .domain.sessions.service import SessionService
 from .domain.store import Store
 from .domain.tools.service import ToolService
+from .domain.transfer import Transfer
 from .settings import Settings
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ class Services:
     agent_manifests: NamedManifestService
     # An app's approvals and rejections of a review's pending writes.
     proposals: ProposalReview
+    # An agent read out as a bundle's items, and written back from them (either shape).
+    transfer: Transfer
     extraction: ExtractionService | None = None
     starter: ExtractionStarter | None = None
     # Embedded shape: adds the vectors of what writes queued (the server runs it in background).

@@ -40,6 +40,7 @@ from .routes.search import search_router
 from .routes.sessions import sessions_router
 from .routes.tenant import tenant_router
 from .routes.tools import tools_router
+from .routes.transfer import transfer_router
 
 logger = logging.getLogger(__name__)
 
@@ -221,6 +222,7 @@ class Api:
         self.resolver.include_router(entities_router(services))
         self.resolver.include_router(ingest_router(services))
         self.resolver.include_router(tenant_router(services))
+        self.resolver.include_router(transfer_router(services))
         if services.settings.console:
             self.resolver.include_router(console_router())
         self.resolver.include_router(audit_router(services))

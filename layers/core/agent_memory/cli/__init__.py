@@ -16,6 +16,7 @@ from .reindex import add_reindex_command
 from .serve import add_serve_command
 from .tenant import add_tenant_command
 from .tokens import add_token_command
+from .transfer import add_transfer_commands
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_agents_command(commands)
     add_tenant_command(commands)
     add_ingest_command(commands)
+    add_transfer_commands(commands)
     add_mcp_command(commands, client_flags)
     return parser
 

@@ -72,6 +72,22 @@ class Agents(Area):
         # Not retried once it may have applied: a second fork finds the copy there (409).
         return self._run(Call("POST", path, partial(from_wire, Agent), {"id": new_id}))
 
+    def export_page(
+        self, agent_id: str, cursor: str | None = None, limit: int | None = None
+    ) -> dict[str, Any]:
+        """One page of the agent read out as bundle items (admin scope): `{"format",
+        "version", "modelId", "items", "next"}`; pass `next` as `cursor` until it is null.
+        `agent-memory export` writes these pages to a bundle file (docs/export-import.md)."""
+        path = agent_path(agent_id) + "/-/export"
+        return self._run(Call("GET", path, query=params(limit=limit, cursor=cursor)))
+
+    def import_items(self, agent_id: str, items: builtins.list[dict[str, Any]]) -> dict[str, Any]:
+        """Write a batch of the agent's bundle items (at most 500, in the bundle's order) as
+        they were (admin scope): `{"written", "kept", "vectorsReused", "vectorsQueued"}`. Each
+        item is written once, so a batch sent again (a retry) changes nothing."""
+        path = agent_path(agent_id) + "/-/import"
+        return self._run(Call("POST", path, body={"items": items}, safe=True))
+
     def manifest_versions(
         self, agent_id: str, limit: int | None = None, cursor: str | None = None
     ) -> Page[ManifestVersion]:

@@ -16,6 +16,7 @@ from .history.ports import HistoryStore
 from .manifests.named_manifests import NamedManifestStore
 from .records.ports import RecordStore
 from .sessions.ports import SessionStore, TurnLog
+from .transfer.ports import ReviewMarks
 from .usage.ports import UsageStore
 
 
@@ -31,6 +32,7 @@ class Store(
     ExtractionStore,
     ConsolidationStore,
     AuditStore,
+    ReviewMarks,
     ABC,
 ):
     """Everything the foundation keeps, behind one object per adapter."""

@@ -36,6 +36,7 @@ from .items import bind_items
 from .named_manifests import DynamoNamedManifests
 from .partition_deletes import PartitionDeletes
 from .records import TURN, DynamoRecords, write_failure
+from .review_marks import DynamoReviewMarks
 from .transactions import (
     ConditionsFailed,
     Transaction,
@@ -63,6 +64,7 @@ class DynamoStore(
     DynamoExpiry,
     DynamoAudit,
     DynamoNamedManifests,
+    DynamoReviewMarks,
     PartitionDeletes,
     Store,
     ConsolidationSchedule,

@@ -277,6 +277,17 @@ class OpenSearchIndex(SearchIndex):
             hits.append(hit_from_source(source, score(float(hit["_score"]))))
         return hits
 
+    def stored_vectors(
+        self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]
+    ) -> dict[str, tuple[list[float], str]]:
+        keys = {doc_key(tenant, agent_id, kind, i): i for i in ids}
+        found: dict[str, tuple[list[float], str]] = {}
+        for key, copies in self._copies(list(keys), with_vectors=True).items():
+            newest = max(copies, key=lambda c: c.version)
+            if newest.vector is not None and newest.model_id is not None:
+                found[keys[key]] = (newest.vector, newest.model_id)
+        return found
+
     def _copies(self, keys: Sequence[str], *, with_vectors: bool) -> dict[str, list[_Copy]]:
         """The copies of each key a search can see now."""
         fields = ["key", "version", "digest", "model_id"] + (["vector"] if with_vectors else [])

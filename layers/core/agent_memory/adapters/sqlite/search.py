@@ -196,6 +196,24 @@ class EmbeddedIndex(SearchIndex):
         )
         return [Queued(*row) for row in rows]
 
+    def stored_vectors(
+        self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]
+    ) -> dict[str, tuple[list[float], str]]:
+        found: dict[str, tuple[list[float], str]] = {}
+        conn = self._db.read()
+        for start in range(0, len(ids), 500):  # SQLite binds at most 32,766 variables
+            chunk = list(ids[start : start + 500])
+            rows = conn.execute(
+                "SELECT doc_id, model_id, vector FROM search_docs WHERE tenant = ?"
+                f" AND agent_id = ? AND kind = ? AND doc_id IN ({', '.join('?' * len(chunk))})"
+                " AND vector IS NOT NULL AND model_id IS NOT NULL",
+                (tenant, agent_id, kind, *chunk),
+            ).fetchall()
+            for row in rows:
+                vector = np.frombuffer(row["vector"], dtype=np.float32)
+                found[row["doc_id"]] = ([round(float(x), 7) for x in vector], row["model_id"])
+        return found
+
     def pending_vectors(self, tenant: str, agent_id: str, turn_id: str | None = None) -> int | None:
         return self.queued_count(tenant, agent_id, turn_id)
 

@@ -27,6 +27,7 @@ from .files import SqliteFiles
 from .history import SqliteHistory
 from .named_manifests import SqliteNamedManifests
 from .records import SqliteRecords
+from .review_marks import SqliteReviewMarks
 from .rows import agent_from_row as _agent
 from .rows import session_from_row as _session
 from .rows import turn_from_row as _turn
@@ -46,6 +47,7 @@ class SqliteStore(
     SqliteConsolidations,
     SqliteAudit,
     SqliteNamedManifests,
+    SqliteReviewMarks,
     ExpirySweep,
     ConsolidationSchedule,
     Store,

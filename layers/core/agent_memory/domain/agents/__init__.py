@@ -3,8 +3,9 @@ follow, the agents port, and the services that create, fork, update and delete a
 search across one agent."""
 
 # What other capabilities use: they import these names from the package, never its modules.
-from .service import AgentService
+from .service import AgentService, parse_manifest
 
 __all__ = [
     "AgentService",
+    "parse_manifest",
 ]

@@ -15,8 +15,9 @@ from .commands import (
     MemoryToolError,
     run_command,
 )
-from .models import FileMemory, FileWrite, TenantLimits
+from .models import FileMemory, FileVersion, FileWrite, TenantLimits
 from .paths import MAX_PATH_CHARS, MEMORY_ROOT, is_under, normalize_folder, normalize_path
+from .plan import file_head
 from .service import FileService
 
 __all__ = [
@@ -28,10 +29,12 @@ __all__ = [
     "CommandResult",
     "FileMemory",
     "FileService",
+    "FileVersion",
     "FileView",
     "FileWrite",
     "MemoryToolError",
     "TenantLimits",
+    "file_head",
     "is_under",
     "memories_at",
     "normalize_folder",

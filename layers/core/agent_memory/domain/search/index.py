@@ -131,6 +131,14 @@ class SearchIndex(ABC):
     def delete_agent(self, tenant: str, agent_id: str) -> None:
         """Remove every document of an agent."""
 
+    def stored_vectors(
+        self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]
+    ) -> dict[str, tuple[list[float], str]]:
+        """Each of these documents' stored vector and the model that made it, for an export to
+        carry; documents without one are left out. An index that cannot read its vectors back
+        (the cloud's S3 Vectors) answers none, and an import embeds anew."""
+        return {}
+
     def pending_vectors(self, tenant: str, agent_id: str, turn_id: str | None = None) -> int | None:
         """How many of the agent's (or the turn's) documents still wait for their vector; None
         where the index cannot tell (the cloud's stream indexer embeds as it indexes)."""

@@ -3,6 +3,7 @@ them, a turn's context and budget, ingest, and the service that opens and ends t
 
 # What other capabilities use: they import these names from the package, never its modules.
 from .answers import TurnWithWrites
+from .ports import TurnWrites
 from .service import SessionService
 from .turn_reads import TurnAccess, TurnReads, record_usage
 
@@ -11,5 +12,6 @@ __all__ = [
     "TurnAccess",
     "TurnReads",
     "TurnWithWrites",
+    "TurnWrites",
     "record_usage",
 ]

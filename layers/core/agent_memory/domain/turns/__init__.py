@@ -30,6 +30,7 @@ from .effects import (
     RecordDelete,
     RecordDeleteEffect,
     RecordEffect,
+    effect_from_json,
 )
 from .io import ToolIn, ToolOut
 
@@ -54,6 +55,7 @@ __all__ = [
     "ToolRefused",
     "TurnContext",
     "check_turn_budget",
+    "effect_from_json",
     "parse_caller",
     "replayed_effects",
     "root_of",
