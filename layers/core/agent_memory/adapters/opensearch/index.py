@@ -43,6 +43,7 @@ from ...domain.search.index import (
     IndexDoc,
     IndexFilter,
     SearchIndex,
+    StoredDoc,
     check_dimensions,
     newest_versions,
 )
@@ -224,6 +225,29 @@ class OpenSearchIndex(SearchIndex):
         query = [{"term": {"tenant": tenant}}, {"term": {"agent_id": agent_id}}]
         for page in self._pages(query, source=False):
             self._delete_ids([hit["_id"] for hit in page])
+
+    def stored(self, tenant: str | None, agent_id: str | None) -> Iterator[StoredDoc]:
+        # Sorted by key, so the copies of one document come together and are told once.
+        query = [
+            {"term": {name: value}}
+            for name, value in (("tenant", tenant), ("agent_id", agent_id))
+            if value is not None
+        ]
+        fields = ["key", "tenant", "agent_id", "kind", "doc_id", "session_id"]
+        last = None
+        for page in self._pages(query, source=fields):
+            for hit in page:
+                source = hit["_source"]
+                if source["key"] == last:
+                    continue
+                last = source["key"]
+                yield StoredDoc(
+                    tenant=source["tenant"],
+                    agent_id=source["agent_id"],
+                    kind=source["kind"],
+                    id=source["doc_id"],
+                    session_id=source.get("session_id"),
+                )
 
     # -- queries --------------------------------------------------------------------------
 
