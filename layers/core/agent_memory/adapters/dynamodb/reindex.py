@@ -112,14 +112,14 @@ def reindex_table(
     agent_id: str | None = None,
     start: dict[str, Any] | None = None,
     dry_run: bool = False,
-    page: int = PAGE,
+    page: int | None = None,
     progress: Callable[[CloudReindexed], None] | None = None,
 ) -> CloudReindexed:
     """Replay `store`'s table (a DynamoStore) into `indexer`'s index, from `start`, then sweep
     the index. `dry_run` counts and writes nothing (give it an indexer without an embedder)."""
     done = CloudReindexed(dry_run=dry_run)
     while True:
-        found = _scan(store, start, page)
+        found = _scan(store, start, page or PAGE)
         raw = found.get("Items", [])
         done.scanned += len(raw)
         mine = [item for item in raw if _mine(item["pk"]["S"], tenant, agent_id)]

