@@ -49,7 +49,9 @@ def seed(api, agent=A, place="Berlin"):
     api.ok("POST", f"{path}/commit")
     content = f"# Datacenters\n\n{place} datacenter: decommissioned.\n"
     api.ok("PUT", f"{agent}/-/memories/infra/datacenters.md", {"content": content}, expect=201)
-    api.ok("PUT", f"{agent}/-/memories/misc/lunch.md", {"content": "Pizza on Fridays.\n"}, expect=201)
+    api.ok(
+        "PUT", f"{agent}/-/memories/misc/lunch.md", {"content": "Pizza on Fridays.\n"}, expect=201
+    )
 
 
 def answers(api, agent=A, place="Berlin"):
@@ -97,6 +99,30 @@ def stored(index_name):
         return {(d.agent_id, d.kind, d.id) for d in index.stored(None, None)}
 
 
+def delete_items(*found):
+    """Delete items by (pk, sk), through the client the meter reads (typed values)."""
+    import boto3
+
+    from cloud_shape import REGION, TABLE
+
+    ddb = boto3.client("dynamodb", region_name=REGION)
+    for pk, sk in found:
+        ddb.delete_item(TableName=TABLE, Key={"pk": {"S": pk}, "sk": {"S": sk}})
+
+
+def items_of(agent_id):
+    """The keys of every item of an agent, its head included."""
+    import boto3
+
+    from agent_memory.adapters.dynamodb import keys
+    from cloud_shape import REGION, TABLE
+
+    ddb = boto3.client("dynamodb", region_name=REGION)
+    every = [(i["pk"]["S"], i["sk"]["S"]) for i in ddb.scan(TableName=TABLE)["Items"]]
+    head = (keys.agents_pk("acme"), keys.AGENT + agent_id)
+    return [k for k in every if keys.agent_of(k[0]) == ("acme", agent_id) or k == head]
+
+
 def fresh_api():
     from apiclient import ApiClient
     from cloud_shape import LambdaContext, load_function
@@ -105,10 +131,9 @@ def fresh_api():
     return ApiClient(lambda event, _: function.lambda_handler(event, LambdaContext()))
 
 
-def test_a_restored_table_with_an_empty_index_answers_as_before_once_reindexed(
-    tmp_path, capsys
-):
+def test_a_restored_table_with_an_empty_index_answers_as_before_once_reindexed(tmp_path, capsys):
     import boto3
+
     from cloud_shape import INDEX, REGION, TABLE, cloud_shape
 
     with cloud_shape(tmp_path) as cloud:
@@ -155,3 +180,73 @@ def test_a_restored_table_with_an_empty_index_answers_as_before_once_reindexed(
             status, again, _ = reindex(capsys)
             assert status == 0 and again["removed"] == 0
             assert stored("restored") == indexed and answers(api) == before
+
+
+def test_documents_whose_item_the_table_no_longer_holds_are_swept(tmp_path, capsys):
+
+    from agent_memory.adapters.dynamodb import keys
+    from cloud_shape import INDEX, cloud_shape
+
+    with cloud_shape(tmp_path) as cloud:
+        # Given two agents indexed by the stream
+        seed(cloud.api)
+        seed(cloud.api, B, "Lisbon")
+        cloud.index_stream()
+        indexed = stored(INDEX)
+        [record] = answers(cloud.api)["records"]
+
+        # When the table loses items the index still holds, as a table restored to a time
+        # before they were written does (deleted here without the stream seeing it): one of
+        # A's records and a memory, and every item of agent B
+        delete_items(
+            (keys.records_pk("acme", "ops/assistant"), keys.record_sk(record["id"])),
+            (keys.files_pk("acme", "ops/assistant"), keys.file_sk("/memories/misc/lunch.md")),
+            *items_of("ops/other"),
+        )
+        gone = {
+            ("ops/assistant", "record", record["id"]),
+            ("ops/assistant", "file", "/memories/misc/lunch.md"),
+        }
+        gone |= {doc for doc in indexed if doc[0] == "ops/other"}
+        assert len(gone) == 6
+
+        # Then a dry run counts them and removes nothing
+        status, dry, _ = reindex(capsys, "--dry-run")
+        assert status == 0 and (dry["swept"], dry["removed"]) == (len(indexed), 6)
+        assert stored(INDEX) == indexed
+
+        # And the reindex removes exactly them, B's included though the table holds no agent B
+        status, done, err = reindex(capsys)
+        assert status == 0, err
+        assert (done["documents"], done["removed"], done["not_swept"]) == (2, 6, None)
+        assert stored(INDEX) == indexed - gone
+        left = answers(cloud.api)
+        assert left["records"] == [] and left["history"]
+        assert {h["type"] for h in left["search"]} == {"memory", "history"}
+
+
+def test_narrowed_to_an_agent_it_reads_and_sweeps_that_agent_only(tmp_path, capsys):
+
+    from agent_memory.adapters.dynamodb import keys
+    from cloud_shape import INDEX, cloud_shape
+
+    with cloud_shape(tmp_path) as cloud:
+        seed(cloud.api)
+        seed(cloud.api, B, "Lisbon")
+        cloud.index_stream()
+        indexed = stored(INDEX)
+        # Given both agents' file memory gone from the table, unseen by the stream
+        delete_items(
+            *[
+                (keys.files_pk("acme", agent_id), keys.file_sk("/memories/misc/lunch.md"))
+                for agent_id in ("ops/assistant", "ops/other")
+            ]
+        )
+
+        # When the reindex is narrowed to agent B of tenant acme
+        status, done, err = reindex(capsys, "--tenant", "acme", "--agent", "ops/other")
+
+        # Then only B's documents are written and only B's lost memory is removed
+        assert status == 0, err
+        assert (done["documents"], done["swept"], done["removed"]) == (3, 4, 1)
+        assert stored(INDEX) == indexed - {("ops/other", "file", "/memories/misc/lunch.md")}
