@@ -250,3 +250,86 @@ def test_narrowed_to_an_agent_it_reads_and_sweeps_that_agent_only(tmp_path, caps
         assert status == 0, err
         assert (done["documents"], done["swept"], done["removed"]) == (3, 4, 1)
         assert stored(INDEX) == indexed - {("ops/other", "file", "/memories/misc/lunch.md")}
+
+
+def test_a_stopped_run_resumes_from_its_printed_cursor(tmp_path, capsys, monkeypatch):
+    import boto3
+
+    from agent_memory.adapters.dynamodb import reindex as cloud
+    from agent_memory.adapters.dynamodb.stream_indexer import StreamIndexer
+    from agent_memory.domain.kernel.errors import StorageUnavailable
+    from cloud_shape import INDEX, REGION, TABLE, cloud_shape
+
+    with cloud_shape(tmp_path) as shape:
+        seed(shape.api)
+        seed(shape.api, B, "Lisbon")
+        shape.index_stream()
+        indexed = stored(INDEX)
+        with env(AGENT_MEMORY_OPENSEARCH_INDEX="rebuilt"):
+            # Given a run, ten items a page, that the index refuses on its fourth page
+            monkeypatch.setattr(cloud, "PAGE", 10)
+            replay = StreamIndexer.replay
+            pages = []
+
+            def refusing(self, inserts, write=True):
+                pages.append(len(inserts))
+                if len(pages) == 4:
+                    raise StorageUnavailable("the search index is unavailable")
+                return replay(self, inserts, write)
+
+            monkeypatch.setattr(StreamIndexer, "replay", refusing)
+            status, _, err = reindex(capsys)
+            assert status == 1
+            *progress, failed = err.strip().splitlines()
+            assert len(progress) == 3 and failed.startswith("agent-memory: ")
+            assert "to resume: agent-memory reindex --from " in progress[-1]
+            cursor = progress[-1].rsplit(" ", 1)[1]
+
+            # When it is run again from the cursor its last progress line printed
+            monkeypatch.setattr(StreamIndexer, "replay", replay)
+            status, done, err = reindex(capsys, "--from", cursor)
+
+            # Then it reads only the rest of the table, and the index holds every document
+            assert status == 0, err
+            ddb = boto3.client("dynamodb", region_name=REGION)
+            total = ddb.scan(TableName=TABLE, Select="COUNT")["Count"]
+            assert done["scanned"] == total - 30
+            assert stored("rebuilt") == indexed
+
+
+def test_wrong_settings_are_refused_in_one_line(tmp_path, capsys):
+    from cloud_shape import cloud_shape
+
+    with cloud_shape(tmp_path):
+        # A table that does not exist
+        with env(AGENT_MEMORY_TABLE_NAME="no-such-table"):
+            status, _, err = reindex(capsys)
+        assert status == 1
+        assert err == (
+            "agent-memory: no table no-such-table in us-east-1: "
+            "name the restored table in AGENT_MEMORY_TABLE_NAME\n"
+        )
+        # No index to write to
+        with env(AGENT_MEMORY_OPENSEARCH_ENDPOINT=None):
+            status, _, err = reindex(capsys)
+        assert status == 1 and err.count("\n") == 1 and "AGENT_MEMORY_OPENSEARCH_ENDPOINT" in err
+        # No region: the settings refuse the dynamodb store
+        with env(AWS_REGION=None, AWS_DEFAULT_REGION=None):
+            status, _, err = reindex(capsys)
+        assert status == 1 and err.count("\n") == 1 and err.startswith("agent-memory: ")
+        # A cursor the command never printed
+        status, _, err = reindex(capsys, "--from", "not-a-cursor")
+        assert status == 1
+        assert (
+            err == "agent-memory: 'not-a-cursor' is not a cursor `agent-memory reindex` printed\n"
+        )
+        # --all is the embedded reindex's
+        status, _, err = reindex(capsys, "--all")
+        assert status == 1 and "--all is the embedded shape's" in err
+
+
+def test_the_embedded_reindex_refuses_the_cloud_flags(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("AGENT_MEMORY_STORE", "sqlite")
+    status, _, err = reindex(capsys, "--data-dir", str(tmp_path), "--agent", "ops/assistant")
+    assert status == 1
+    assert "are the cloud shape's (AGENT_MEMORY_STORE=dynamodb)" in err

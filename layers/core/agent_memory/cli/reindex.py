@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from .cloud_reindex import add_cloud_flags, cloud_reindex
+from .errors import say, settings_problems
 from .flags import DATA_DIR_HELP
 
 
@@ -17,7 +18,13 @@ def _reindex(args: argparse.Namespace) -> int:
     from ..settings import Settings
 
     overrides = {"data_dir": args.data_dir} if args.data_dir else {}
-    settings = Settings(**overrides)
+    from pydantic import ValidationError
+
+    try:
+        settings = Settings(**overrides)
+    except ValidationError as exc:
+        say("; ".join(settings_problems(exc)))
+        return 1
     if settings.store == "dynamodb":
         return cloud_reindex(args, settings)
     if args.start or args.tenant or args.agent or args.dry_run:
