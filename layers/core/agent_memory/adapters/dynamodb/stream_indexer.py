@@ -173,7 +173,7 @@ class StreamIndexer:
         add_usage: Callable[[str, str, list[Usage]], None] | None = None,
         on_purged: Callable[[Record], None] | None = None,
     ) -> None:
-        self.index = index
+        self._index = index
         self._embedder = embedder
         self._fetch = fetch
         # Where each embedding's usage is kept (purpose embed, on the agent and, for a history
@@ -249,13 +249,13 @@ class StreamIndexer:
     def _send(self, gathered: Sequence[Writes]) -> None:
         upserts = [doc for writes in gathered for doc in writes.upserts]
         if upserts:
-            self.index.upsert(upserts)
+            self._index.upsert(upserts)
         deletes: dict[tuple[str, str, DocKind], list[str]] = {}
         for writes in gathered:
             for tenant, agent_id, kind, ids in writes.deletes:
                 deletes.setdefault((tenant, agent_id, kind), []).extend(ids)
         for (tenant, agent_id, kind), ids in deletes.items():
-            self.index.delete(tenant, agent_id, kind, ids)
+            self._index.delete(tenant, agent_id, kind, ids)
 
     def _keep_usage(self) -> None:
         """The batch's embeddings as usage, one write an agent. Bookkeeping: a failure is
@@ -268,6 +268,10 @@ class StreamIndexer:
                 self._add_usage(tenant, agent_id, rows)
             except Exception:  # an agent deleted meanwhile, a throttled write
                 logger.exception("embedding usage not kept", extra={"agent_id": agent_id})
+
+    @property
+    def index(self) -> SearchIndex:
+        return self._index
 
     def replay(self, inserts: Sequence[DynamoDBRecord], write: bool = True) -> int:
         """Index a table's items, each as the stream its INSERT (`agent-memory reindex`); how

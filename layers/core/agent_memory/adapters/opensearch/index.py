@@ -228,26 +228,15 @@ class OpenSearchIndex(SearchIndex):
 
     def stored(self, tenant: str | None, agent_id: str | None) -> Iterator[StoredDoc]:
         # Sorted by key, so the copies of one document come together and are told once.
-        query = [
-            {"term": {name: value}}
-            for name, value in (("tenant", tenant), ("agent_id", agent_id))
-            if value is not None
-        ]
+        named = {"tenant": tenant, "agent_id": agent_id}
+        query = [{"term": {k: v}} for k, v in named.items() if v is not None]
         fields = ["key", "tenant", "agent_id", "kind", "doc_id", "session_id"]
         last = None
-        for page in self._pages(query, source=fields):
-            for hit in page:
-                source = hit["_source"]
-                if source["key"] == last:
-                    continue
-                last = source["key"]
-                yield StoredDoc(
-                    tenant=source["tenant"],
-                    agent_id=source["agent_id"],
-                    kind=source["kind"],
-                    id=source["doc_id"],
-                    session_id=source.get("session_id"),
-                )
+        for hit in (hit for page in self._pages(query, source=fields) for hit in page):
+            found = hit["_source"]
+            if found["key"] != last:
+                last = found["key"]
+                yield StoredDoc(*(found.get(f) for f in fields[1:]))  # type: ignore[arg-type]
 
     # -- queries --------------------------------------------------------------------------
 
