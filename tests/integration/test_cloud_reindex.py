@@ -333,3 +333,47 @@ def test_the_embedded_reindex_refuses_the_cloud_flags(tmp_path, capsys, monkeypa
     status, _, err = reindex(capsys, "--data-dir", str(tmp_path), "--agent", "ops/assistant")
     assert status == 1
     assert "are the cloud shape's (AGENT_MEMORY_STORE=dynamodb)" in err
+
+
+def test_an_overwritten_history_object_is_brought_back_from_its_previous_version(tmp_path):
+    """docs/backup.md, "Restore a history object": list-object-versions, then copy-object of
+    the version to bring back over the current key; the store reads the event it held."""
+    import boto3
+    from cloud_shape import BUCKET, REGION, cloud_shape
+
+    with cloud_shape(tmp_path) as cloud:
+        s3 = boto3.client("s3", region_name=REGION)
+        # Given the bucket versioned, as template.yaml makes it, and an event too large for
+        # an item, kept in it
+        s3.put_bucket_versioning(Bucket=BUCKET, VersioningConfiguration={"Status": "Enabled"})
+        api = cloud.api
+        api.ok("PUT", A, MANIFEST, expect=201)
+        sid = api.ok("POST", f"{A}/-/sessions", {"id": "s1"}, expect=201)["id"]
+        turn = api.ok("POST", f"{A}/-/sessions/{sid}/turns", {}, expect=201)["id"]
+        said = "the Berlin datacenter " + "word " * 80_000
+        path = f"{A}/-/sessions/{sid}/turns/{turn}"
+        api.ok("POST", f"{path}/events", {"events": [{"role": "user", "text": said}]})
+        api.ok("POST", f"{path}/commit")
+        [key] = [o["Key"] for o in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]
+        store = cloud.services.store
+
+        kept = store.turn_events("acme", "ops/assistant", sid, turn)
+        assert said.strip() in json.dumps(kept[0].model_dump(mode="json"))
+
+        # When the object is overwritten (here, its event's text changed)
+        body = json.loads(s3.get_object(Bucket=BUCKET, Key=key)["Body"].read())
+        changed = json.dumps(body).replace("Berlin", "Lisbon")
+        s3.put_object(Bucket=BUCKET, Key=key, Body=changed.encode())
+        assert store.turn_events("acme", "ops/assistant", sid, turn) != kept
+
+        # And brought back: its versions listed, the earlier one copied over the current key
+        versions = s3.list_object_versions(Bucket=BUCKET, Prefix=key)["Versions"]
+        assert len(versions) == 2
+        [earlier] = [v["VersionId"] for v in versions if not v["IsLatest"]]
+        s3.copy_object(
+            Bucket=BUCKET, Key=key, CopySource={"Bucket": BUCKET, "Key": key, "VersionId": earlier}
+        )
+
+        # Then the store reads the event as it was written
+        assert store.turn_events("acme", "ops/assistant", sid, turn) == kept
+        assert len(s3.list_object_versions(Bucket=BUCKET, Prefix=key)["Versions"]) == 3
