@@ -339,6 +339,7 @@ def test_an_overwritten_history_object_is_brought_back_from_its_previous_version
     """docs/backup.md, "Restore a history object": list-object-versions, then copy-object of
     the version to bring back over the current key; the store reads the event it held."""
     import boto3
+
     from cloud_shape import BUCKET, REGION, cloud_shape
 
     with cloud_shape(tmp_path) as cloud:
