@@ -378,3 +378,68 @@ def test_an_overwritten_history_object_is_brought_back_from_its_previous_version
         # Then the store reads the event as it was written
         assert store.turn_events("acme", "ops/assistant", sid, turn) == kept
         assert len(s3.list_object_versions(Bucket=BUCKET, Prefix=key)["Versions"]) == 3
+
+
+def test_with_s3_vectors_the_sweep_removes_what_it_can_list_and_says_what_it_cannot(
+    monkeypatch,
+):
+    """S3 Vectors names an agent's index by a digest of tenant and agent: the sweep lists the
+    indexes of the agents the table holds, and says that another agent's vectors stay."""
+    import boto3
+    from moto import mock_aws
+
+    from agent_memory.adapters.dynamodb import DynamoStore, keys
+    from agent_memory.adapters.dynamodb.reindex import CloudReindexed, sweep
+    from agent_memory.domain.search.index import IndexDoc, StoredDoc
+    from s3vectors_moto import s3vectors_index
+
+    for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}.items():
+        monkeypatch.setenv(name, value)
+    region, table = "us-east-1", "agent-memory-s3v"
+    with mock_aws(), s3vectors_index(region, table=table, dimensions=3) as index:
+        from index_docs import T0
+
+        def made(agent_id, kind, doc_id, session_id=None):
+            return IndexDoc(
+                tenant="acme",
+                agent_id=agent_id,
+                kind=kind,
+                id=doc_id,
+                version=1,
+                text="deploy",
+                created_at=T0,
+                session_id=session_id,
+                scope="session" if session_id else "agent",
+                vector=[1.0, 0.0, 0.0],
+                model_id="test-model",
+            )
+
+        # Given vectors of an agent the table holds (one record kept, one gone, an event whose
+        # id marker is gone) and of an agent the table does not hold
+        index.upsert(
+            [
+                made("ops/kept", "record", "r1"),
+                made("ops/kept", "record", "r2"),
+                made("ops/kept", "event", "evt_1.1", "s1"),
+                made("ops/gone", "record", "r9"),
+            ]
+        )
+        ddb = boto3.client("dynamodb", region_name=region)
+        for pk, sk in [
+            (keys.agents_pk("acme"), keys.AGENT + "ops/kept"),
+            (keys.records_pk("acme", "ops/kept"), keys.record_sk("r1")),
+        ]:
+            ddb.put_item(TableName=table, Item={"pk": {"S": pk}, "sk": {"S": sk}})
+
+        # When the index is swept
+        done = CloudReindexed()
+        sweep(DynamoStore(table, region), index, None, None, done)
+
+        # Then the kept agent's lost record and event go, and the other agent's vector stays,
+        # said in the summary
+        assert (done.swept, done.removed) == (3, 2)
+        assert set(index.stored("acme", "ops/kept") or []) == {
+            StoredDoc("acme", "ops/kept", "record", "r1")
+        }
+        assert [d.id for d in index.stored("acme", "ops/gone") or []] == ["r9"]
+        assert done.not_swept and "cannot be listed back" in done.not_swept
