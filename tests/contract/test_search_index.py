@@ -494,3 +494,46 @@ def test_an_events_key_document_lives_beside_its_parts(search_index: SearchIndex
 
     search_index.delete("t1", AGENT, "event", ["evt_1.k"])
     assert found(search_index, "greyhound", where) == {"evt_1.1"}
+
+
+def test_stored_lists_each_document_once_for_a_sweep(search_index: SearchIndex) -> None:
+    """What `agent-memory reindex` sweeps (adapters/dynamodb/reindex.py): OpenSearch lists every
+    document, of a tenant or an agent when asked; S3 Vectors an agent's only (its index is named
+    by a digest it cannot read back); the embedded index none (rebuilt from its own database)."""
+    from index_model import INDEX_MODEL
+
+    from agent_memory.domain.search.index import StoredDoc
+
+    meaning = {"vector": [1.0, 0.0, 0.0], "model_id": INDEX_MODEL}
+    search_index.upsert(
+        [
+            doc("r1", "deploy", **meaning),
+            doc("r1", "deploy again", version=2, **meaning),
+            doc("r2", "deploy", **meaning),
+            doc("/memories/a.md", "deploy", kind="file", **meaning),
+            doc("evt.1", "deploy", kind="event", scope="session", session_id="s1", **meaning),
+            doc("other", "deploy", agent_id="teams/web/releases", **meaning),
+            doc("r1", "deploy", tenant="t2", **meaning),
+        ]
+    )
+    search_index.delete("t1", AGENT, "record", ["r2"])
+    mine = {
+        StoredDoc("t1", AGENT, "record", "r1"),
+        StoredDoc("t1", AGENT, "file", "/memories/a.md"),
+        StoredDoc("t1", AGENT, "event", "evt.1", "s1"),
+    }
+    other = StoredDoc("t1", "teams/web/releases", "record", "other")
+
+    listed = search_index.stored("t1", AGENT)
+    if type(search_index).__name__ == "EmbeddedIndex":
+        assert listed is None
+        return
+    assert listed is not None
+    assert sorted(listed, key=str) == sorted(mine, key=str)  # each once: r1's two versions too
+    assert list(search_index.stored("t2", "nobody") or []) == []
+    if type(search_index).__name__ == "S3VectorsIndex":
+        assert search_index.stored("t1", None) is None and search_index.stored(None, None) is None
+        return
+    assert set(search_index.stored("t1", None) or []) == mine | {other}
+    every = set(search_index.stored(None, None) or [])
+    assert every == mine | {other, StoredDoc("t2", AGENT, "record", "r1")}

@@ -220,12 +220,12 @@ def _cloud_index(settings: Settings, embedder: Embedder | None, timeout: float) 
     )
 
 
-def build_indexer(settings: Settings) -> StreamIndexer:
+def build_indexer(settings: Settings, embed: bool = True) -> StreamIndexer:
     """The indexer function's stream indexer: the table's record and file heads and history
     events into the cloud index (OpenSearch, or S3 Vectors and word postings), embedded as the
     API embeds queries. Its S3 reads (events too large for an item) go through the store's blob
     adapter, so S3 failures are StorageUnavailable like every other store failure (a failed
-    record of the batch, retried by Lambda)."""
+    record of the batch, retried by Lambda). `embed` False: one that embeds nothing (a dry run)."""
     if not settings.region or not (
         settings.opensearch_endpoint or settings.search_backend == "s3-vectors"
     ):
@@ -242,14 +242,14 @@ def build_indexer(settings: Settings) -> StreamIndexer:
         return blobs.get(bucket, key).decode()
 
     if not settings.table_name:
-        return StreamIndexer(index, embedder, fetch=fetch)
+        return StreamIndexer(index, embedder if embed else None, fetch=fetch)
     from .adapters.dynamodb import DynamoStore
     from .domain.history.service import said_before
 
     store = DynamoStore(settings.table_name, settings.region, bucket=settings.history_bucket)
     return StreamIndexer(
         index,
-        embedder,
+        embedder if embed else None,
         fetch=fetch,
         # A history event's meaning is embedded with the messages said before it, as embedded.
         before=lambda event: said_before(store, event),

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from .cloud_reindex import add_cloud_flags, cloud_reindex
+from .errors import say, settings_problems
 from .flags import DATA_DIR_HELP
 
 
@@ -16,7 +18,22 @@ def _reindex(args: argparse.Namespace) -> int:
     from ..settings import Settings
 
     overrides = {"data_dir": args.data_dir} if args.data_dir else {}
-    settings = Settings(**overrides)
+    from pydantic import ValidationError
+
+    try:
+        settings = Settings(**overrides)
+    except ValidationError as exc:
+        say("; ".join(settings_problems(exc)))
+        return 1
+    if settings.store == "dynamodb":
+        return cloud_reindex(args, settings)
+    if args.start or args.tenant or args.agent or args.dry_run:
+        print(
+            "agent-memory: --from, --tenant, --agent and --dry-run are the cloud shape's "
+            "(AGENT_MEMORY_STORE=dynamodb); the embedded reindex takes --data-dir and --all",
+            file=sys.stderr,
+        )
+        return 1
     if settings.store == "sqlite" and not settings.database_path.exists():
         # Opening it would make a new, empty database: a mistyped directory is said so instead.
         print(
@@ -59,10 +76,13 @@ class _ProgressLine:
 
 
 def add_reindex_command(commands: Any) -> None:
-    """`reindex`: rebuild the embedded search index."""
+    """`reindex`: rebuild the search index from the store (embedded, or the cloud's table)."""
     reindex = commands.add_parser(
-        "reindex", help="re-embed and rebuild the embedded search index (after a model change)"
+        "reindex",
+        help="re-embed and rebuild the search index: the embedded one (after a model change), "
+        "or with AGENT_MEMORY_STORE=dynamodb the cloud's, from its table (after a restore)",
     )
     reindex.add_argument("--data-dir", help=DATA_DIR_HELP + "; it must hold a database")
     reindex.add_argument("--all", action="store_true", help="even when nothing is stale")
+    add_cloud_flags(reindex)
     reindex.set_defaults(run=_reindex)

@@ -335,6 +335,11 @@ def _owner(pk: str) -> tuple[str, str] | None:
     return parts[1], parts[3]
 
 
+def agent_of(pk: str) -> tuple[str, str] | None:
+    """(tenant, agent id) owning a partition key; None for a key no agent owns."""
+    return _owner(pk)
+
+
 def parse_head(pk: str, sk: str) -> tuple[str, str, Literal["record", "file"], str] | None:
     """(tenant, agent id, kind, id) of a record or file head; None for every other item. A long
     path's id is its key's cut form (`file_sk`): the item's `path` attribute holds it whole."""

@@ -272,6 +272,21 @@ class StreamIndexer:
             except Exception:  # an agent deleted meanwhile, a throttled write
                 logger.exception("embedding usage not kept", extra={"agent_id": agent_id})
 
+    @property
+    def index(self) -> SearchIndex:
+        return self._index
+
+    def replay(self, inserts: Sequence[DynamoDBRecord], write: bool = True) -> int:
+        """Index a table's items, each as the stream its INSERT (`agent-memory reindex`); how
+        many documents they make (written when `write`)."""
+        try:
+            gathered = [self.writes_of(insert) for insert in inserts]
+            if write:
+                self._send(gathered)
+        finally:
+            self._keep_usage()
+        return sum(len(w.upserts) for w in gathered)
+
     def apply(self, record: DynamoDBRecord) -> None:
         """Apply one change of one item to the index."""
         self._send([self.writes_of(record)])

@@ -43,6 +43,7 @@ from ...domain.search.index import (
     IndexDoc,
     IndexFilter,
     SearchIndex,
+    StoredDoc,
     check_dimensions,
     newest_versions,
 )
@@ -224,6 +225,18 @@ class OpenSearchIndex(SearchIndex):
         query = [{"term": {"tenant": tenant}}, {"term": {"agent_id": agent_id}}]
         for page in self._pages(query, source=False):
             self._delete_ids([hit["_id"] for hit in page])
+
+    def stored(self, tenant: str | None, agent_id: str | None) -> Iterator[StoredDoc]:
+        # Sorted by key, so the copies of one document come together and are told once.
+        named = {"tenant": tenant, "agent_id": agent_id}
+        query = [{"term": {k: v}} for k, v in named.items() if v is not None]
+        fields = ["key", "tenant", "agent_id", "kind", "doc_id", "session_id"]
+        last = None
+        for hit in (hit for page in self._pages(query, source=fields) for hit in page):
+            found = hit["_source"]
+            if found["key"] != last:
+                last = found["key"]
+                yield StoredDoc(*(found.get(f) for f in fields[1:]))  # type: ignore[arg-type]
 
     # -- queries --------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from ...domain.search.index import (
     IndexDoc,
     IndexFilter,
     SearchIndex,
+    StoredDoc,
     check_dimensions,
     newest_versions,
 )
@@ -232,6 +233,41 @@ class S3VectorsIndex(SearchIndex):
             if _code(exc) != "NotFoundException":
                 _unavailable("delete_index", exc)
         self._postings.delete_agent(tenant, agent_id)
+
+    def stored(self, tenant: str | None, agent_id: str | None) -> Iterator[StoredDoc] | None:
+        """An agent's documents (ListVectors of its index). Not every agent's: an index is
+        named by a digest of tenant and agent, which cannot be read back, so a sweep names
+        each agent it knows of."""
+        from botocore.exceptions import ClientError
+
+        if tenant is None or agent_id is None:
+            return None
+        index = index_name(tenant, agent_id)
+
+        def listed() -> Iterator[StoredDoc]:
+            token = None
+            while True:
+                page: dict[str, str] = {"nextToken": token} if token else {}
+                try:
+                    response = self._client.get().list_vectors(
+                        vectorBucketName=self._bucket,
+                        indexName=index,
+                        returnMetadata=True,
+                        **page,
+                    )
+                except ClientError as exc:
+                    if _code(exc) == "NotFoundException":
+                        return  # no index: no documents
+                    _unavailable("list_vectors", exc)
+                for vector in response.get("vectors", []):
+                    kind, _, doc_id = str(vector["key"]).partition("|")
+                    session = (vector.get("metadata") or {}).get("session_id")
+                    yield StoredDoc(tenant, agent_id, kind, doc_id, session)  # type: ignore[arg-type]
+                token = response.get("nextToken")
+                if not token:
+                    return
+
+        return listed()
 
     # -- queries --------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ or preview record.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
@@ -91,6 +91,17 @@ class Hit:
     own: float | None = None
 
 
+@dataclass(frozen=True)
+class StoredDoc:
+    """Which document an index holds, as a sweep of the index sees it."""
+
+    tenant: str
+    agent_id: str
+    kind: DocKind
+    id: str
+    session_id: str | None = None
+
+
 def newest_versions(docs: Sequence[IndexDoc]) -> list[IndexDoc]:
     """Each document of a batch once, at its highest version (the later one of equal versions):
     a batch can carry a document twice, and an older version never overwrites a newer one."""
@@ -142,6 +153,12 @@ class SearchIndex(ABC):
     def pending_vectors(self, tenant: str, agent_id: str, turn_id: str | None = None) -> int | None:
         """How many of the agent's (or the turn's) documents still wait for their vector; None
         where the index cannot tell (the cloud's stream indexer embeds as it indexes)."""
+        return None
+
+    def stored(self, tenant: str | None, agent_id: str | None) -> Iterator[StoredDoc] | None:
+        """Every document the index holds (of the tenant, of the agent: None for all), each
+        once, for a sweep of what the store no longer holds; None where the index cannot list
+        them so (the embedded index is rebuilt from its own database instead)."""
         return None
 
     @abstractmethod
