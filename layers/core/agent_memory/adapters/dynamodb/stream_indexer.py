@@ -67,7 +67,7 @@ from ...domain.search.index import DocKind, IndexDoc, SearchIndex
 from ...domain.search.service import record_doc
 from ...domain.usage.models import Usage
 from . import keys
-from .stream_keys import item_key, key_change, sequence_of, turn_spans
+from .stream_keys import key_change, superseded, turn_spans
 
 logger = logging.getLogger(__name__)
 
@@ -129,18 +129,6 @@ def file_doc(key: HeadKey, image: dict[str, Any]) -> IndexDoc:
         scope="agent",
         entities=entities(text),
     )
-
-
-def superseded(records: Sequence[dict[str, Any]]) -> set[str]:
-    """Sequence numbers of changes a later change of the same item in the batch replaces."""
-    last: dict[tuple[str, str], str] = {}
-    replaced: set[str] = set()
-    for record in records:
-        item, sequence = item_key(record), sequence_of(record)
-        if item in last:
-            replaced.add(last[item])
-        last[item] = sequence
-    return replaced
 
 
 def history_event(

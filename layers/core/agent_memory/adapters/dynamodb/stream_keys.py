@@ -42,6 +42,18 @@ def sequence_of(record: Mapping[str, Any]) -> str:
     return str((record.get("dynamodb") or {}).get("SequenceNumber"))
 
 
+def superseded(records: Sequence[Mapping[str, Any]]) -> set[str]:
+    """Sequence numbers of changes a later change of the same item in the batch replaces."""
+    last: dict[tuple[str, str], str] = {}
+    replaced: set[str] = set()
+    for record in records:
+        item, sequence = item_key(record), sequence_of(record)
+        if item in last:
+            replaced.add(last[item])
+        last[item] = sequence
+    return replaced
+
+
 def turn_keys(image: Mapping[str, Any] | None) -> dict[str, EventKeys]:
     """Each event's keys, as a turn item's image holds them (events without any left out)."""
     if not image:

@@ -12,11 +12,24 @@ import hashlib
 import json
 import uuid
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from ...domain.search import lexical
 from ...domain.search.index import Hit, IndexDoc, IndexFilter
+
+
+@dataclass(frozen=True)
+class Copy:
+    """One stored copy of a document, as a search sees it (reads and sweeps of the index)."""
+
+    id: str  # AOSS's _id
+    version: int
+    digest: str | None
+    model_id: str | None
+    vector: list[float] | None
+
 
 MAX_BULK_BYTES = 5 * 1024 * 1024  # well under AOSS's request size limit
 HIT_SOURCE = ["doc_id", "created_at", "session_id"]  # what a search hit needs back

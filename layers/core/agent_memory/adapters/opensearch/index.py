@@ -33,7 +33,6 @@ import dataclasses
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ...domain.kernel.errors import StorageUnavailable
@@ -50,6 +49,7 @@ from ...domain.search.index import (
 from .bm25 import candidates_body, query_words, read_statistics, rescore, statistics_body
 from .bodies import (
     ADDED_FIELDS,
+    Copy,
     bulk_chunks,
     cosine_from_score,
     doc_key,
@@ -64,17 +64,6 @@ logger = logging.getLogger(__name__)
 
 PAGE_SIZE = 1000  # copies read per search while upserting or deleting
 KEYS_PER_SEARCH = 500  # terms in one `terms` filter on `key`
-
-
-@dataclass(frozen=True)
-class _Copy:
-    """One stored copy of a document, as a search sees it."""
-
-    id: str  # AOSS's _id
-    version: int
-    digest: str | None
-    model_id: str | None
-    vector: list[float] | None
 
 
 def _unavailable(action: str, exc: Exception) -> NoReturn:
@@ -301,17 +290,17 @@ class OpenSearchIndex(SearchIndex):
                 found[keys[key]] = (newest.vector, newest.model_id)
         return found
 
-    def _copies(self, keys: Sequence[str], *, with_vectors: bool) -> dict[str, list[_Copy]]:
+    def _copies(self, keys: Sequence[str], *, with_vectors: bool) -> dict[str, list[Copy]]:
         """The copies of each key a search can see now."""
         fields = ["key", "version", "digest", "model_id"] + (["vector"] if with_vectors else [])
-        found: dict[str, list[_Copy]] = defaultdict(list)
+        found: dict[str, list[Copy]] = defaultdict(list)
         for start in range(0, len(keys), KEYS_PER_SEARCH):
             query = [{"terms": {"key": list(keys[start : start + KEYS_PER_SEARCH])}}]
             for page in self._pages(query, source=fields):
                 for hit in page:
                     source = hit["_source"]
                     found[source["key"]].append(
-                        _Copy(
+                        Copy(
                             id=hit["_id"],
                             version=int(source["version"]),
                             digest=source.get("digest"),
