@@ -68,3 +68,14 @@ def test_keys_are_folded_and_bounded() -> None:
     assert found[0] == "person0"
     # A run of capitals longer than a name (a shouted heading) is no key.
     assert entities("see " + " ".join(["Word" * 20] * 2)) == ()
+
+
+def test_the_linked_index_passes_every_call_of_an_index_on_to_the_one_it_wraps() -> None:
+    # The cloud's index is a LinkedIndex around OpenSearch or S3 Vectors: a call it did not pass
+    # on would answer the base class's default (no stored documents, no vectors) instead of the
+    # backend's, as the reindex's sweep and an export's vectors once did
+    from agent_memory.domain.search.index import SearchIndex
+    from agent_memory.domain.search.links import LinkedIndex
+
+    calls = {name for name in vars(SearchIndex) if not name.startswith("_")}
+    assert calls and {name for name in calls if name not in vars(LinkedIndex)} == set()

@@ -19,11 +19,11 @@ deleted file or a preview turn's message links nothing.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from .index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
+from .index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex, StoredDoc
 
 MAX_ENTITY_PAGE = 100
 MAX_ENTITY_MENTIONS = 50
@@ -120,6 +120,14 @@ class LinkedIndex(SearchIndex):
 
     def pending_vectors(self, tenant: str, agent_id: str, turn_id: str | None = None) -> int | None:
         return self.inner.pending_vectors(tenant, agent_id, turn_id)
+
+    def stored_vectors(
+        self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]
+    ) -> dict[str, tuple[list[float], str]]:
+        return self.inner.stored_vectors(tenant, agent_id, kind, ids)
+
+    def stored(self, tenant: str | None, agent_id: str | None) -> Iterator[StoredDoc] | None:
+        return self.inner.stored(tenant, agent_id)
 
     def lexical(
         self, tenant: str, agent_id: str, query: str, where: IndexFilter, limit: int
