@@ -77,5 +77,5 @@ def test_the_linked_index_passes_every_call_of_an_index_on_to_the_one_it_wraps()
     from agent_memory.domain.search.index import SearchIndex
     from agent_memory.domain.search.links import LinkedIndex
 
-    calls = {name for name in vars(SearchIndex) if not name.startswith("_")}
+    calls = {n for n, f in vars(SearchIndex).items() if callable(f) and not n.startswith("_")}
     assert calls and {name for name in calls if name not in vars(LinkedIndex)} == set()
