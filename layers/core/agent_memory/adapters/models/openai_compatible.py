@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import urllib.error
-import urllib.request
-from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
@@ -29,26 +26,24 @@ from agent_memory.domain.extraction.prompts import (
     repair_prompt,
 )
 
+from ..http_post import Transport, urllib_post
 from ._structured import Output, StructuredModel, estimate_tokens, loads_reply
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
-# (url, headers, body, timeout) -> (HTTP status, response body)
-Transport = Callable[[str, dict[str, str], bytes, float], tuple[int, bytes]]
 
 
 def urllib_transport(
     url: str, headers: dict[str, str], body: bytes, timeout: float
 ) -> tuple[int, bytes]:
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
-            return int(response.status), bytes(response.read())
-    except urllib.error.HTTPError as error:
-        return int(error.code), bytes(error.read() or b"")
-    except (urllib.error.URLError, TimeoutError, OSError) as error:
-        raise ModelUnavailable(f"the model server could not be reached: {error}") from error
+    return urllib_post(
+        url,
+        headers,
+        body,
+        timeout,
+        lambda error: ModelUnavailable(f"the model server could not be reached: {error}"),
+    )
 
 
 def completions_url(base_url: str) -> str:

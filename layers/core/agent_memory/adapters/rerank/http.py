@@ -10,28 +10,24 @@ layer carries no HTTP client); `transport` replaces it in tests.
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from agent_memory.domain.search import Reranker, RerankFailed, Scores
 
-# (url, headers, body, timeout) -> (HTTP status, response body)
-Transport = Callable[[str, dict[str, str], bytes, float], tuple[int, bytes]]
+from ..http_post import Transport, urllib_post
 
 
 def urllib_transport(
     url: str, headers: dict[str, str], body: bytes, timeout: float
 ) -> tuple[int, bytes]:
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
-            return int(response.status), bytes(response.read())
-    except urllib.error.HTTPError as error:
-        return int(error.code), bytes(error.read() or b"")
-    except (urllib.error.URLError, TimeoutError, OSError) as error:
-        raise RerankFailed(f"the rerank service could not be reached: {error}") from error
+    return urllib_post(
+        url,
+        headers,
+        body,
+        timeout,
+        lambda error: RerankFailed(f"the rerank service could not be reached: {error}"),
+    )
 
 
 def rerank_url(base_url: str) -> str:
