@@ -47,6 +47,7 @@ test("agents put, get, page, fork and delete", async (t) => {
     index: "messages",
     search: "session",
     fact_keys: null,
+    entity_links: false,
   });
   const first = await client.agents.list({ limit: 2 });
   assert.equal(first.agents.length, 2);
