@@ -221,8 +221,12 @@ class ConsolidationService:
             kept = found.get(action.kept_id)
             if kept is None or kept.status is not RecordStatus.ACTIVE:
                 return _skipped(action, f"{action.kept_id} is no longer ACTIVE"), []
-            sources = cited(kept.provenance.sources, record.provenance.sources)
-            if action.action == "merge" and sources is not None:
+            sources = (
+                cited(kept.provenance.sources, record.provenance.sources)
+                if action.action == "merge"
+                else None
+            )
+            if sources is not None:
                 provenance = kept.provenance.model_copy(update={"sources": sources})
                 update = {"provenance": provenance, "version": kept.version + 1, "updated_at": now}
                 writes.append(self._version(kept, update, RecordOperation.RESTATE, run, now))
