@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from ...domain.audit import AuditService
 from ...domain.records.models import Record
-from ...domain.records.sweeper import SWEEPER
+from ...domain.records.sweeper import purge_entry
 from .audit import DynamoAudit
 
 logger = logging.getLogger(__name__)
@@ -23,14 +23,7 @@ def purge_audit(store: DynamoAudit, retention_days: int) -> Callable[[Record], N
     audit = AuditService(store, retention_days)
 
     def purged(record: Record) -> None:
-        entry = audit.entry(
-            record.tenant,
-            SWEEPER,
-            "PURGE",
-            "PURGE record",
-            record.agent_id,
-            f"records/{record.id}",
-        )
+        entry = purge_entry(audit, record)
         # Agent ids may hold `/` but never `#`, record ids neither: the key is unambiguous.
         if store.append_audit_once(entry, f"PURGE#{record.agent_id}#{record.id}"):
             logger.info("audited", extra={"audit_id": entry.id, "actor": entry.actor})

@@ -48,7 +48,10 @@ class AuditService:
     ) -> AuditEntry:
         """An entry for a change the service made itself (the expiry sweeper's), named by
         its own actor, beside the API's."""
-        entry = self.entry(tenant, actor, method, route, agent_id, target, status)
+        return self.keep(self.entry(tenant, actor, method, route, agent_id, target, status))
+
+    def keep(self, entry: AuditEntry) -> AuditEntry:
+        """Keep an entry made by `entry`."""
         self._store.append_audit(entry)
         logger.info("audited", extra={"audit_id": entry.id, "actor": entry.actor})
         return entry

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from ..audit import AuditService
+from ..audit import AuditEntry, AuditService
 from ..kernel.errors import PreconditionFailed
 from ..kernel.events import Change, Event, EventPublisher
 from ..kernel.ids import new_id
@@ -30,6 +30,14 @@ logger = logging.getLogger(__name__)
 
 SWEEPER = "system:expiry"
 BATCH = 100
+
+
+def purge_entry(audit: AuditService, record: Record) -> AuditEntry:
+    """The audit entry of a record purged past its retention: the embedded sweeper's purge,
+    and the cloud's (DynamoDB's TTL, told by the stream indexer), say it alike."""
+    return audit.entry(
+        record.tenant, SWEEPER, "PURGE", "PURGE record", record.agent_id, f"records/{record.id}"
+    )
 
 
 @dataclass(frozen=True)
@@ -69,14 +77,7 @@ class ExpirySweeper:
             while True:
                 gone = self._sweep.purge_records(at, batch)
                 for record in gone:
-                    self._audit.record_change(
-                        record.tenant,
-                        SWEEPER,
-                        "PURGE",
-                        "PURGE record",
-                        record.agent_id,
-                        f"records/{record.id}",
-                    )
+                    self._audit.keep(purge_entry(self._audit, record))
                 purged += len(gone)
                 if len(gone) < batch:
                     break
