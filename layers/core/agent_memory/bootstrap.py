@@ -32,7 +32,7 @@ from .domain.sessions.ingest import IngestService
 from .domain.sessions.service import SessionService
 from .domain.store import Store
 from .domain.tools.service import ToolService
-from .domain.transfer import Transfer
+from .domain.transfer import transfer_of
 from .domain.turns.context import ManifestCache
 from .rerankers import build_rerank
 from .services import Services
@@ -322,7 +322,7 @@ def build_services(
         audit=audit,
         agent_manifests=NamedManifestService(store, agents),
         proposals=ProposalReview(store, records, events),
-        transfer=Transfer.of(store, search, history, files),
+        make_transfer=lambda: transfer_of(store, search, history, files),
         extraction=extraction,
         starter=starter,
         vectors=vectors,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .domain.agents.named_manifest_service import NamedManifestService
@@ -26,13 +27,13 @@ from .domain.sessions.ingest import IngestService
 from .domain.sessions.service import SessionService
 from .domain.store import Store
 from .domain.tools.service import ToolService
-from .domain.transfer import Transfer
 from .settings import Settings
 
 if TYPE_CHECKING:
     from .adapters.consolidation_worker import ConsolidationWorker
     from .adapters.expiry_worker import ExpiryWorker
     from .adapters.sqlite.vectors import BackgroundEmbedder
+    from .domain.transfer import Transfer
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,8 @@ class Services:
     agent_manifests: NamedManifestService
     # An app's approvals and rejections of a review's pending writes.
     proposals: ProposalReview
-    # An agent read out as a bundle's items, and written back from them (either shape).
-    transfer: Transfer
+    # Builds `transfer` on first use (what an export or import needs is not a cold start's).
+    make_transfer: Callable[[], Transfer]
     extraction: ExtractionService | None = None
     starter: ExtractionStarter | None = None
     # Embedded shape: adds the vectors of what writes queued (the server runs it in background).
@@ -65,6 +66,11 @@ class Services:
     consolidation: ConsolidationService | None = None
     # Embedded shape: runs the consolidations agents have on a schedule.
     consolidations: ConsolidationWorker | None = None
+
+    @cached_property
+    def transfer(self) -> Transfer:
+        """An agent read out as a bundle's items, and written back from them (either shape)."""
+        return self.make_transfer()
 
     def drain_extractions(self) -> int:
         """Run the queued post-turn reviews now, in this thread (embedded worker only)."""

@@ -14,8 +14,7 @@ from pydantic import ConfigDict, Field
 from ...domain.kernel.auth import ALL_ROLES, Principal
 from ...domain.kernel.deferred import DeferredModel
 from ...domain.kernel.errors import Forbidden
-from ...domain.transfer import BUNDLE_FORMAT, BUNDLE_VERSION
-from ...domain.transfer.items import ITEMS_PER_REQUEST
+from ...domain.transfer import BUNDLE_FORMAT, BUNDLE_VERSION, ITEMS_PER_REQUEST
 from ...services import Services
 from ..paths import agent_id_from
 from .agents import AgentId, Cursor

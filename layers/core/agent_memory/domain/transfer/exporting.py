@@ -15,7 +15,7 @@ from ..kernel.errors import InvalidRequest, NotFound
 from ..kernel.paging import decode_cursor, encode_cursor
 from ..records import Record, RecordQuery, RecordVersion
 from ..search import SearchService
-from .items import VERSIONS_PER_ITEM
+from .bundle import VERSIONS_PER_ITEM
 
 if TYPE_CHECKING:
     from ..files import FileMemory, FileVersion

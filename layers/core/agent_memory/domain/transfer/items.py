@@ -25,13 +25,7 @@ from ..kernel.ids import validate_opaque_id
 from ..kernel.models import AGENT_SESSION, Agent, ManifestVersion, Session, Turn
 from ..records import Execution, RecordVersion
 from ..turns import Effect, effect_from_json
-
-BUNDLE_FORMAT = "agent-memory-bundle"
-BUNDLE_VERSION = 1
-# Versions of one record or path an item carries: a DynamoDB transaction holds 100 items, and
-# 25 versions of 100 KiB stay well inside a request of the API (10 MB) or a Lambda answer (6 MB).
-VERSIONS_PER_ITEM = 25
-ITEMS_PER_REQUEST = 500
+from .bundle import VERSIONS_PER_ITEM
 
 
 class _Item(DeferredModel):
