@@ -18,6 +18,7 @@ from agent_memory.adapters.aws import LazyClient
 from agent_memory.adapters.dynamodb.items import bind_items
 from agent_memory.adapters.opensearch.connection import _ClientOnFirstUse
 from agent_memory.domain.kernel import ids
+from agent_memory.domain.kernel.patterns import Pattern
 from agent_memory.domain.kernel.restore import on_restore, run_restore_hooks
 
 pytestmark = pytest.mark.unit
@@ -141,9 +142,12 @@ def test_before_the_snapshot_what_a_first_request_imports_is_loaded(runtime, mon
     snapstart.register_snapstart_hooks()
     for name in snapstart.PRIMED:
         monkeypatch.delitem(sys.modules, name, raising=False)
+    uncompiled = Pattern(r"before the snapshot (\d+)")
     [before] = runtime["before"]
     before()
     assert all(name in sys.modules for name in snapstart.PRIMED)
+    # ...and the regular expressions left for first use are compiled into the snapshot.
+    assert uncompiled._compiled is not None
 
 
 def test_after_a_restore_random_state_ids_clients_and_caches_are_renewed(runtime, monkeypatch):

@@ -1,8 +1,8 @@
 """Lambda SnapStart's runtime hooks: what each execution environment resumed from the function
 version's snapshot must make its own (docs/cold-start.md).
 
-Before the snapshot: import what a first request would (boto3, opensearch-py), so environments
-resumed from it never pay for those imports. After each restore: new random state, the id
+Before the snapshot: import what a first request would (boto3, opensearch-py) and compile the
+regular expressions left for first use, so environments resumed from it never pay for either. After each restore: new random state, the id
 generator started afresh, and every client and clock-dated cache registered with
 agent_memory.domain.kernel.restore dropped, so it is rebuilt with this environment's sockets
 and credentials. The hooks come from snapshot_restore_py, which the Lambda Python runtimes
@@ -17,6 +17,7 @@ import os
 import random
 
 from ..domain.kernel.ids import forget_last_id
+from ..domain.kernel.patterns import compile_all
 from ..domain.kernel.restore import run_restore_hooks
 
 logger = logging.getLogger(__name__)
@@ -33,6 +34,9 @@ def before_snapshot() -> None:
             importlib.import_module(name)
         except ImportError:  # a layer without the OpenSearch client (s3-vectors search)
             continue
+    # The regular expressions an import leaves uncompiled (kernel/patterns.py): compiled in the
+    # snapshot, no restored environment compiles them on its first request.
+    compile_all()
 
 
 def after_restore() -> None:

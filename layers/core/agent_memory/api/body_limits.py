@@ -13,6 +13,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from ..domain.kernel.patterns import Pattern
+
 MAX_BODY_BYTES = 10 * 1024 * 1024  # API Gateway's own payload limit
 MAX_DEPTH = 64
 MAX_DIGITS = 20  # a 64-bit integer has at most 20
@@ -20,14 +22,14 @@ MAX_DIGITS = 20  # a 64-bit integer has at most 20
 # A JSON string, escapes included. Possessive, and an open string (or a final backslash) runs
 # to the end instead of failing: a pattern that can fail would be tried again from every later
 # quote of an open string (`"\\"\\"\\"...`), which is quadratic; this one is linear on any input.
-_STRING = re.compile(r'"(?:[^"\\]++|\\(?:.|\Z))*+(?:"|\Z)', re.DOTALL)
-_BRACKETS = re.compile(r"[\[\]{}]")
-_LONG_NUMBER = re.compile(rf"[0-9]{{{MAX_DIGITS + 1},}}")
+_STRING = Pattern(r'"(?:[^"\\]++|\\(?:.|\Z))*+(?:"|\Z)', re.DOTALL)
+_BRACKETS = Pattern(r"[\[\]{}]")
+_LONG_NUMBER = Pattern(rf"[0-9]{{{MAX_DIGITS + 1},}}")
 # Python's json reads NaN, Infinity and -Infinity, which JSON has not: a manifest's free-form
 # field would keep NaN as null (its JSON form), a value nobody sent.
-_NOT_A_NUMBER = re.compile(r"(?<![\w.])-?(?:NaN|Infinity)(?!\w)")
+_NOT_A_NUMBER = Pattern(r"(?<![\w.])-?(?:NaN|Infinity)(?!\w)")
 # And a number past a float's range (1e999) is read as infinity.
-_EXPONENT = re.compile(r"-?[0-9]+(?:\.[0-9]+)?[eE][+-]?[0-9]+")
+_EXPONENT = Pattern(r"-?[0-9]+(?:\.[0-9]+)?[eE][+-]?[0-9]+")
 
 
 @dataclass(frozen=True)

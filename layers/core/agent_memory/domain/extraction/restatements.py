@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..kernel.patterns import Pattern
 from .model import Candidate, Decision, Existing
 
 # Tuned on tests/review_corpus.py (all-MiniLM-L6-v2): paraphrases sit at 0.90-0.98, look-alikes
@@ -40,7 +41,7 @@ MORE_AT = 0.95
 # Embeds summaries (unit vectors, so a dot product is their cosine); None: words only.
 Embed = Callable[[list[str]], Sequence[Sequence[float]]]
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_TOKEN = Pattern(r"[a-z0-9]+(?:'[a-z]+)?")
 _STOP = frozenset(
     """a about after again all also am an and any are as at be been being both but by can could
     did do does doing for from had has have having here how i if in into is it it's its just
@@ -57,9 +58,9 @@ _NUMBER_WORDS = frozenset(
 # An object that names nothing without the conversation around it.
 _DEICTIC = frozenset("it that this them those these you him her there one to so".split())
 _TRAILING = frozenset("so much too a lot very really all as well again now though anyway".split())
-_DEICTIC_SUBJECT = re.compile(r"^(?:it|that|this|they|those|these|there)(?:'s|'re)?\b", re.I)
-_SPEAKER = re.compile(r"^(?:Correction from )?([A-Z][\w .'-]{0,40}?): (.+)$")
-_SUBJECT = re.compile(r"^((?i:(?:the )?user)|[A-Z][\w-]*(?: [A-Z][\w-]*)?)('s)?\b\s*(.*)$")
+_DEICTIC_SUBJECT = Pattern(r"^(?:it|that|this|they|those|these|there)(?:'s|'re)?\b", re.I)
+_SPEAKER = Pattern(r"^(?:Correction from )?([A-Z][\w .'-]{0,40}?): (.+)$")
+_SUBJECT = Pattern(r"^((?i:(?:the )?user)|[A-Z][\w-]*(?: [A-Z][\w-]*)?)('s)?\b\s*(.*)$")
 
 # Attributes a person holds one value of at a time ("X's <attribute> is <value>" and the verbs
 # below); any other possessive ("X's sister is Bea") may hold several.
@@ -70,18 +71,18 @@ _SINGLE = frozenset(
 )
 _VERB_KEYS = (
     (
-        re.compile(r"^(?:lives|lived|moved|relocated|is living|has moved)\s+(?:in|to)\s+(.+)$"),
+        Pattern(r"^(?:lives|lived|moved|relocated|is living|has moved)\s+(?:in|to)\s+(.+)$"),
         "home",
     ),
-    (re.compile(r"^(?:works|worked|is working)\s+(?:at|for)\s+(.+)$"), "employer"),
-    (re.compile(r"^(?:works|worked|is working)\s+as\s+(.+)$"), "job"),
-    (re.compile(r"^is\s+(\w+)\s+years?\s+old$"), "age"),
-    (re.compile(r"^(?:is|got)\s+married\s+to\s+(.+)$"), "spouse"),
+    (Pattern(r"^(?:works|worked|is working)\s+(?:at|for)\s+(.+)$"), "employer"),
+    (Pattern(r"^(?:works|worked|is working)\s+as\s+(.+)$"), "job"),
+    (Pattern(r"^is\s+(\w+)\s+years?\s+old$"), "age"),
+    (Pattern(r"^(?:is|got)\s+married\s+to\s+(.+)$"), "spouse"),
 )
 # "has three cats": how many, an attribute a correction may change ("Actually, two cats").
-_COUNT = re.compile(r"^(?:has|have|owns)\s+(\d+|[a-z]+)\s+(\w+)$")
+_COUNT = Pattern(r"^(?:has|have|owns)\s+(\d+|[a-z]+)\s+(\w+)$")
 
-_POSSESSIVE = re.compile(r"^((?:\w+[ -]){0,2}\w+)\s+(?:is|are|was)\s+(?:now\s+)?(.+)$")
+_POSSESSIVE = Pattern(r"^((?:\w+[ -]){0,2}\w+)\s+(?:is|are|was)\s+(?:now\s+)?(.+)$")
 
 
 def tokens(text: str) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..kernel.patterns import Pattern
 from .lexical import STOPWORDS
 
 MAX_ENTITIES = 32  # keys kept from one text, the first named first
@@ -61,9 +62,9 @@ _TITLES = frozenset("mr mrs ms miss dr prof sir madam mx".split())
 
 # A word: letters (any script with case), digits, and inner apostrophes, hyphens, dots or
 # ampersands (`O'Brien`, `Jean-Luc`, `St.`, `AT&T`).
-_WORD = re.compile(r"[^\W_][\w]*(?:['\u2019&.-][^\W_]+)*['\u2019]?", re.UNICODE)
+_WORD = Pattern(r"[^\W_][\w]*(?:['\u2019&.-][^\W_]+)*['\u2019]?", re.UNICODE)
 # What ends a sentence (or a line, a list item, a heading): the next word starts a new one.
-_BREAK = re.compile(r"[.!?:;\n\u2026\"\u201c\u201d()\[\]*#>|-]\s*$|^\s*$")
+_BREAK = Pattern(r"[.!?:;\n\u2026\"\u201c\u201d()\[\]*#>|-]\s*$|^\s*$")
 
 
 def entity_key(name: str) -> str:

@@ -23,11 +23,13 @@ import re
 import unicodedata
 from functools import cache
 
+from ..kernel.patterns import Pattern
+
 # Diacritics folded away: the combining marks Latin, Greek and Cyrillic letters decompose into,
 # Hebrew points and cantillation, Arabic short vowels (harakat) and its tatweel, and the variation
 # selectors that follow emoji. Other scripts' marks are part of their letters (a Devanagari
 # virama, a Thai vowel, a kana's voicing mark) and stay.
-_FOLDED_MARKS = re.compile(
+_FOLDED_MARKS = Pattern(
     "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
     "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7"
     "\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed\u0640"
@@ -129,4 +131,4 @@ def words(text: str, *, query: bool = False) -> list[str]:
 
 
 # Letters and digits (not `_`), as SQLite's unicode61 tokenizer splits them; `what's` whole.
-_ASCII_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+_ASCII_WORD = Pattern(r"[^\W_]+(?:'[^\W_]+)?")

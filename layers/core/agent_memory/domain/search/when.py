@@ -27,6 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from ..kernel.patterns import Pattern
+
 _DAY = timedelta(days=1)
 _Add = Callable[[re.Match[str], datetime, datetime], None]
 
@@ -66,18 +68,18 @@ _WEEKDAY = (
 _YEAR = r"((?:19|20)\d\d)"
 _ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
 
-_AGO = re.compile(rf"\b{_NUM}\s+{_UNIT}\s+ago\b")
-_SPAN = re.compile(rf"\b(?:last|past|previous)\s+{_NUM}\s+{_UNIT}\b")
-_LAST = re.compile(r"\b(last|this|past|previous)\s+(week|weekend|month|year)\b")
-_ON_WEEKDAY = re.compile(rf"\b(last|this|on|past)\s+{_WEEKDAY}\b")
-_MONTH_DAY_YEAR = re.compile(rf"\b{_MONTH}\s+{_ORD},?\s+{_YEAR}\b")
-_DAY_MONTH_YEAR = re.compile(rf"\b{_ORD}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b")
-_MONTH_DAY = re.compile(rf"\b{_MONTH}\s+{_ORD}\b(?!\s*,?\s*(?:19|20)\d\d)(?!\d)")
-_DAY_MONTH = re.compile(rf"\b{_ORD}\s+(?:of\s+)?{_MONTH}\b(?!,?\s+(?:19|20)\d\d)")
-_MONTH_YEAR = re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b")
-_IN_MONTH = re.compile(rf"\b(?:in|during|since|of|early|late|mid|mid-)\s+{_MONTH}\b(?![\s,]+\d)")
-_IN_YEAR = re.compile(rf"\b(?:in|during|of|since|year)\s+{_YEAR}\b")
-_BEFORE_AFTER = re.compile(r"\b(before|after|until|since)\s*$")
+_AGO = Pattern(rf"\b{_NUM}\s+{_UNIT}\s+ago\b")
+_SPAN = Pattern(rf"\b(?:last|past|previous)\s+{_NUM}\s+{_UNIT}\b")
+_LAST = Pattern(r"\b(last|this|past|previous)\s+(week|weekend|month|year)\b")
+_ON_WEEKDAY = Pattern(rf"\b(last|this|on|past)\s+{_WEEKDAY}\b")
+_MONTH_DAY_YEAR = Pattern(rf"\b{_MONTH}\s+{_ORD},?\s+{_YEAR}\b")
+_DAY_MONTH_YEAR = Pattern(rf"\b{_ORD}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b")
+_MONTH_DAY = Pattern(rf"\b{_MONTH}\s+{_ORD}\b(?!\s*,?\s*(?:19|20)\d\d)(?!\d)")
+_DAY_MONTH = Pattern(rf"\b{_ORD}\s+(?:of\s+)?{_MONTH}\b(?!,?\s+(?:19|20)\d\d)")
+_MONTH_YEAR = Pattern(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b")
+_IN_MONTH = Pattern(rf"\b(?:in|during|since|of|early|late|mid|mid-)\s+{_MONTH}\b(?![\s,]+\d)")
+_IN_YEAR = Pattern(rf"\b(?:in|during|of|since|year)\s+{_YEAR}\b")
+_BEFORE_AFTER = Pattern(r"\b(before|after|until|since)\s*$")
 
 
 @dataclass(frozen=True)

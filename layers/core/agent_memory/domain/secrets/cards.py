@@ -7,13 +7,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..kernel.patterns import Pattern
 from .checks import card_grouping_fits, card_network_fits, luhn_valid
 
 # A run of at least 13 digits, single spaces or dashes between them, not inside a word, a
 # version or a longer id. Spaces and dashes can never be digits, so the run is read once.
 # (The look-behind comes after the first digit so that `re` can skip to digits at once.)
-_RUN = re.compile(r"[0-9](?<![0-9A-Za-z_.+/-][0-9])(?:[ -]?[0-9]){12}(?:[ -]?[0-9])*+")
-_GROUP = re.compile(r"[0-9]+")
+_RUN = Pattern(r"[0-9](?<![0-9A-Za-z_.+/-][0-9])(?:[ -]?[0-9]){12}(?:[ -]?[0-9])*+")
+_GROUP = Pattern(r"[0-9]+")
 # A run longer than this is a table of numbers, not cards; only its start is looked at.
 MAX_RUN_CHARS = 160
 MAX_GROUPS_A_CARD = 5

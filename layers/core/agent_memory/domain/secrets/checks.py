@@ -7,8 +7,10 @@ import base64
 import binascii
 import re
 
+from ..kernel.patterns import Pattern
+
 # Values that stand for a secret without being one: references, templates, placeholders.
-_PLACEHOLDER_START = re.compile(r"[$%<\[]|\{\{|\*{3}|x{6}|\.{3}")
+_PLACEHOLDER_START = Pattern(r"[$%<\[]|\{\{|\*{3}|x{6}|\.{3}")
 _PLACEHOLDER_WORDS = (
     "example",
     "placeholder",
@@ -31,7 +33,7 @@ _PLACEHOLDER_WORDS = (
     "config.",
     "env[",
 )
-_PLACEHOLDER_WORD = re.compile("|".join(re.escape(w) for w in _PLACEHOLDER_WORDS))
+_PLACEHOLDER_WORD = Pattern("|".join(re.escape(w) for w in _PLACEHOLDER_WORDS))
 
 
 def is_placeholder(value: str) -> bool:

@@ -7,15 +7,15 @@ of a text are looked at, so a text made of key words is still read in linear tim
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from ..kernel.patterns import Pattern
 from .checks import is_placeholder
 
 MAX_PLACES = 5_000
 
 # The names of national ids. Short acronyms count only in capitals (`SIN`, not `sin`).
-_ID_NAME = re.compile(
+_ID_NAME = Pattern(
     r"(?i:(?:social[ \t-]+(?:security|insurance)|national[ \t-]+(?:insurance|id(?:entity)?)"
     r"|passport|tax[ \t-]+(?:id|file)|aadhaa?r|personnummer|ssns?)\b)"
     r"|(?:SIN|TIN|TFN|BSN|DNI|NIE|NIF|NINO|NI)\b"
@@ -25,11 +25,11 @@ _ID_NAME = re.compile(
 _ID_STARTS = ("social", "national", "passport", "tax", "aadhar", "aadhaar", "personnummer", "ssn")
 _ID_ACRONYM_STARTS = ("SIN", "TIN", "TFN", "BSN", "DNI", "NIE", "NIF", "NI")
 # Between the name and the id: `number`, `no.`, `#`, `is`, `:` ... at most a few of them.
-_ID_VALUE = re.compile(
+_ID_VALUE = Pattern(
     r"(?:'s)?(?:[ \t]*+(?:(?i:numbers?|num|nos?|nr|ids?|card|is|was|of|my|his|her|their)\b\.?"
     r"|[:#=-]))*+[ \t]*+(?P<value>[A-Z0-9](?:[A-Z0-9]|[ -](?=[A-Z0-9])){5,24}+)(?![A-Za-z0-9])"
 )
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{2}-[0-9]{2}-[0-9]{4}")
+_DATE = Pattern(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{2}-[0-9]{2}-[0-9]{4}")
 MIN_ID_DIGITS = 6
 
 
@@ -61,7 +61,7 @@ def national_id_spans(text: str, lowered: str) -> Iterator[tuple[int, int]]:
         yield found.span("value")
 
 
-_PASSWORD_WORD = re.compile(
+_PASSWORD_WORD = Pattern(
     r"(?:pass(?P<long>word|wd|phrase|code)?|pwd?|(?P<pin>pin(?:[ \t]+(?:code|number))?))"
     r"(?:s|'s)?[\"']?(?![a-z0-9])"
 )
@@ -70,7 +70,7 @@ _CONNECTOR = (
     r"(?:[ \t]*+(?:(?i:is|was|are|now|be|to|set[ \t]+to|changed[ \t]+to|reset[ \t]+to)\b"
     r"|:=|[:=]|->|\u2014|-(?=[ \t])))"
 )
-_AFTER_PASSWORD = re.compile(
+_AFTER_PASSWORD = Pattern(
     # `password for the guest network is X`: what it is for, then a connector.
     r"(?:[ \t]+(?i:for|of|on|to|at|in)(?:[ \t]++[^\s:=\"'`]{1,40}+){1,3}?"
     rf"(?P<for>{_CONNECTOR}++)|(?P<conn>{_CONNECTOR}*+))"

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..kernel.patterns import Pattern
 from .cards import card_spans
 from .checks import is_placeholder
 from .context import national_id_spans, password_spans
@@ -20,10 +20,10 @@ MIN_ENTROPY = 3.0
 # How much of a text's assignments is judged (see _assigned_matches and looks_random).
 JUDGED_CHARS = 64
 MAX_ASSIGNMENTS = 5_000
-_AWS_SECRET = re.compile(r"^[A-Za-z0-9/+]{40}$")
-_NUMERIC = re.compile(r"^[0-9.,_-]+$")
+_AWS_SECRET = Pattern(r"^[A-Za-z0-9/+]{40}$")
+_NUMERIC = Pattern(r"^[0-9.,_-]+$")
 # A name that counts or describes rather than holds: `max_tokens: 100000`, `token_type: ...`.
-_NOT_A_HOLDER = re.compile(
+_NOT_A_HOLDER = Pattern(
     r"(?i)(?:count|limit|max|min|type|len|length|size|usage|expir|ttl|url|uri|path|file|name"
     r"|_id$|tokens?_used|budget|policy|hint)"
 )

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..kernel.patterns import Pattern
 from .checks import basic_credentials, is_placeholder, nino_prefix_valid, ssn_valid
 
 Check = Callable[["re.Match[str]"], bool]
@@ -27,7 +28,7 @@ class Rule:
     replaces); otherwise the whole match is. Earlier rules win where two find the same text."""
 
     kind: str
-    pattern: re.Pattern[str]
+    pattern: Pattern
     boundary: bool = True
     # Literals (lower case) one of which the lowered text must hold for the rule to be tried:
     # for patterns that cannot start with a literal, which `re` tries at every character.
@@ -45,7 +46,7 @@ def _rule(
     hints: tuple[str, ...] = (),
     check: Check | None = None,
 ) -> Rule:
-    return Rule(kind, re.compile(pattern, flags), boundary, hints, check)
+    return Rule(kind, Pattern(pattern, flags), boundary, hints, check)
 
 
 def _not_placeholder(match: re.Match[str]) -> bool:
@@ -163,15 +164,15 @@ RULES: tuple[Rule, ...] = (
 
 # `name: value`, `name = "value"`, `"name": "value"`, `NAME=value`: the value is a secret when
 # the name before it is key-like (KEY_LIKE_NAME) and the value looks random.
-ASSIGNMENT = re.compile(
+ASSIGNMENT = Pattern(
     r"[:=][>=]?[ \t]*[\"'`]?(?P<value>[^\s\"'`,;)}\]]{8,256}+)",
 )
 # Where to look for such names at all, in the lowered text (found with str.find, much faster
 # than a pattern of alternatives, which `re` tries at every character).
 KEY_WORDS = ("pass", "pwd", "secret", "token", "key", "credential")
 # From the end of that word to the sign: the rest of the name, a closing quote, spaces.
-TO_SIGN = re.compile(r"[a-z0-9_.-]{0,64}+[\"']?[ \t]*(?=[:=])")
-KEY_LIKE_NAME = re.compile(
+TO_SIGN = Pattern(r"[a-z0-9_.-]{0,64}+[\"']?[ \t]*(?=[:=])")
+KEY_LIKE_NAME = Pattern(
     r"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key"
     r"|private[_.-]?key|credentials?|auth[_.-]?key)"
 )
