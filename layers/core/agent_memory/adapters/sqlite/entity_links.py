@@ -51,6 +51,8 @@ class SqliteEntityLinks(EntityLinks):
             _write(conn, doc, doc.version, keys)
             if keys.wants_model:
                 pending.append(doc)
+            elif held is not None:  # what a model was to read of it is not its text any more
+                _unqueue(conn, doc.tenant, doc.agent_id, doc.kind, doc.id)
         return pending
 
     def link_model(self, doc: IndexDoc, sha: str, keys: Sequence[str]) -> bool:
@@ -82,11 +84,7 @@ class SqliteEntityLinks(EntityLinks):
     ) -> None:
         for doc_id in ids:
             _unlink_doc(conn, tenant, agent_id, kind, doc_id)
-            conn.execute(
-                "DELETE FROM entity_queue WHERE tenant = ? AND agent_id = ? AND kind = ?"
-                " AND doc_id = ?",
-                (tenant, agent_id, kind, doc_id),
-            )
+            _unqueue(conn, tenant, agent_id, kind, doc_id)
 
     def unlink_agent(self, tenant: str, agent_id: str) -> None:
         with self._db.write() as conn:
@@ -210,6 +208,13 @@ def _write(conn: sqlite3.Connection, doc: IndexDoc, version: int, keys: Keys) ->
             (doc.tenant, doc.agent_id, key, doc.kind, doc.id, _fixed(doc.created_at), doc.session_id)
             for key in keys.union
         ],
+    )
+
+
+def _unqueue(conn: sqlite3.Connection, tenant: str, agent_id: str, kind: str, doc_id: str) -> None:
+    conn.execute(
+        "DELETE FROM entity_queue WHERE tenant = ? AND agent_id = ? AND kind = ? AND doc_id = ?",
+        (tenant, agent_id, kind, doc_id),
     )
 
 
