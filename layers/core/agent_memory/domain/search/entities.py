@@ -77,7 +77,10 @@ def name_key(name: str) -> str | None:
     model's `Caroline's` or `Dr. Smith` meets the rules' caroline and smith; None for what the
     rules never key (a pronoun, a date, a common word, a heading-long phrase, a `#`)."""
     words = _WORD.findall(name)
-    while words and words[0].rstrip(".").lower() in _TITLES:
+    # `the lake`, `my pottery bowl`, `Dr. Smith`: the rules' keys never start with these.
+    while words and (
+        words[0].rstrip(".").lower() in _TITLES or _drop_possessive(words[0]).lower() in _COMMON
+    ):
         words = words[1:]
     if not words or len(words) > _MAX_WORDS:
         return None
