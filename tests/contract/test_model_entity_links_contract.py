@@ -91,9 +91,7 @@ def test_link_tells_what_the_model_has_not_read_and_link_model_merges_its_keys(
     # Then the links are the union, and the model's keys are found as the rules' are
     assert listing(links) == {"caroline": 1, "pottery class": 1, "camping": 1, "lake": 1}
     assert [m.id for m in links.mentions("t1", AGENT, "camping", "record", 10)] == ["r2"]
-    assert links.entities_of("t1", AGENT, "record", ["r1"]) == {
-        "r1": ("caroline", "pottery class")
-    }
+    assert links.entities_of("t1", AGENT, "record", ["r1"]) == {"r1": ("caroline", "pottery class")}
 
     # And the same answer again changes nothing; linking the same text again asks nothing
     assert links.link_model(r1, text_sha(r1.text), ["caroline", "pottery class"])

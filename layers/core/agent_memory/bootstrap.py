@@ -34,8 +34,8 @@ from .domain.sessions.service import SessionService
 from .domain.store import Store
 from .domain.tools.service import ToolService
 from .domain.transfer import Transfer
-from .entity_models import build_entity_model, build_entity_worker, with_model_entities
 from .domain.turns.context import ManifestCache
+from .entity_models import build_entity_model, build_entity_worker, with_model_entities
 from .rerankers import build_rerank
 from .services import Services
 from .settings import Settings

@@ -88,9 +88,7 @@ class EntityDocItem(Item):
     model_sha = UnicodeAttribute(null=True)
 
     def keys(self) -> Keys:
-        return Keys(
-            tuple(self.rules or ()), self.text_sha, tuple(self.model or ()), self.model_sha
-        )
+        return Keys(tuple(self.rules or ()), self.text_sha, tuple(self.model or ()), self.model_sha)
 
 
 class MentionItem(Item):

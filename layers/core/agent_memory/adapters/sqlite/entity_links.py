@@ -205,7 +205,15 @@ def _write(conn: sqlite3.Connection, doc: IndexDoc, version: int, keys: Keys) ->
         "INSERT OR IGNORE INTO entity_links (tenant, agent_id, entity, kind, doc_id,"
         " created_at, session_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
-            (doc.tenant, doc.agent_id, key, doc.kind, doc.id, _fixed(doc.created_at), doc.session_id)
+            (
+                doc.tenant,
+                doc.agent_id,
+                key,
+                doc.kind,
+                doc.id,
+                _fixed(doc.created_at),
+                doc.session_id,
+            )
             for key in keys.union
         ],
     )

@@ -158,9 +158,7 @@ class EntityWorker(BackgroundLoop):
                 extra={"agent_id": item.agent_id, "kind": item.kind, "doc_id": item.doc_id},
             )
         with self._db.write() as conn:
-            conn.executemany(
-                "DELETE FROM entity_queue WHERE qseq = ?", [(i.qseq,) for i in failed]
-            )
+            conn.executemany("DELETE FROM entity_queue WHERE qseq = ?", [(i.qseq,) for i in failed])
         return answered
 
     def _answer(self, queued: list[QueuedText], answer: EntityAnswer) -> int:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from ..kernel.ids import new_id
 from ..kernel.models import utcnow
-from ..usage.models import Usage
+from ..usage import Usage
 from .entities import MAX_ENTITIES, name_key
 from .index import IndexDoc, SearchIndex
 from .links import EntityLinks, LinkedIndex, text_sha
@@ -128,9 +128,7 @@ def model_keys(names: Sequence[object]) -> tuple[str, ...]:
     return tuple(found)
 
 
-def usage_of(
-    answer: EntityAnswer, on: Sequence[tuple[str, str | None, str | None]]
-) -> list[Usage]:
+def usage_of(answer: EntityAnswer, on: Sequence[tuple[str, str | None, str | None]]) -> list[Usage]:
     """A call's usage (purpose entities) shared out over its texts, each on (agent, session,
     turn) that wrote it; the tokens add up to the call's."""
     out = []
@@ -188,7 +186,7 @@ class ModelLinkedIndex(LinkedIndex):
 
     def upsert(self, docs: Sequence[IndexDoc]) -> None:
         self.inner.upsert(docs)
-        pending = self.links.link(docs)
+        pending = self._links.link(docs)
         for at in range(0, len(pending), ENTITY_BATCH):
             self._ask(pending[at : at + ENTITY_BATCH])
 
@@ -211,7 +209,7 @@ class ModelLinkedIndex(LinkedIndex):
         usage: dict[tuple[str, str], list[Usage]] = {}
         rows = usage_of(answer, [billed_to(d) for d in docs])
         for doc, keys, row in zip(docs, answer.keys, rows, strict=True):
-            self.links.link_model(doc, text_sha(doc.text), keys)
+            self._links.link_model(doc, text_sha(doc.text), keys)
             usage.setdefault((doc.tenant, doc.agent_id), []).append(row)
         if self._add_usage is None:
             return

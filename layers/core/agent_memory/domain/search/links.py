@@ -22,9 +22,9 @@ keeps both sets and the text they are of, and its mentions are their union.
 
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
