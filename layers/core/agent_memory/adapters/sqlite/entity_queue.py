@@ -7,12 +7,12 @@ restart resumes where the queue stands. The background worker (entity_worker.py)
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ...domain.search.index import IndexDoc
 from ...domain.search.links import text_sha
 
-ENTITY_MODEL_STEPS = [
+ENTITY_MODEL_STEPS: list[str | Callable[[sqlite3.Connection], None]] = [
     # Each linked document's rules' keys, its text and the model's keys of a text (links.Keys).
     "ALTER TABLE entity_docs ADD COLUMN rules TEXT",
     "ALTER TABLE entity_docs ADD COLUMN text_sha TEXT",
