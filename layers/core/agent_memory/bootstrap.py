@@ -26,6 +26,7 @@ from .domain.kernel.metrics import NO_METRICS, Metrics
 from .domain.records.ports import ExpirySweep
 from .domain.records.service import RecordService
 from .domain.search.embeddings import Embedder, MeteredEmbedder
+from .domain.search.entity_model import EntityModel
 from .domain.search.index import SearchIndex
 from .domain.search.service import SearchService
 from .domain.sessions.ingest import IngestService
@@ -34,6 +35,7 @@ from .domain.store import Store
 from .domain.tools.service import ToolService
 from .domain.transfer import transfer_of
 from .domain.turns.context import ManifestCache
+from .entity_models import build_entity_model, build_entity_worker, with_model_entities
 from .rerankers import build_rerank
 from .services import Services
 from .settings import Settings
@@ -237,6 +239,7 @@ def build_indexer(settings: Settings, embed: bool = True) -> StreamIndexer:
     embedder = metered(build_embedder(settings), build_metrics(settings))
     index = build_cloud_index(settings, embedder)
     blobs = Blobs(settings.history_bucket, settings.region)
+    entity_model = build_entity_model(settings) if embed else None
 
     def fetch(bucket: str, key: str) -> str:
         return blobs.get(bucket, key).decode()
@@ -248,7 +251,7 @@ def build_indexer(settings: Settings, embed: bool = True) -> StreamIndexer:
 
     store = DynamoStore(settings.table_name, settings.region, bucket=settings.history_bucket)
     return StreamIndexer(
-        index,
+        with_model_entities(index, entity_model, store.add_usage),  # usage purpose entities
         embedder if embed else None,
         fetch=fetch,
         # A history event's meaning is embedded with the messages said before it, as embedded.
@@ -277,6 +280,7 @@ def build_services(
     events: EventPublisher | None = None,
     embedder: Embedder | None | bool = True,
     model: MemoryModel | None | bool = True,
+    entity_model: EntityModel | None | bool = True,
 ) -> Services:
     """Wire every service. Tests pass adapters of their own to run the same API on any of them."""
     store = store if store is not None else build_store(settings)
@@ -326,6 +330,7 @@ def build_services(
         extraction=extraction,
         starter=starter,
         vectors=vectors,
+        entities=build_entity_worker(settings, store, entity_model),
         expiry=build_expiry(settings, store, search, events, audit),
         consolidation=consolidation,
         consolidations=build_consolidations(settings, store, consolidation),

@@ -32,6 +32,7 @@ from .settings import Settings
 if TYPE_CHECKING:
     from .adapters.consolidation_worker import ConsolidationWorker
     from .adapters.expiry_worker import ExpiryWorker
+    from .adapters.sqlite.entity_worker import EntityWorker
     from .adapters.sqlite.vectors import BackgroundEmbedder
     from .domain.transfer import Transfer
 
@@ -60,6 +61,8 @@ class Services:
     starter: ExtractionStarter | None = None
     # Embedded shape: adds the vectors of what writes queued (the server runs it in background).
     vectors: BackgroundEmbedder | None = None
+    # Embedded shape with an entity model: adds the model's entity keys of what writes queued.
+    entities: EntityWorker | None = None
     # Embedded shape: writes down expired records and purges them after retention.
     expiry: ExpiryWorker | None = None
     # Consolidation of an agent's record memory (on request, and on its schedule).
@@ -81,12 +84,18 @@ class Services:
         """Embed every queued document now, in this thread (embedded shape only)."""
         return self.vectors.drain(after_batch) if self.vectors is not None else 0
 
+    def drain_entities(self) -> int:
+        """Ask the entity model for every queued text now, in this thread (embedded only)."""
+        return self.entities.drain() if self.entities is not None else 0
+
     def close(self) -> None:
         stop = getattr(self.starter, "stop", None)
         if stop is not None:
             stop()
         if self.vectors is not None:
             self.vectors.stop()
+        if self.entities is not None:
+            self.entities.stop()
         if self.expiry is not None:
             self.expiry.stop()
         if self.consolidations is not None:

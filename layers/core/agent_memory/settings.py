@@ -93,6 +93,12 @@ class Settings(BaseSettings):
     openai_base_url: str | None = None
     openai_model: str | None = None
     openai_api_key: SecretStr | None = None
+    # Entity links: the model that names the entities of records, file memories and history
+    # events beside the offline rules (domain/search/entity_model.py). "rules": none, the rules
+    # alone (the default). bedrock and openai use the extraction's settings above (region;
+    # base URL and key) with entity_model_id, or else the extraction's model.
+    entity_model: Literal["rules", "bedrock", "openai"] = "rules"
+    entity_model_id: str | None = Field(default=None, min_length=1, max_length=256)
     # Cloud: reviews run as executions of this state machine. Embedded: an in-process worker
     # with a bounded queue (pending reviews stay in the SQLite file and survive a restart).
     extraction_state_machine_arn: str | None = None
@@ -145,6 +151,15 @@ class Settings(BaseSettings):
                 "AGENT_MEMORY_EXTRACTION_MODEL=openai needs AGENT_MEMORY_OPENAI_BASE_URL and "
                 "AGENT_MEMORY_OPENAI_MODEL"
             )
+        if self.entity_model == "openai" and not (
+            self.openai_base_url and (self.entity_model_id or self.openai_model)
+        ):
+            raise ValueError(
+                "AGENT_MEMORY_ENTITY_MODEL=openai needs AGENT_MEMORY_OPENAI_BASE_URL and "
+                "AGENT_MEMORY_ENTITY_MODEL_ID (or AGENT_MEMORY_OPENAI_MODEL)"
+            )
+        if self.entity_model == "bedrock" and not self.region:
+            raise ValueError("AGENT_MEMORY_ENTITY_MODEL=bedrock needs AWS_REGION")
         if self.bedrock_embedding_dimensions not in (256, 512, 1024):
             raise ValueError("AGENT_MEMORY_BEDROCK_EMBEDDING_DIMENSIONS is 256, 512 or 1024")
         if not self.binds_loopback and self.token is None:

@@ -135,6 +135,9 @@ def _start_background_work(services: Services) -> None:
     # first; until then a document is found by words.
     if services.vectors is not None:
         services.vectors.run_in_background()
+    # The entity model's keys of what was written are added beside the requests likewise.
+    if services.entities is not None:
+        services.entities.run_in_background()
     # Expired records are written down and purged after their retention beside the requests.
     if services.expiry is not None:
         services.expiry.run_in_background()

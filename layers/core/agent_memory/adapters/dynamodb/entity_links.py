@@ -2,7 +2,8 @@
 
 One partition an agent (`keys.entities_pk`) holds:
 
-- a head a linked document (`ED#{kind}#{docId}`): its version, a write token, its entities, and
+- a head a linked document (`ED#{kind}#{docId}`): its version, a write token, its entities (the
+  union of its rules' keys and the model's keys of its text, each set kept too: links.Keys), and
   the created_at and session it is listed with;
 - a mention an entity it mentions (`EM#{entity}#{kind}#{docId}`), so an entity's mentions are one
   Query on `EM#{entity}#` and the agent's entities one paged Query on `EM#{prefix}`, in key order.
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from pynamodb.attributes import JSONAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.exceptions import DeleteError, DoesNotExist, PutError
@@ -29,7 +30,16 @@ from pynamodb.exceptions import DeleteError, DoesNotExist, PutError
 from ...domain.kernel.errors import PreconditionFailed, StorageUnavailable
 from ...domain.kernel.retry import optimistic
 from ...domain.search.index import DocKind, IndexDoc, SearchIndex
-from ...domain.search.links import Entity, EntityLinks, LinkedIndex, Mention, linked
+from ...domain.search.links import (
+    Entity,
+    EntityLinks,
+    Keys,
+    LinkedIndex,
+    Mention,
+    linked,
+    linked_at_all,
+    text_sha,
+)
 from . import keys
 from .item_base import IsoDateTimeAttribute, Item
 from .items import bind, table_settings
@@ -71,6 +81,14 @@ class EntityDocItem(Item):
     entities = JSONAttribute()  # the keys it links, a list
     created_at = IsoDateTimeAttribute()
     session_id = UnicodeAttribute(null=True)
+    # links.Keys; absent on a head linked before model keys were kept (it has none).
+    rules = JSONAttribute(null=True)
+    text_sha = UnicodeAttribute(null=True)
+    model = JSONAttribute(null=True)
+    model_sha = UnicodeAttribute(null=True)
+
+    def keys(self) -> Keys:
+        return Keys(tuple(self.rules or ()), self.text_sha, tuple(self.model or ()), self.model_sha)
 
 
 class MentionItem(Item):
@@ -93,30 +111,44 @@ class DynamoEntityLinks(EntityLinks):
 
     # -- writes -------------------------------------------------------------------------------
 
-    def link(self, docs: Sequence[IndexDoc]) -> None:
+    def link(self, docs: Sequence[IndexDoc]) -> list[IndexDoc]:
         # The heads of the batch in one read: most documents name nothing and had no head, and
         # most re-written ones name what they named (a status change), so most need no write.
         held = self._heads(docs)
+        pending = []
         for doc in docs:
             old = held.get((entities_pk(doc.tenant, doc.agent_id), doc.kind, doc.id))
-            keys = list(linked(doc))
-            if old is None and not keys:
-                continue  # nothing to link, and nothing linked before
-            if old is not None and old.entities == keys:
+            if old is not None and old.version > doc.version:
+                continue  # an older version never overwrites a newer one
+            keys = (old.keys() if old is not None else Keys()).relinked(doc)
+            if keys.wants_model:
+                pending.append(doc)
+            if old is None and not keys.union:
+                continue  # nothing to link, and nothing linked before (link_model makes one)
+            if old is not None and old.keys() == keys and old.entities == list(keys.union):
                 # Linked as it is already (a status change, a re-index): its mentions stand.
                 # The head keeps its older version: only a document's own stream, in order,
                 # writes it, so no older version of it comes after this one.
                 continue
             reads = iter([old])
-            optimistic(
+            self._retried(
                 lambda doc=doc, reads=reads: self._link_once(  # type: ignore[misc]
                     doc, next(reads, _UNREAD)
-                ),
-                attempts=_ATTEMPTS,
-                exhausted=lambda: StorageUnavailable(
-                    "the entity links of this document are busy; try again"
-                ),
+                )
             )
+        return pending
+
+    def link_model(self, doc: IndexDoc, sha: str, keys: Sequence[str]) -> bool:
+        return self._retried(lambda: self._link_model_once(doc, sha, keys))
+
+    def _retried(self, attempt: Callable[[], bool]) -> bool:
+        return optimistic(
+            attempt,
+            attempts=_ATTEMPTS,
+            exhausted=lambda: StorageUnavailable(
+                "the entity links of this document are busy; try again"
+            ),
+        )
 
     def _heads(self, docs: Sequence[IndexDoc]) -> dict[tuple[str, str, str], EntityDocItem]:
         wanted = {(entities_pk(d.tenant, d.agent_id), entity_doc_sk(d.kind, d.id)) for d in docs}
@@ -126,23 +158,56 @@ class DynamoEntityLinks(EntityLinks):
             found = self._doc.batch_get(list(wanted), consistent_read=True)
             return {(h.pk, h.kind, h.doc_id): h for h in found}
 
-    def _link_once(self, doc: IndexDoc, old: EntityDocItem | None | object) -> None:
+    def _link_once(self, doc: IndexDoc, old: EntityDocItem | None | object) -> bool:
         pk = entities_pk(doc.tenant, doc.agent_id)
         if old is _UNREAD:  # a retry: the head as it stands now
             old = self._head(pk, doc.kind, doc.id)
         assert old is None or isinstance(old, EntityDocItem)
         if old is not None and old.version > doc.version:
-            return  # an older version never overwrites a newer one
+            return False  # an older version never overwrites a newer one
+        keys = (old.keys() if old is not None else Keys()).relinked(doc)
+        self._put(pk, doc, doc.version, keys, old)
+        return True
+
+    def _link_model_once(self, doc: IndexDoc, sha: str, keys: Sequence[str]) -> bool:
+        pk = entities_pk(doc.tenant, doc.agent_id)
+        old = self._head(pk, doc.kind, doc.id)
+        if old is not None and old.version > doc.version:
+            return False
+        if old is None:
+            # A document that names nothing by the rules has no head until the model names
+            # something: the indexer asks right after linking it, in the item's stream order.
+            if not linked_at_all(doc) or text_sha(doc.text) != sha:
+                return False
+            base = Keys(linked(doc), sha)
+        else:
+            base = old.keys()
+        answered = base.answered(sha, keys)
+        if answered is None:
+            return False
+        if old is None and not answered.union:
+            return True  # the model named nothing either: no head needed
+        self._put(pk, doc, old.version if old is not None else doc.version, answered, old)
+        return True
+
+    def _put(
+        self, pk: str, doc: IndexDoc, version: int, keys: Keys, old: EntityDocItem | None
+    ) -> None:
+        """Write the head of `keys` on the condition that `old` still stands, then its mentions."""
         head = self._doc(
             pk,
             entity_doc_sk(doc.kind, doc.id),
             kind=doc.kind,
             doc_id=doc.id,
-            version=doc.version,
+            version=version,
             token=uuid.uuid4().hex,
-            entities=list(linked(doc)),
+            entities=list(keys.union),
             created_at=doc.created_at,
             session_id=doc.session_id,
+            rules=list(keys.rules),
+            text_sha=keys.text_sha,
+            model=list(keys.model),
+            model_sha=keys.model_sha,
         )
         condition = self._doc.pk.does_not_exist() if old is None else (self._doc.token == old.token)
         try:

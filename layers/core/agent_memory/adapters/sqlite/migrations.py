@@ -6,6 +6,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from ...domain.kernel.durations import instant_key
+from .entity_queue import ENTITY_MODEL_STEPS
 from .words import retokenize, split_by_tenant
 
 Step = str | Callable[[sqlite3.Connection], None]
@@ -376,4 +377,6 @@ MIGRATIONS: list[list[Step]] = [
         ) WITHOUT ROWID""",
         "CREATE INDEX entity_links_by_doc ON entity_links (tenant, agent_id, kind, doc_id)",
     ],
+    # 24: model-backed entity keys and the queue of texts the model has not read yet
+    ENTITY_MODEL_STEPS,
 ]

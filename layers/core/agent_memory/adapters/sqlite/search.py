@@ -23,6 +23,7 @@ from ...domain.kernel.errors import StorageUnavailable
 from ...domain.search.index import DocKind, Hit, IndexDoc, IndexFilter, SearchIndex
 from .database import Database, owner_key
 from .entity_links import SqliteEntityLinks
+from .entity_queue import queue_entities_in
 from .faults import translated
 from .lexical import lexical_hits, match_expression
 from .vector_matrix import Matrix, nearest
@@ -67,6 +68,7 @@ class EmbeddedIndex(SearchIndex):
         self._matrices: dict[tuple[str, str, str], Matrix] = {}
         self._lock = threading.Lock()
         self.links = SqliteEntityLinks(db)
+        self.entity_model = False  # whether a model adds keys to the rules' (bootstrap sets it)
         db.at_batch_end(flush_words)
 
     def _faults(self, exc: sqlite3.Error) -> StorageUnavailable | None:
@@ -118,7 +120,9 @@ class EmbeddedIndex(SearchIndex):
                 conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (found["seq"],))
                 conn.execute("DELETE FROM search_docs WHERE seq = ?", (found["seq"],))
             self._insert(conn, table, doc, model_id, vector, *index_texts(doc), hold=hold)
-            SqliteEntityLinks.link_in(conn, [doc])
+            pending = SqliteEntityLinks.link_in(conn, [doc])
+            if pending and self.entity_model:  # the model reads it later (entity_worker.py)
+                queue_entities_in(conn, pending)
             if doc.embed is not None and vector is None and self._model_id is not None:
                 self._queue(conn, doc)
 

@@ -73,6 +73,26 @@ def entity_key(name: str) -> str:
     return " ".join(w for w in words if w).lower()
 
 
+def name_key(name: str) -> str | None:
+    """The key of a name a model gave (entity_model.py), made as the rules make theirs, so a
+    model's `Caroline's` or `Dr. Smith` meets the rules' caroline and smith; None for what the
+    rules never key (a pronoun, a date, a common word, a heading-long phrase, a `#`)."""
+    words = _WORD.findall(name)
+    # `the lake`, `my pottery bowl`, `Dr. Smith`: the rules' keys never start with these.
+    while words and (
+        words[0].rstrip(".").lower() in _TITLES or _drop_possessive(words[0]).lower() in _COMMON
+    ):
+        words = words[1:]
+    if not words or len(words) > _MAX_WORDS:
+        return None
+    key = entity_key(" ".join(w if _is_initial(w) else w.rstrip(".") for w in words))
+    if not key or len(key) > MAX_KEY_CHARS or key in _COMMON or key in _CALENDAR:
+        return None
+    if key == "i" or key.isdigit() or all(w in _COMMON for w in key.split()):
+        return None
+    return key
+
+
 def entities(text: str, speakers: Iterable[str] = ()) -> tuple[str, ...]:
     """The entity keys `text` mentions, first mention first, and the `speakers` who said it
     (first), at most MAX_ENTITIES."""

@@ -14,10 +14,15 @@ its entities, so a new version drops the mentions the old one had):
 
 Only what a search may return is linked: an ACTIVE, non-preview document. A superseded record, a
 deleted file or a preview turn's message links nothing.
+
+A document's keys are its rules' keys (entities.py, written with it) and, where a model extracts
+entities (entity_model.py), the model's keys of its text, added later (`link_model`): each head
+keeps both sets and the text they are of, and its mentions are their union.
 """
 
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -55,13 +60,71 @@ def linked(doc: IndexDoc) -> tuple[str, ...]:
     return doc.entities
 
 
+def text_sha(text: str) -> str:
+    """Which text a document's model keys are of: a new text asks the model again."""
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Keys:
+    """What a linked document's head holds: its rules' keys, the text (`text_sha`: None when it
+    links nothing) and the model's keys of the text `model_sha`."""
+
+    rules: tuple[str, ...] = ()
+    text_sha: str | None = None
+    model: tuple[str, ...] = ()
+    model_sha: str | None = None
+
+    @property
+    def union(self) -> tuple[str, ...]:
+        """The keys the document links: the rules' first, then the model's others."""
+        return tuple(dict.fromkeys((*self.rules, *self.model)))
+
+    @property
+    def wants_model(self) -> bool:
+        """Whether the model has not answered for the document's text yet."""
+        return self.text_sha is not None and self.model_sha != self.text_sha
+
+    def relinked(self, doc: IndexDoc) -> Keys:
+        """The keys of `doc`, a new version of the document: the model's kept if its text is
+        the one they are of, dropped otherwise (the model is asked again)."""
+        sha = text_sha(doc.text) if linked_at_all(doc) and doc.text.strip() else None
+        keep = sha is not None and self.model_sha == sha
+        return Keys(
+            rules=linked(doc),
+            text_sha=sha,
+            model=self.model if keep else (),
+            model_sha=sha if keep else None,
+        )
+
+    def answered(self, sha: str, keys: Sequence[str]) -> Keys | None:
+        """The keys with the model's answer for the text `sha`; None when the document no
+        longer has that text (a newer version came, or it links nothing now)."""
+        if self.text_sha is None or self.text_sha != sha:
+            return None
+        return Keys(self.rules, self.text_sha, tuple(dict.fromkeys(keys)), sha)
+
+
+def linked_at_all(doc: IndexDoc) -> bool:
+    """Whether a search may return the document, so that it links keys."""
+    return doc.status == "ACTIVE" and not doc.preview
+
+
 class EntityLinks(ABC):
     """Adapters: SqliteEntityLinks (the store's file), DynamoEntityLinks (the one table)."""
 
     @abstractmethod
-    def link(self, docs: Sequence[IndexDoc]) -> None:
-        """Make each document's mentions those of `linked(doc)`; an older version than the one
-        linked already changes nothing."""
+    def link(self, docs: Sequence[IndexDoc]) -> list[IndexDoc]:
+        """Make each document's mentions those of `linked(doc)` (and the model's keys of its
+        text, when it has them: Keys.relinked); an older version than the one linked already
+        changes nothing. Returns the documents linked whose text the model has not answered
+        for (Keys.wants_model), for `link_model`."""
+
+    @abstractmethod
+    def link_model(self, doc: IndexDoc, sha: str, keys: Sequence[str]) -> bool:
+        """Add the model's `keys` of the text `sha` to the document's links, in place of the
+        model keys it had (Keys.answered); whether they were added (not when the document
+        linked now has another text, a newer version, or is gone). Idempotent."""
 
     @abstractmethod
     def unlink(self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]) -> None:
@@ -108,7 +171,7 @@ class LinkedIndex(SearchIndex):
 
     def upsert(self, docs: Sequence[IndexDoc]) -> None:
         self.inner.upsert(docs)
-        self._links.link(docs)
+        self._links.link(docs)  # no model here: its keys are the rules' (ModelLinkedIndex)
 
     def delete(self, tenant: str, agent_id: str, kind: DocKind, ids: Sequence[str]) -> None:
         self.inner.delete(tenant, agent_id, kind, ids)
