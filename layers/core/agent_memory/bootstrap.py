@@ -26,7 +26,6 @@ from .domain.kernel.metrics import NO_METRICS, Metrics
 from .domain.records.ports import ExpirySweep
 from .domain.records.service import RecordService
 from .domain.search.embeddings import Embedder, MeteredEmbedder
-from .domain.search.entity_model import EntityModel
 from .domain.search.index import SearchIndex
 from .domain.search.service import SearchService
 from .domain.sessions.ingest import IngestService
@@ -46,6 +45,7 @@ if TYPE_CHECKING:
     from .adapters.expiry_worker import ExpiryWorker
     from .adapters.extraction.dispatch import Dispatcher
     from .adapters.sqlite.vectors import BackgroundEmbedder
+    from .domain.search.entity_model import EntityModel
 
 logger = logging.getLogger(__name__)
 

@@ -1,13 +1,12 @@
 """The entity model a deployment has (part of the composition root, bootstrap.py): where
 AGENT_MEMORY_ENTITY_MODEL names a provider, the model that names entities beside the rules
-(domain/search/entity_model.py), run where each shape adds vectors: the embedded shape's worker
+(domain/search/entity_model.py, loaded only then), run where each shape adds vectors: the embedded shape's worker
 thread over the SQLite file's queue, the cloud's stream indexer after each batch."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .domain.search.entity_model import AddUsage, EntityModel, ModelLinkedIndex
 from .domain.search.index import SearchIndex
 from .domain.search.links import LinkedIndex
 from .domain.store import Store
@@ -15,6 +14,7 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from .adapters.sqlite.entity_worker import EntityWorker
+    from .domain.search.entity_model import AddUsage, EntityModel
 
 
 def build_entity_model(settings: Settings) -> EntityModel | None:
@@ -63,4 +63,7 @@ def with_model_entities(
     model, or without links, as it is)."""
     if model is None or not isinstance(index, LinkedIndex):
         return index
+    # Imported only where a model is configured: the rules alone, the default, never load it.
+    from .domain.search.entity_model import ModelLinkedIndex
+
     return ModelLinkedIndex(index.inner, index.links, model, add_usage)
