@@ -215,3 +215,34 @@ def test_a_bad_environment_variable_stops_the_server_from_starting(tmp_path, mon
     monkeypatch.setenv("AGENT_MEMORY_ENTITY_MODEL", "gpt")
     with pytest.raises(ValidationError, match="'rules', 'bedrock' or 'openai'"):
         Settings(data_dir=tmp_path)
+
+
+def test_the_template_turns_the_indexers_entity_model_on_with_its_grant_only_when_chosen(
+    monkeypatch, tmp_path
+):
+    from test_console_template import load_template
+
+    template = load_template()
+    parameter = template["Parameters"]["EntityModel"]
+    assert (parameter["Default"], parameter["AllowedValues"]) == ("rules", ["rules", "bedrock"])
+    indexer = template["Resources"]["IndexerFunction"]["Properties"]
+    assert indexer["Environment"]["Variables"] == {
+        "AGENT_MEMORY_ENTITY_MODEL": ("Ref", "EntityModel"),
+        "AGENT_MEMORY_ENTITY_MODEL_ID": ("Ref", "ExtractionModelId"),
+    }
+    # Converse through the extraction's inference profile, granted only under EntitiesByModel.
+    granted = [
+        s[1]
+        for s in indexer["Policies"][0]["Statement"]
+        if isinstance(s, tuple) and s[0] == "If" and s[1][0] == "EntitiesByModel"
+    ]
+    assert [g[1]["Sid"] for g in granted] == ["EntityModelProfile", "EntityModel"]
+    assert all(g[1]["Action"] == "bedrock:InvokeModel" for g in granted)
+    # The environment the template sets builds the Bedrock model (AWS_REGION is Lambda's own).
+    monkeypatch.setenv("AWS_REGION", "us-east-1")
+    monkeypatch.setenv("AGENT_MEMORY_ENTITY_MODEL", "bedrock")
+    monkeypatch.setenv(
+        "AGENT_MEMORY_ENTITY_MODEL_ID", "us.anthropic.claude-haiku-4-5-20251001-v1:0"
+    )
+    chosen = Settings(data_dir=tmp_path)
+    assert isinstance(build_entity_model(chosen), BedrockEntityModel)
