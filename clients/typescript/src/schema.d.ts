@@ -3278,7 +3278,7 @@ export type components = {
             outputTokens?: number;
             /**
              * Purpose
-             * @description embed, memory or search (a rerank)
+             * @description embed, memory, search (a rerank) or entities (the entity model)
              */
             purpose: string;
             /** Sessionid */

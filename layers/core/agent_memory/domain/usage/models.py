@@ -22,7 +22,9 @@ class Usage(Entity):
     session_id: str | None = Field(default=None, serialization_alias="sessionId")
     turn_id: str | None = Field(default=None, serialization_alias="turnId")
     execution_id: str | None = Field(default=None, serialization_alias="executionId")
-    purpose: str = Field(description="embed, memory or search (a rerank)")
+    purpose: str = Field(
+        description="embed, memory, search (a rerank) or entities (the entity model)"
+    )
     model_id: str = Field(serialization_alias="modelId")
     input_tokens: int = Field(serialization_alias="inputTokens")
     output_tokens: int = Field(default=0, serialization_alias="outputTokens")
