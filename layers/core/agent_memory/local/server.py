@@ -23,6 +23,7 @@ from .datadir import make_private
 from .datadir_lock import hold_shared
 from .fairness import TenantGate
 from .gateway import LocalGateway
+from .heap import settle_when
 from .limits import RateLimiter
 from .request_log import log_requests_as_json_lines
 from .sse import EventStreams
@@ -92,6 +93,8 @@ def serve(settings: Settings) -> None:
     )
     _start_background_work(services)
     server = _waitress(settings, gateway, sock)
+    # Start-up's objects out of every later full collection, once the model is loaded.
+    settle_when(services.vectors.started if services.vectors is not None else None)
 
     def stop(signum: int, _frame: FrameType | None) -> None:
         logger.info("stopping", extra={"signal": signal.Signals(signum).name})

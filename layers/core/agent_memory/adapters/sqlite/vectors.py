@@ -62,6 +62,8 @@ class BackgroundEmbedder(BackgroundLoop):
         super().__init__()
         # One batch at a time, whether the thread or a drain runs it.
         self._running = threading.Lock()
+        # Set once the thread has tried to load the model (loaded or not): start-up is over.
+        self.started = threading.Event()
 
     @property
     def backlog(self) -> int:
@@ -95,6 +97,7 @@ class BackgroundEmbedder(BackgroundLoop):
         # 0.4-0.7 s for it); loaded before this thread lowers its priority, so requests at start
         # wait on the lock the shortest time.
         self._load_model()
+        self.started.set()
         _lower_priority()
         while not self._stop.is_set():
             try:
