@@ -20,8 +20,9 @@ Here arrivals are a Poisson process, so queueing shows in the latencies.
   is the operations completed over the loop's time plus the time the embedder then takes to
   catch up (`--capacity burst` takes the loop's rate, as before).
 - Each level: once the embedder has caught up with the writes before it (`drain_before_s`),
-  arrivals at that share of the capacity for `--seconds`, each sent by a pool of threads the
-  moment it is due; `vectors_pending_after` says how far the embedder fell behind. Its latency runs from when it was due to when it was answered,
+  and every one of a pool of sender threads has connected and begun its reader turn (untimed),
+  arrivals at that share of the capacity for `--seconds`, each sent by the pool the moment it
+  is due; `vectors_pending_after` says how far the embedder fell behind. Its latency runs from when it was due to when it was answered,
   so time spent waiting for a free sender counts (no coordinated omission).
 
 The report: per level and per operation p50 / p99, the arrivals sent and missed (a sender pool
@@ -77,6 +78,10 @@ class Workload:
             self._local.client = client
             self._local.turn = client.begin_turn(AGENT, self._reader_session)["id"]
         return self._local.client, self._local.turn
+
+    def warm(self) -> None:
+        """This thread's client connected and its reader turn begun, before it is timed."""
+        self._client()
 
     def run(self, op: str, rng: random.Random) -> None:
         client, turn = self._client()
@@ -164,10 +169,21 @@ def open_loop(work: Workload, rate: float, seconds: float, seed_: int) -> dict[s
             timings[op].append(answered - due)
             late.append(started - due)
 
-    start = time.perf_counter()
-    due = start
-    sent = 0
     with ThreadPoolExecutor(max_workers=SENDERS) as pool:
+        # Every sender thread made, connected and given its reader turn before the first
+        # arrival: a thread's first call would otherwise time its connection and its begin_turn
+        # as the operation's (what the 25% level's tails were, right after the calibration).
+        gathered = threading.Barrier(SENDERS)
+
+        def warm() -> None:
+            work.warm()
+            gathered.wait(60)  # each warm-up holds its thread until all have one of their own
+
+        for future in [pool.submit(warm) for _ in range(SENDERS)]:
+            future.result()
+        start = time.perf_counter()
+        due = start
+        sent = 0
         while True:
             due += rng.expovariate(rate)
             if due - start > seconds:
