@@ -115,3 +115,22 @@ def test_the_api_function_may_rerank_with_the_regions_reranking_models_only():
         "Sub",
         "arn:${AWS::Partition}:bedrock:${AWS::Region}::foundation-model/*rerank*",
     )
+
+
+def test_a_region_gives_the_deployment_bedrocks_reranker_built_on_its_first_search(monkeypatch):
+    import sys
+
+    from agent_memory import rerankers
+    from agent_memory.settings import Settings
+
+    monkeypatch.delitem(sys.modules, "agent_memory.adapters.rerank.bedrock", raising=False)
+    monkeypatch.setenv("AWS_REGION", "us-east-1")
+    stage = rerankers.build_rerank(Settings(store="dynamodb", table_name="t"))
+    bedrock = stage._rerankers["bedrock"]
+    # Offered, yet nothing of the adapter loaded until a search asks for it (a cold start's cost)
+    assert bedrock.provider == "bedrock"
+    assert "agent_memory.adapters.rerank.bedrock" not in sys.modules
+    # Asked, it is built once and answers as the adapter does
+    assert bedrock.model_id("cohere.rerank-v3-5:0") == "cohere.rerank-v3-5:0"
+    assert type(bedrock._reranker()).__name__ == "BedrockReranker"
+    assert bedrock._reranker() is bedrock._reranker()

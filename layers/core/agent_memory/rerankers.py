@@ -3,8 +3,10 @@ the settings configure; an agent's harness.memory.search.rerank picks one and it
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from .domain.kernel.metrics import NO_METRICS, Metrics
-from .domain.search import Reranker, RerankStage
+from .domain.search import Reranker, RerankStage, Scores
 from .settings import Settings
 
 
@@ -15,9 +17,8 @@ def build_rerank(settings: Settings, metrics: Metrics = NO_METRICS) -> RerankSta
     rerankers: dict[str, Reranker] = {}
     timeout = settings.rerank_timeout_seconds
     if settings.region:
-        from .adapters.rerank.bedrock import BedrockReranker
-
-        rerankers["bedrock"] = BedrockReranker(region=settings.region, timeout_seconds=timeout)
+        region = settings.region
+        rerankers["bedrock"] = _OnFirstUse("bedrock", lambda: _bedrock(region, timeout))
     if settings.rerank_http_base_url:
         from .adapters.rerank.http import HttpReranker
 
@@ -34,3 +35,30 @@ def build_rerank(settings: Settings, metrics: Metrics = NO_METRICS) -> RerankSta
 
         rerankers["onnx"] = OnnxReranker(settings.rerank_onnx_dir)
     return RerankStage(rerankers, metrics)
+
+
+def _bedrock(region: str, timeout: float) -> Reranker:
+    from .adapters.rerank.bedrock import BedrockReranker
+
+    return BedrockReranker(region=region, timeout_seconds=timeout)
+
+
+class _OnFirstUse(Reranker):
+    """A reranker built when a search first asks for it: every cloud function has Bedrock's,
+    few agents rerank, and its adapter is not a cold start's cost."""
+
+    def __init__(self, provider: str, build: Callable[[], Reranker]) -> None:
+        self.provider = provider
+        self._build = build
+        self._built: Reranker | None = None
+
+    def _reranker(self) -> Reranker:
+        if self._built is None:
+            self._built = self._build()
+        return self._built
+
+    def score(self, model: str, query: str, documents: Sequence[str]) -> Scores:
+        return self._reranker().score(model, query, documents)
+
+    def model_id(self, model: str) -> str:
+        return self._reranker().model_id(model)
