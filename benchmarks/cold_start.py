@@ -1,6 +1,6 @@
 """Cold start of the API function: import functions/api/app.py in fresh interpreters.
 
-    .venv/bin/python benchmarks/cold_start.py [--runs 15]
+    .venv/bin/python benchmarks/cold_start.py [--runs 15] [--instructions]
 
 Each run is a new Python process given the environment template.yaml gives ApiFunction (the
 Globals' variables and the function's own, each CloudFormation reference replaced by a stand-in
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -143,6 +144,30 @@ def run_once(env: dict[str, str], probe: str = PROBE) -> tuple[float, float, flo
     return imported, cpu, wall
 
 
+def count_instructions(env: dict[str, str]) -> dict[str, Any]:
+    """Instructions one `import app` executes, interpreter start-up included, counted by
+    valgrind's cachegrind (bytecode warm: a first run writes it). The same code counts the same
+    to a few parts in ten thousand whatever else the machine runs."""
+    run_once(env)
+    env = {**env, "OPENBLAS_NUM_THREADS": "1"}
+    command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+    out = subprocess.run(
+        [*command, sys.executable, "-c", "import app"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT / "functions/api",
+    )
+    found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
+    if found is None:
+        raise SystemExit(f"no instruction count in valgrind's output:\n{out.stderr[-2000:]}")
+    return {
+        "import_app_instructions": int(found.group(1).replace(",", "")),
+        "python": sys.version.split()[0],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
@@ -152,8 +177,17 @@ def main() -> None:
         action="store_true",
         help="also time, interleaved, importing only the libraries every route needs",
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count the instructions of one `import app` under valgrind (cachegrind) instead: "
+        "a figure the machine's load does not move, to compare two checkouts",
+    )
     args = parser.parse_args()
     env = probe_environment()
+    if args.instructions:
+        print(json.dumps(count_instructions(env), indent=2))
+        return
     with tempfile.TemporaryDirectory() as empty:
         if args.no_bytecode:
             env = {**env, "PYTHONPYCACHEPREFIX": empty, "PYTHONDONTWRITEBYTECODE": "1"}
