@@ -26,6 +26,7 @@ from .domain.kernel.metrics import NO_METRICS, Metrics
 from .domain.records.ports import ExpirySweep
 from .domain.records.service import RecordService
 from .domain.search.embeddings import Embedder, MeteredEmbedder
+from .domain.search.fusion import learned
 from .domain.search.index import SearchIndex
 from .domain.search.service import SearchService
 from .domain.sessions.ingest import IngestService
@@ -171,16 +172,18 @@ def build_search(
     OpenSearch Serverless or S3 Vectors (AGENT_MEMORY_SEARCH_BACKEND), fed by the stream indexer;
     without either, lexical in-process."""
     rerank = build_rerank(settings, metrics)
+    fusion = learned() if settings.search_fusion == "learned" else None
     attach = getattr(store, "attach_index", None)
+    index: SearchIndex | None = None
     if attach is not None:
         index = attach(
             embedder.model_id if embedder else None, embedder.dimensions if embedder else None
         )
-        return SearchService(index, embedder, inline=True, metrics=metrics, rerank=rerank)
-    if settings.search_backend == "s3-vectors" or settings.opensearch_endpoint:
+    elif settings.search_backend == "s3-vectors" or settings.opensearch_endpoint:
         index = build_cloud_index(settings, embedder, timeout=5.0)  # three tries inside 29 s
-        return SearchService(index, embedder, inline=False, metrics=metrics, rerank=rerank)
-    return SearchService(None, embedder, inline=False, metrics=metrics, rerank=rerank)
+    return SearchService(
+        index, embedder, inline=attach is not None, metrics=metrics, rerank=rerank, fusion=fusion
+    )
 
 
 def build_cloud_index(

@@ -2,7 +2,8 @@
 
 # What other capabilities use: they import these names from the package, never its modules.
 from .entities import MAX_KEY_CHARS, entities, entity_key
-from .hops import entity_hops
+from .fusion import FEATURES, LearnedFusion, Signals, features, learned
+from .hops import Reach, entity_hops, entity_reach, hopped
 from .index import EmbedRequest, IndexDoc, IndexFilter
 from .lexical import bm25, tokenize
 from .links import MAX_ENTITY_MENTIONS, MAX_ENTITY_PAGE, Mention
@@ -14,6 +15,10 @@ from .when import Window, windows
 
 __all__ = [
     "CANDIDATES",
+    "FEATURES",
+    "LearnedFusion",
+    "Reach",
+    "Signals",
     "MAX_ENTITY_MENTIONS",
     "MAX_ENTITY_PAGE",
     "MAX_KEY_CHARS",
@@ -34,6 +39,10 @@ __all__ = [
     "credit_answered",
     "entities",
     "entity_hops",
+    "entity_reach",
+    "features",
+    "hopped",
+    "learned",
     "entity_key",
     "favour_windows",
     "file_text",
