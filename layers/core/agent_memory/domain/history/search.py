@@ -301,7 +301,8 @@ class HistorySearch:
                 reach = entity_reach(query, self._search.links, tenant, agent_id)
                 ranked = hopped(ranked, reach)
             if self._search.fusion is not None:
-                ranked = self._fused(ranked, Signals(fused, answers, named, replies, reach), events)
+                signals = Signals(fused, answers, named, replies, reach, query)
+                ranked = self._fused(ranked, signals, events)
             hits, left = self._best_visible(
                 tenant, agent_id, query, ranked, visible, wanted, events
             )

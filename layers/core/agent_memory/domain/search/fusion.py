@@ -41,13 +41,14 @@ FEATURES = (
 class Signals:
     """What a history search computed besides the hand-set scores: the fused candidates before
     any boost (`fused`, ranking.fuse's), which reply answers which message, the windows the
-    query names, the replies weighed lower and what the query's entities reached."""
+    query names, the replies weighed lower, what the query's entities reached, and the query."""
 
     fused: Sequence[Ranked]
     answered: Mapping[str, str] = field(default_factory=dict)
     windows: Sequence[Window] = ()
     replies: Collection[str] = frozenset()
     reach: Reach | None = None
+    query: str = ""
 
 
 def features(ranked: Sequence[Ranked], signals: Signals) -> list[tuple[float, ...]]:
