@@ -23,6 +23,7 @@ def synthetic(seed: int, questions: int = 12, candidates: int = 8) -> list:  # t
         gold = np.zeros(candidates, dtype=bool)
         gold[int(np.argmax(x[:, WORDS]))] = True
         items = [(f"e{n}.{i}", {"id": f"e{n}.{i}"}) for i in range(candidates)]
+        best = items[int(np.argmax(gold))][1]
         out.append(
             train.Question(
                 "locomo" if n % 2 else "lme",
@@ -30,7 +31,7 @@ def synthetic(seed: int, questions: int = 12, candidates: int = 8) -> list:  # t
                 x,
                 gold,
                 items,
-                lambda results, g=items[int(np.argmax(gold))][1]: {"hit@1": float(results[0] == g)},
+                lambda results, g=best: {"hit@1": float(results[0] == g)},
                 "single-hop",
                 10,
             )
