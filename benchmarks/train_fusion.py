@@ -71,10 +71,14 @@ def _module(path: Path, name: str) -> Any:
 # -- collecting ----------------------------------------------------------------------------------
 
 
-def collect(which: str, cache: Path, work: Path) -> None:
-    """One benchmark run whose server traces every search's candidates to WORK/<set>.trace.jsonl."""
+def collect(
+    which: str, cache: Path, work: Path, links: bool = False, data: Path | None = None
+) -> None:
+    """One benchmark run whose server traces every search's candidates to WORK/<set>.trace.jsonl
+    (<set>-links with entity links on: harness.history.entity_links)."""
     work.mkdir(parents=True, exist_ok=True)
-    trace = work / f"{which}.trace.jsonl"
+    name = f"{which}-links" if links else which
+    trace = work / f"{name}.trace.jsonl"
     trace.unlink(missing_ok=True)
     env = {**os.environ, "FUSION_TRACE": str(trace), "AGENT_MEMORY_SEARCH_FUSION": "learned"}
     here = Path(__file__).resolve().parent
@@ -82,7 +86,11 @@ def collect(which: str, cache: Path, work: Path) -> None:
         command = [sys.executable, str(here / "locomo.py"), "--target", "history"]
     else:
         command = [sys.executable, str(here / "longmemeval.py"), "--mode", "hybrid"]
-    command += ["--embedding-cache", str(cache), "--out", str(work / f"{which}.fixed.json")]
+    command += ["--embedding-cache", str(cache), "--out", str(work / f"{name}.fixed.json")]
+    if links:
+        command.append("--entity-links")
+    if data is not None:
+        command += ["--data", str(data)]
     subprocess.run(command, check=True, env=env)
 
 
@@ -135,9 +143,9 @@ class Question:
         return dict(self.score(results))
 
 
-def locomo_questions(work: Path) -> list[Question]:
+def locomo_questions(work: Path, name: str = "locomo") -> list[Question]:
     scorer = _module(DATA / "locomo_retrieval.py", "locomo_retrieval")
-    trace = read_trace(work / "locomo.trace.jsonl")
+    trace = read_trace(work / f"{name}.trace.jsonl")
     out = []
     for fold, conv in enumerate(scorer.load_locomo(str(LOCOMO))):
         for q in conv["qa"]:
@@ -167,10 +175,10 @@ def locomo_questions(work: Path) -> list[Question]:
     return out
 
 
-def lme_questions(work: Path) -> list[Question]:
+def lme_questions(work: Path, name: str = "lme") -> list[Question]:
     scorer = _module(DATA / "lme_retrieval.py", "lme_retrieval")
     bench = _module(Path(__file__).resolve().with_name("longmemeval.py"), "longmemeval")
-    trace = read_trace(work / "lme.trace.jsonl")
+    trace = read_trace(work / f"{name}.trace.jsonl")
     with gzip.open(LME, "rt") as f:
         questions = [q for q in json.load(f) if not q["question_id"].endswith("_abs")]
     out = []
@@ -178,7 +186,7 @@ def lme_questions(work: Path) -> list[Question]:
         agent = f"lme/{q['question_id']}"
         candidates = trace.get((agent, q["question"]))
         if candidates is None:
-            raise SystemExit(f"{q['question_id']}: no search traced")
+            continue  # a run over part of the set (collect --data): fitted on what it asked
         _, where = bench.ingest_messages(agent, q, "sessions")
         gold = scorer.gold_turns(q)
         items: list[tuple[Any, dict[str, Any]] | None] = []
@@ -327,18 +335,24 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--set", choices=["locomo", "lme"], required=True)
     c.add_argument("--embedding-cache", type=Path, required=True)
     c.add_argument("--work", type=Path, default=Path("/tmp/fusion"))
+    c.add_argument("--entity-links", action="store_true", help="harness.history.entity_links on")
+    c.add_argument("--data", type=Path, help="the benchmark's --data (default: the dev set)")
     f = sub.add_parser("fit", help="fit, report, and with --write write the coefficients")
     f.add_argument("--work", type=Path, default=Path("/tmp/fusion"))
-    f.add_argument("--sets", default="locomo,lme", help="the traced sets to fit on")
+    f.add_argument(
+        "--sets",
+        default="locomo,lme",
+        help="the traced sets to fit on: locomo or locomo-links, lme or lme-links",
+    )
     f.add_argument("--write", action="store_true", help="write domain/search/fusion_weights.py")
     args = parser.parse_args(argv)
     if args.command == "collect":
-        collect(args.set, args.embedding_cache, args.work)
+        collect(args.set, args.embedding_cache, args.work, args.entity_links, args.data)
         return 0
-    sets = args.sets.split(",")
-    questions = (locomo_questions(args.work) if "locomo" in sets else []) + (
-        lme_questions(args.work) if "lme" in sets else []
-    )
+    questions = []
+    for name in args.sets.split(","):
+        read = locomo_questions if name.startswith("locomo") else lme_questions
+        questions += read(args.work, name)
     weights = fit(questions)
     figures = report(questions, weights)
     figures["coefficients"] = dict(zip(FEATURES, weights.round(6).tolist(), strict=True))
