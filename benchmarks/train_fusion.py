@@ -38,7 +38,7 @@ import json
 import os
 import subprocess
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -309,13 +309,15 @@ def print_report(figures: dict[str, Any]) -> None:
             print(f"  {run:16}" + "".join(f"{row[n]:>11.3f}" for n in names))
 
 
-def write_weights(weights: np.ndarray, command: str) -> None:
+def write_weights(weights: np.ndarray, command: str, questions: list[Question]) -> None:
     digests = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()[:16] for p in (LOCOMO, LME)}
     lines = [
         '"""The learned fusion\'s coefficients (fusion.py), written by benchmarks/train_fusion.py:',
         "do not edit by hand, run the script again.",
         "",
         f"Command: {command}",
+        "Questions fitted on: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(Counter(q.dataset for q in questions).items())),
         "Data (sha256 prefixes): " + ", ".join(f"{k} {v}" for k, v in digests.items()),
         f"Date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d}",
         '"""',
@@ -360,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
     print_report(figures)
     (args.work / "fit.json").write_text(json.dumps(figures, indent=1))
     if args.write:
-        write_weights(weights, f"benchmarks/train_fusion.py fit --sets {args.sets}")
+        write_weights(weights, f"benchmarks/train_fusion.py fit --sets {args.sets}", questions)
         print(f"written: {WEIGHTS.relative_to(ROOT)}")
     return 0
 
