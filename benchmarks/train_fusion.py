@@ -211,13 +211,16 @@ def lme_questions(work: Path, name: str = "lme") -> list[Question]:
 # -- the model -----------------------------------------------------------------------------------
 
 
-def pairs(questions: list[Question]) -> tuple[np.ndarray, np.ndarray]:
-    """Every gold candidate's features minus every other (returnable) candidate's, each pair
-    weighing 1/(its question's pairs x its set's questions)."""
-    per_set = defaultdict(int)
+def pairs(questions: list[Question], balance: str = "sets") -> tuple[np.ndarray, np.ndarray]:
+    """Every gold candidate's features minus every other (returnable) candidate's. A set's
+    questions weigh 1000 in all, so each set weighs the same (`balance` "sets"); or each
+    question weighs the same, 1000 x sets / questions in all ("questions"). A question's pairs
+    share its weight."""
+    per_set: dict[str, int] = defaultdict(int)
     for q in questions:
         if q.gold.any():
             per_set[q.dataset] += 1
+    everyone = sum(per_set.values())
     diffs, weights = [], []
     for q in questions:
         good = q.x[q.gold]
@@ -225,19 +228,22 @@ def pairs(questions: list[Question]) -> tuple[np.ndarray, np.ndarray]:
         if len(good) == 0 or len(bad) == 0:
             continue
         d = (good[:, None, :] - bad[None, :, :]).reshape(-1, q.x.shape[1])
+        each = (
+            1000.0 / per_set[q.dataset] if balance == "sets" else 1000.0 * len(per_set) / everyone
+        )
         diffs.append(d)
-        weights.append(np.full(len(d), 1000.0 / (len(d) * per_set[q.dataset])))
+        weights.append(np.full(len(d), each / len(d)))
     return np.concatenate(diffs), np.concatenate(weights)
 
 
-def fit(questions: list[Question]) -> np.ndarray:
+def fit(questions: list[Question], balance: str = "sets") -> np.ndarray:
     """Raw-feature coefficients of the pairwise logistic model (a feature that never varies
     weighs nothing)."""
     rows = np.concatenate([q.x for q in questions])
     scale = rows.std(axis=0)
     live = scale > 1e-9
     scale = np.where(live, scale, 1.0)
-    d, a = pairs(questions)
+    d, a = pairs(questions, balance)
     z = d / scale
     w = np.zeros(z.shape[1])
     for _ in range(50):
@@ -281,13 +287,13 @@ def table(questions: list[Question], scores: list[np.ndarray]) -> dict[str, dict
     }
 
 
-def report(questions: list[Question], weights: np.ndarray) -> dict[str, Any]:
+def report(questions: list[Question], weights: np.ndarray, balance: str = "sets") -> dict[str, Any]:
     fixed = [q.x[:, 0] for q in questions]
     learned = [q.x @ weights for q in questions]
     crossed: list[np.ndarray] = [np.zeros(0)] * len(questions)
     for fold in range(FOLDS):
         held = [i for i, q in enumerate(questions) if q.fold == fold]
-        w = fit([q for q in questions if q.fold != fold])
+        w = fit([q for q in questions if q.fold != fold], balance)
         for i in held:
             crossed[i] = questions[i].x @ w
     return {
@@ -346,6 +352,12 @@ def main(argv: list[str] | None = None) -> int:
         default="locomo,lme",
         help="the traced sets to fit on: locomo or locomo-links, lme or lme-links",
     )
+    f.add_argument(
+        "--balance",
+        choices=["sets", "questions"],
+        default="sets",
+        help="sets: each dev set weighs half; questions: each question the same",
+    )
     f.add_argument("--write", action="store_true", help="write domain/search/fusion_weights.py")
     args = parser.parse_args(argv)
     if args.command == "collect":
@@ -355,14 +367,18 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.sets.split(","):
         read = locomo_questions if name.startswith("locomo") else lme_questions
         questions += read(args.work, name)
-    weights = fit(questions)
-    figures = report(questions, weights)
+    weights = fit(questions, args.balance)
+    figures = report(questions, weights, args.balance)
     figures["coefficients"] = dict(zip(FEATURES, weights.round(6).tolist(), strict=True))
     print("coefficients: " + json.dumps(figures["coefficients"]))
     print_report(figures)
     (args.work / "fit.json").write_text(json.dumps(figures, indent=1))
     if args.write:
-        write_weights(weights, f"benchmarks/train_fusion.py fit --sets {args.sets}", questions)
+        write_weights(
+            weights,
+            f"benchmarks/train_fusion.py fit --sets {args.sets} --balance {args.balance}",
+            questions,
+        )
         print(f"written: {WEIGHTS.relative_to(ROOT)}")
     return 0
 
