@@ -6,7 +6,8 @@ credit from replies to the messages they answer, favours what was said in a time
 names, weighs replies lower and adds entity hops. `features` turns each of those signals into a
 number; `LearnedFusion` orders candidates by a weighted sum of them (the hand-set score one of
 them), with the weights benchmarks/train_fusion.py fitted (fusion_weights.py). Off by default
-(AGENT_MEMORY_SEARCH_FUSION=fixed): it is kept only where it gains on both dev sets.
+(AGENT_MEMORY_SEARCH_FUSION=fixed): it would be the default only if it gained on both dev sets,
+and on LoCoMo dev it does not (benchmarks/log/fusion.md).
 """
 
 from __future__ import annotations
