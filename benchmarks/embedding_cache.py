@@ -19,6 +19,7 @@ A benchmark tool, never product code: the server as shipped embeds what it is as
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 import sys
 import threading
@@ -107,4 +108,9 @@ def serve_cached(path: Path, argv: list[str]) -> Any:
 
 if __name__ == "__main__":
     # embedding_cache.py CACHE_FILE serve --port ... (as `agent-memory serve --port ...`)
+    if os.environ.get("FUSION_TRACE"):
+        # benchmarks/train_fusion.py's runs: each history search's candidates to this file.
+        from fusion_trace import trace_to
+
+        trace_to(Path(os.environ["FUSION_TRACE"]))
     sys.exit(serve_cached(Path(sys.argv[1]), sys.argv[2:]))

@@ -1,11 +1,11 @@
 """Dispatcher function: the table's stream -> extraction executions (the outbox; see
-agent_memory.adapters.extraction.dispatch). Wired by bootstrap.build_dispatcher."""
+agent_memory.adapters.extraction.dispatch). Wired by cloud_workers.build_dispatcher."""
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from agent_memory.adapters.observability import lambda_logger, traced
 from agent_memory.adapters.snapstart import register_snapstart_hooks
-from agent_memory.bootstrap import build_dispatcher
+from agent_memory.cloud_workers import build_dispatcher
 from agent_memory.settings import Settings
 
 logger = lambda_logger()  # every module's logs, as this logger's JSON

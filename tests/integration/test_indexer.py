@@ -441,7 +441,7 @@ def test_the_handler_fails_at_cold_start_without_an_endpoint(monkeypatch):
 
 
 def test_large_events_are_read_through_the_blob_adapter_and_its_error_mapping(monkeypatch):
-    from agent_memory.bootstrap import build_indexer
+    from agent_memory.cloud_workers import build_indexer
     from agent_memory.settings import Settings
 
     for name, value in {

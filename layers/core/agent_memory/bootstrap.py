@@ -34,16 +34,14 @@ from .domain.store import Store
 from .domain.tools.service import ToolService
 from .domain.transfer import transfer_of
 from .domain.turns.context import ManifestCache
-from .entity_models import build_entity_model, build_entity_worker, with_model_entities
+from .entity_models import build_entity_worker
 from .rerankers import build_rerank
 from .services import Services
 from .settings import Settings
 
 if TYPE_CHECKING:
     from .adapters.consolidation_worker import ConsolidationWorker
-    from .adapters.dynamodb.stream_indexer import StreamIndexer
     from .adapters.expiry_worker import ExpiryWorker
-    from .adapters.extraction.dispatch import Dispatcher
     from .adapters.sqlite.vectors import BackgroundEmbedder
     from .domain.search.entity_model import EntityModel
 
@@ -173,16 +171,22 @@ def build_search(
     OpenSearch Serverless or S3 Vectors (AGENT_MEMORY_SEARCH_BACKEND), fed by the stream indexer;
     without either, lexical in-process."""
     rerank = build_rerank(settings, metrics)
+    fusion = None
+    if settings.search_fusion == "learned":
+        from .domain.search.fusion import learned
+
+        fusion = learned()
     attach = getattr(store, "attach_index", None)
+    index: SearchIndex | None = None
     if attach is not None:
         index = attach(
             embedder.model_id if embedder else None, embedder.dimensions if embedder else None
         )
-        return SearchService(index, embedder, inline=True, metrics=metrics, rerank=rerank)
-    if settings.search_backend == "s3-vectors" or settings.opensearch_endpoint:
+    elif settings.search_backend == "s3-vectors" or settings.opensearch_endpoint:
         index = build_cloud_index(settings, embedder, timeout=5.0)  # three tries inside 29 s
-        return SearchService(index, embedder, inline=False, metrics=metrics, rerank=rerank)
-    return SearchService(None, embedder, inline=False, metrics=metrics, rerank=rerank)
+    return SearchService(
+        index, embedder, inline=attach is not None, metrics=metrics, rerank=rerank, fusion=fusion
+    )
 
 
 def build_cloud_index(
@@ -219,58 +223,6 @@ def _cloud_index(settings: Settings, embedder: Embedder | None, timeout: float) 
         embedder.dimensions if embedder else 0,
         model_id=embedder.model_id if embedder else None,
         timeout=timeout,
-    )
-
-
-def build_indexer(settings: Settings, embed: bool = True) -> StreamIndexer:
-    """The indexer function's stream indexer: the table's record and file heads and history
-    events into the cloud index (OpenSearch, or S3 Vectors and word postings), embedded as the
-    API embeds queries. Its S3 reads (events too large for an item) go through the store's blob
-    adapter, so S3 failures are StorageUnavailable like every other store failure (a failed
-    record of the batch, retried by Lambda). `embed` False: one that embeds nothing (a dry run)."""
-    if not settings.region or not (
-        settings.opensearch_endpoint or settings.search_backend == "s3-vectors"
-    ):
-        raise ValueError("the indexer needs AGENT_MEMORY_OPENSEARCH_ENDPOINT and AWS_REGION")
-    from .adapters.dynamodb.blobs import Blobs
-    from .adapters.dynamodb.purge_audit import purge_audit
-    from .adapters.dynamodb.stream_indexer import StreamIndexer
-
-    embedder = metered(build_embedder(settings), build_metrics(settings))
-    index = build_cloud_index(settings, embedder)
-    blobs = Blobs(settings.history_bucket, settings.region)
-    entity_model = build_entity_model(settings) if embed else None
-
-    def fetch(bucket: str, key: str) -> str:
-        return blobs.get(bucket, key).decode()
-
-    if not settings.table_name:
-        return StreamIndexer(index, embedder if embed else None, fetch=fetch)
-    from .adapters.dynamodb import DynamoStore
-    from .domain.history.service import said_before
-
-    store = DynamoStore(settings.table_name, settings.region, bucket=settings.history_bucket)
-    return StreamIndexer(
-        with_model_entities(index, entity_model, store.add_usage),  # usage purpose entities
-        embedder if embed else None,
-        fetch=fetch,
-        # A history event's meaning is embedded with the messages said before it, as embedded.
-        before=lambda event: said_before(store, event),
-        add_usage=store.add_usage,  # each embedding, kept as usage of purpose embed
-        # An expired record removed by the table's TTL is kept in the audit trail, once.
-        on_purged=purge_audit(store, settings.audit_retention_days),
-    )
-
-
-def build_dispatcher(settings: Settings) -> Dispatcher:
-    """The dispatcher function's outbox reader: queued reviews -> Step Functions executions."""
-    if not settings.extraction_state_machine_arn:
-        raise ValueError("the dispatcher needs AGENT_MEMORY_EXTRACTION_STATE_MACHINE_ARN")
-    from .adapters.extraction.dispatch import Dispatcher
-    from .adapters.extraction.stepfunctions import StepFunctionsStarter
-
-    return Dispatcher(
-        StepFunctionsStarter(settings.extraction_state_machine_arn, region=settings.region)
     )
 
 

@@ -73,6 +73,10 @@ class Settings(BaseSettings):
     # in this vector bucket (an index per agent) and words in the table (docs/cost.md).
     search_backend: Literal["opensearch-serverless", "s3-vectors"] = "opensearch-serverless"
     s3vectors_bucket: str | None = None
+    # How history search weighs words, meaning and its boosts: the hand-set weights (fixed), or
+    # the linear model benchmarks/train_fusion.py fitted on the dev sets (learned;
+    # domain/search/fusion.py).
+    search_fusion: Literal["fixed", "learned"] = "fixed"
     # Rerank (a manifest's harness.memory.search.rerank picks a provider and its model): where
     # each provider is. Bedrock is there wherever a region is (the cloud's choice); an HTTP
     # /rerank service at its base URL; local ONNX cross-encoders in directories under one root.

@@ -16,7 +16,7 @@ def cloud_reindex(args: argparse.Namespace, settings: Any) -> int:
 
     from ..adapters.dynamodb import DynamoStore
     from ..adapters.dynamodb.reindex import decode_cursor, reindex_table
-    from ..bootstrap import build_indexer
+    from ..cloud_workers import build_indexer
 
     if args.all:
         say("--all is the embedded shape's: the cloud reindex always reads the whole table")

@@ -1,5 +1,5 @@
 """DynamoDB Streams -> search index: the stream indexer's logic (functions/indexer is its handler,
-bootstrap.build_indexer wires it).
+cloud_workers.build_indexer wires it).
 
 The table streams NEW_AND_OLD_IMAGES. Of its items, two kinds are searchable heads:
 

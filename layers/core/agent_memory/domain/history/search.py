@@ -28,8 +28,9 @@ from ..search import (
     Window,
     asks_for_replies,
     credit_answered,
-    entity_hops,
+    entity_reach,
     favour_windows,
+    hopped,
     tokenize,
     weigh_replies,
     windows,
@@ -55,6 +56,7 @@ from .keys import KEY_PART
 from .models import HistoryEvent
 
 if TYPE_CHECKING:
+    from ..search import Signals
     from ..store import Store
 
 MAX_LIMIT = HISTORY_MAX_LIMIT
@@ -288,11 +290,21 @@ class HistorySearch:
                 query_vector=query_vector,
             )
             events = CandidateEvents(self._store, tenant, agent_id, where.session_id)
-            ranked = credit_answered(ranked, answered(ranked, events), mode)
+            fused = ranked
+            answers = answered(ranked, events)
+            ranked = credit_answered(ranked, answers, mode)
             ranked = favour_windows(ranked, named)
-            ranked = self._replies_weighed(query, ranked, events)
-            if hops and self._search.links is not None:
-                ranked = entity_hops(ranked, query, self._search.links, tenant, agent_id)
+            replies = self._replies(query, ranked, events)
+            ranked = weigh_replies(ranked, replies)
+            reach = None
+            if hops and self._search.links is not None and ranked:
+                reach = entity_reach(query, self._search.links, tenant, agent_id)
+                ranked = hopped(ranked, reach)
+            if self._search.fusion is not None:
+                from ..search import Signals  # loaded with the fusion, only where it is on
+
+                signals = Signals(fused, answers, named, replies, reach, query)
+                ranked = self._fused(ranked, signals, events)
             hits, left = self._best_visible(
                 tenant, agent_id, query, ranked, visible, wanted, events
             )
@@ -313,9 +325,23 @@ class HistorySearch:
     def _replies_weighed(query: str, ranked: list[Ranked], events: CandidateEvents) -> list[Ranked]:
         """The assistant's events weighed lower (ranking.weigh_replies), unless the query asks
         what the assistant itself said."""
+        return weigh_replies(ranked, HistorySearch._replies(query, ranked, events))
+
+    @staticmethod
+    def _replies(query: str, ranked: list[Ranked], events: CandidateEvents) -> set[str]:
+        """The replies among `ranked` to weigh lower: none when the query asks what the
+        assistant itself said."""
         if asks_for_replies(query):
-            return ranked
-        return weigh_replies(ranked, replies_among(ranked, events))
+            return set()
+        return replies_among(ranked, events)
+
+    def _fused(
+        self, ranked: list[Ranked], signals: Signals, _events: CandidateEvents
+    ) -> list[Ranked]:
+        """The hand-set ranking put in the learned model's order (AGENT_MEMORY_SEARCH_FUSION;
+        search/fusion.py). Its candidates' events (`_events`) are there for what measures it."""
+        assert self._search.fusion is not None
+        return self._search.fusion.rescore(ranked, signals)
 
     def _best_visible(
         self,

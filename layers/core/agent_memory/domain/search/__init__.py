@@ -1,8 +1,16 @@
-"""Ranking shared by every search adapter."""
+"""Ranking shared by every search adapter.
+
+The learned fusion (fusion.py) loads on first use: it is off by default, and its import is a
+cold start's cost (benchmarks/RESULTS.md "Cold start")."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 # What other capabilities use: they import these names from the package, never its modules.
 from .entities import MAX_KEY_CHARS, entities, entity_key
-from .hops import entity_hops
+from .hops import Reach, entity_hops, entity_reach, hopped
 from .index import EmbedRequest, IndexDoc, IndexFilter
 from .lexical import bm25, tokenize
 from .links import MAX_ENTITY_MENTIONS, MAX_ENTITY_PAGE, Mention
@@ -12,8 +20,17 @@ from .service import CANDIDATES, SearchService, file_text
 from .speaker import asks_for_replies
 from .when import Window, windows
 
+if TYPE_CHECKING:
+    from .fusion import FEATURES, LearnedFusion, Signals, features, learned
+
+_LAZY = frozenset({"FEATURES", "LearnedFusion", "Signals", "features", "learned"})
+
 __all__ = [
     "CANDIDATES",
+    "FEATURES",
+    "LearnedFusion",
+    "Reach",
+    "Signals",
     "MAX_ENTITY_MENTIONS",
     "MAX_ENTITY_PAGE",
     "MAX_KEY_CHARS",
@@ -34,6 +51,10 @@ __all__ = [
     "credit_answered",
     "entities",
     "entity_hops",
+    "entity_reach",
+    "features",
+    "hopped",
+    "learned",
     "entity_key",
     "favour_windows",
     "file_text",
@@ -41,3 +62,11 @@ __all__ = [
     "weigh_replies",
     "windows",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(".fusion", __name__), name)
+    globals()[name] = value
+    return value

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from .entities import entities
 from .index import DocKind
@@ -29,6 +29,17 @@ SECOND_HOP = 0.08  # of the best score, an entity shared by the first hop's docu
 SECOND_HOP_ENTITIES = 4
 
 
+@dataclass(frozen=True)
+class Reach:
+    """The documents a query's entities reach: each first-hop document with the number of the
+    query's entities it mentions, each second-hop one with the number of shared entities that
+    reach it, and the mention that names each."""
+
+    first: Counter[str]
+    second: Counter[str]
+    found: dict[str, Mention]
+
+
 def entity_hops(
     ranked: Sequence[Ranked],
     query: str,
@@ -38,10 +49,18 @@ def entity_hops(
     kind: DocKind = "event",
 ) -> list[Ranked]:
     """`ranked` with the documents the query's entities reach added or raised, best first."""
-    asked = entities(query)
-    if not asked or not ranked:
+    if not ranked:
         return list(ranked)
-    top = max(r.score for r in ranked) or 1.0
+    return hopped(ranked, entity_reach(query, links, tenant, agent_id, kind))
+
+
+def entity_reach(
+    query: str, links: EntityLinks, tenant: str, agent_id: str, kind: DocKind = "event"
+) -> Reach | None:
+    """What the query's entities reach through `links`; None when they reach nothing."""
+    asked = entities(query)
+    if not asked:
+        return None
     first: Counter[str] = Counter()
     found: dict[str, Mention] = {}
     for key in asked:
@@ -49,7 +68,7 @@ def entity_hops(
             first[mention.id] += 1
             found.setdefault(mention.id, mention)
     if not first:
-        return list(ranked)
+        return None
     shared: Counter[str] = Counter()
     for keys in links.entities_of(tenant, agent_id, kind, list(first)).values():
         shared.update(k for k in keys if k not in asked)
@@ -61,12 +80,21 @@ def entity_hops(
             if mention.id not in first:
                 second[mention.id] += 1
                 found.setdefault(mention.id, mention)
-    bonus = {doc_id: FIRST_HOP * n * top for doc_id, n in first.items()}
-    for doc_id, n in second.items():
+    return Reach(first, second, found)
+
+
+def hopped(ranked: Sequence[Ranked], reach: Reach | None) -> list[Ranked]:
+    """`ranked` with what `reach` reached added or raised (a share of the ranking's best score a
+    hop), best first."""
+    if reach is None or not ranked:
+        return list(ranked)
+    top = max(r.score for r in ranked) or 1.0
+    bonus = {doc_id: FIRST_HOP * n * top for doc_id, n in reach.first.items()}
+    for doc_id, n in reach.second.items():
         bonus[doc_id] = SECOND_HOP * min(n, 2) * top
     out = [replace(r, score=r.score + bonus.pop(r.id, 0.0)) for r in ranked]
     for doc_id, extra in bonus.items():
-        mention = found[doc_id]
+        mention = reach.found[doc_id]
         out.append(
             Ranked(
                 id=doc_id,

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     # File memories are documents here like records; the files capability, above search,
     # makes them (domain/files/), so they are named for their types only.
     from ..files import FileMemory, FileWrite
+    from .fusion import LearnedFusion
 
 logger = logging.getLogger(__name__)
 
@@ -86,6 +87,7 @@ class SearchService:
         inline: bool,
         metrics: Metrics = NO_METRICS,
         rerank: RerankStage = NO_RERANK,
+        fusion: LearnedFusion | None = None,
     ) -> None:
         self.index = index
         # Which documents mention which entity, kept beside the index; None: not kept.
@@ -95,6 +97,9 @@ class SearchService:
         self.metrics = metrics
         # The second stage the agent's harness.memory.search.rerank asks for (off by default).
         self.rerank = rerank
+        # History search's order: the hand-set weights (None), or the learned model over the
+        # same signals (AGENT_MEMORY_SEARCH_FUSION=learned; fusion.py).
+        self.fusion = fusion
 
     def searched(self, kind: str, mode: str) -> None:
         """Count one ranked search of `kind` (record, event, file; all: every kind) in `mode`."""
