@@ -28,9 +28,7 @@ from ..search import (
     Window,
     asks_for_replies,
     credit_answered,
-    entity_reach,
     favour_windows,
-    hopped,
     tokenize,
     weigh_replies,
     windows,
@@ -298,6 +296,8 @@ class HistorySearch:
             ranked = weigh_replies(ranked, replies)
             reach = None
             if hops and self._search.links is not None and ranked:
+                from ..search import entity_reach, hopped  # loaded where links are on
+
                 reach = entity_reach(query, self._search.links, tenant, agent_id)
                 ranked = hopped(ranked, reach)
             if self._search.fusion is not None:

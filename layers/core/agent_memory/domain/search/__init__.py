@@ -1,7 +1,7 @@
 """Ranking shared by every search adapter.
 
-The learned fusion (fusion.py) loads on first use: it is off by default, and its import is a
-cold start's cost (benchmarks/RESULTS.md "Cold start")."""
+The learned fusion (fusion.py) and the entity hops (hops.py) load on first use: both are off by
+default, and their import is a cold start's cost (benchmarks/RESULTS.md "Cold start")."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 # What other capabilities use: they import these names from the package, never its modules.
 from .entities import MAX_KEY_CHARS, entities, entity_key
-from .hops import Reach, entity_hops, entity_reach, hopped
 from .index import EmbedRequest, IndexDoc, IndexFilter
 from .lexical import bm25, tokenize
 from .links import MAX_ENTITY_MENTIONS, MAX_ENTITY_PAGE, Mention
@@ -22,8 +21,13 @@ from .when import Window, windows
 
 if TYPE_CHECKING:
     from .fusion import FEATURES, LearnedFusion, Signals, features, learned
+    from .hops import Reach, entity_hops, entity_reach, hopped
 
-_LAZY = frozenset({"FEATURES", "LearnedFusion", "Signals", "features", "learned"})
+# Module of each name loaded on first use.
+_LAZY = {
+    **dict.fromkeys(("FEATURES", "LearnedFusion", "Signals", "features", "learned"), ".fusion"),
+    **dict.fromkeys(("Reach", "entity_hops", "entity_reach", "hopped"), ".hops"),
+}
 
 __all__ = [
     "CANDIDATES",
@@ -65,8 +69,9 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
+    module = _LAZY.get(name)
+    if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(".fusion", __name__), name)
+    value = getattr(import_module(module, __name__), name)
     globals()[name] = value
     return value
