@@ -5,10 +5,10 @@ default, and their import is a cold start's cost (benchmarks/RESULTS.md "Cold st
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 # What other capabilities use: they import these names from the package, never its modules.
+from ..kernel.lazy import lazy_names
 from .entities import MAX_KEY_CHARS, entities, entity_key
 from .index import EmbedRequest, IndexDoc, IndexFilter
 from .lexical import bm25, tokenize
@@ -68,10 +68,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY)

@@ -9,10 +9,10 @@ port and the routes' constants), few requests export or import, and the item mod
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 # What other capabilities use: they import these names from the package, never its modules.
+from ..kernel.lazy import lazy_names
 from .bundle import BUNDLE_FORMAT, BUNDLE_VERSION, ITEMS_PER_REQUEST
 from .ports import ReviewMarks
 
@@ -48,10 +48,4 @@ def transfer_of(
     return Transfer.of(store, search, history, files)
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY)
