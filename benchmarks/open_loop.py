@@ -2,7 +2,8 @@
 last one came back, at 25%, 50% and 75% of the capacity measured first.
 
     .venv/bin/python benchmarks/open_loop.py [--levels 0.25,0.5,0.75] [--seconds 60] \
-        [--calibrate-seconds 20] [--capacity sustained|burst] [--out FILE] [--smoke]
+        [--calibrate-seconds 20] [--capacity sustained|burst] [--ops-per-s N] [--out FILE] \
+        [--smoke]
 
 A closed loop (volume.py's 16 clients, each sending its next request when its last returns)
 saturates two cores by construction and hides queueing: a slow answer also slows the arrivals.
@@ -212,11 +213,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         seeded = seed(setup, AGENT)
         work = Workload(server, seeded)
         alone = idle(work, args.idle_each)
-        done, took = capacity(work, args.calibrate_seconds)
-        caught_up = drain(setup)
-        burst = done / took
-        sustained = done / (took + caught_up)
-        ops_per_s = sustained if args.capacity == "sustained" else burst
+        if args.ops_per_s:
+            # A/B comparisons: both sides at the same rates, not each at its own capacity.
+            ops_per_s = burst = sustained = args.ops_per_s
+            caught_up = 0.0
+        else:
+            done, took = capacity(work, args.calibrate_seconds)
+            caught_up = drain(setup)
+            burst = done / took
+            sustained = done / (took + caught_up)
+            ops_per_s = sustained if args.capacity == "sustained" else burst
         levels = {}
         for level in args.levels:
             # Each level starts with the embedder caught up: the writes before it (the
@@ -273,6 +279,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", type=levels_arg, default=levels_arg("0.25,0.5,0.75"))
     parser.add_argument("--seconds", type=float, default=60.0, help="each level's length")
     parser.add_argument("--calibrate-seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--ops-per-s",
+        type=float,
+        help="the capacity the levels are shares of, instead of measuring it (for A/B runs)",
+    )
     parser.add_argument(
         "--capacity",
         choices=("sustained", "burst"),
