@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 
 
 class BackgroundLoop(ABC):
@@ -37,3 +38,57 @@ class BackgroundLoop(ABC):
     @abstractmethod
     def _loop(self) -> None:
         """Work until `self._stop` is set."""
+
+
+class BatchLoop(BackgroundLoop):
+    """A queue worked a batch at a time: a subclass implements `_step` (one batch) and
+    `_step_failed` (its log line). The thread steps while anything is queued, waits
+    `idle_seconds` once the queue is empty and `backoff_seconds` after a batch that raised;
+    `_drain` steps in the caller's thread instead (the CLI, tests, benchmarks)."""
+
+    def __init__(self, *, idle_seconds: float, backoff_seconds: float) -> None:
+        super().__init__()
+        self._idle = idle_seconds
+        self._backoff = backoff_seconds
+        # One batch at a time, whether the thread or a drain runs it.
+        self._running = threading.Lock()
+
+    def step(self) -> tuple[int, bool]:
+        """One batch: (documents done, whether any were queued)."""
+        with self._running:
+            return self._step()
+
+    def _drain(self, after_batch: Callable[[int], None] | None = None) -> int:
+        """Step until the queue is empty; how many documents were done (`after_batch` is told
+        the count so far after each batch that left more queued)."""
+        total = 0
+        while True:
+            done, left = self.step()
+            total += done
+            if not left:
+                return total
+            if after_batch is not None:
+                after_batch(total)
+
+    def _loop(self) -> None:
+        self._start_up()
+        while not self._stop.is_set():
+            try:
+                _, left = self.step()
+            except Exception:  # noqa: BLE001 - a busy database or a failing model must not end it
+                self._step_failed()
+                self._stop.wait(self._backoff)
+                continue
+            if not left:
+                self._stop.wait(self._idle)
+
+    def _start_up(self) -> None:  # noqa: B027 - most queues need nothing before the first batch
+        """Run once in the thread, before its first batch."""
+
+    @abstractmethod
+    def _step(self) -> tuple[int, bool]:
+        """One batch, under the lock: (documents done, whether any were queued)."""
+
+    @abstractmethod
+    def _step_failed(self) -> None:
+        """Log a batch that raised: called while the error is handled, so `exc_info` is it."""

@@ -9,7 +9,6 @@ keeps the rules' keys and asks again later.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -25,6 +24,7 @@ from ...domain.search.entity_model import (
 from ..aws import LazyClient
 from ..http_post import Transport, urllib_post
 from ._structured import estimate_tokens, loads_reply
+from .chat_completions import post_chat
 from .openai_compatible import completions_url
 
 logger = logging.getLogger(__name__)
@@ -135,38 +135,37 @@ class OpenAIEntityModel(EntityModel):
 
     def _names(self, texts: list[str]) -> Named:
         prompt = entity_prompt(texts)
-        body = {
-            "model": self.model_id,
-            "messages": [
+        completion = post_chat(
+            self._transport,
+            self._url,
+            self._api_key,
+            self._timeout,
+            model=self.model_id,
+            messages=[
                 {"role": "system", "content": ENTITY_INSTRUCTIONS},
                 {"role": "user", "content": prompt},
             ],
-            "temperature": 0.0,
-            "max_tokens": _max_tokens(texts),
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {"name": TOOL, "schema": ENTITIES_SCHEMA},
-            },
-        }
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        status, raw = self._transport(self._url, headers, json.dumps(body).encode(), self._timeout)
-        if status != 200:
-            raise EntityModelFailed(f"the model server answered {status}")
+            temperature=0.0,
+            max_tokens=_max_tokens(texts),
+            schema_name=TOOL,
+            schema=ENTITIES_SCHEMA,
+            refused=lambda status, _raw: EntityModelFailed(f"the model server answered {status}"),
+            malformed=_not_json,
+        )
+        reply = str(completion.content)
         try:
-            response = json.loads(raw)
-            reply = str(response["choices"][0]["message"].get("content") or "")
             parsed = loads_reply(reply)
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
-            raise EntityModelFailed(f"the model server's reply is not JSON: {exc}") from exc
-        usage = response.get("usage") or {}
+        except ValueError as exc:
+            raise _not_json(exc) from exc
         return Named(
             parse_names(parsed, len(texts)),
-            str(response.get("model") or self.model_id),
-            int(usage.get("prompt_tokens") or estimate_tokens(ENTITY_INSTRUCTIONS + prompt)),
-            int(usage.get("completion_tokens") or estimate_tokens(reply)),
+            completion.model_id(self.model_id),
+            *completion.tokens(estimate_tokens(ENTITY_INSTRUCTIONS + prompt), reply),
         )
+
+
+def _not_json(exc: Exception) -> EntityModelFailed:
+    return EntityModelFailed(f"the model server's reply is not JSON: {exc}")
 
 
 def _post(url: str, headers: dict[str, str], body: bytes, timeout: float) -> tuple[int, bytes]:

@@ -10,7 +10,6 @@ the server reports none). HTTP goes through urllib; `transport` replaces it in t
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any, TypeVar
 
@@ -27,7 +26,8 @@ from agent_memory.domain.extraction.prompts import (
 )
 
 from ..http_post import Transport, urllib_post
-from ._structured import Output, StructuredModel, estimate_tokens, loads_reply
+from ._structured import Output, StructuredModel, loads_reply
+from .chat_completions import post_chat
 
 logger = logging.getLogger(__name__)
 
@@ -106,40 +106,40 @@ class OpenAICompatibleModel(StructuredModel):
     def _call(
         self, chat: list[dict[str, str]], name: str, schema: dict[str, Any]
     ) -> tuple[str, ModelUsage]:
-        body = {
-            "model": self.model_id,
-            "messages": chat,
-            "temperature": self._temperature,
-            "max_tokens": self._max_tokens,
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {"name": name, "schema": schema},
-            },
-        }
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        status, raw = self._transport(self._url, headers, json.dumps(body).encode(), self._timeout)
-        if status != 200:
-            raise ModelUnavailable(
-                f"the model server answered {status}: {raw[:300].decode(errors='replace')}",
-                upstream_status=status,
-            )
-        try:
-            response = json.loads(raw)
-            reply = response["choices"][0]["message"].get("content") or ""
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
-            raise ModelUnavailable(
-                f"the model server's response is not a chat completion: {exc}"
-            ) from exc
-        reported = response.get("usage") or {}
+        completion = post_chat(
+            self._transport,
+            self._url,
+            self._api_key,
+            self._timeout,
+            model=self.model_id,
+            messages=chat,
+            temperature=self._temperature,
+            max_tokens=self._max_tokens,
+            schema_name=name,
+            schema=schema,
+            refused=_refused,
+            malformed=_not_a_completion,
+        )
+        reply = completion.content
         sent = sum(len(m["content"]) for m in chat)
+        input_tokens, output_tokens = completion.tokens(max(1, (sent + 3) // 4), reply)
         usage = ModelUsage(
-            model_id=str(response.get("model") or self.model_id),
-            input_tokens=int(reported.get("prompt_tokens") or max(1, (sent + 3) // 4)),
-            output_tokens=int(reported.get("completion_tokens") or estimate_tokens(reply)),
+            model_id=completion.model_id(self.model_id),
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
         )
         return str(reply), usage
+
+
+def _refused(status: int, raw: bytes) -> ModelUnavailable:
+    return ModelUnavailable(
+        f"the model server answered {status}: {raw[:300].decode(errors='replace')}",
+        upstream_status=status,
+    )
+
+
+def _not_a_completion(exc: Exception) -> ModelUnavailable:
+    return ModelUnavailable(f"the model server's response is not a chat completion: {exc}")
 
 
 def _short(exc: Exception) -> str:

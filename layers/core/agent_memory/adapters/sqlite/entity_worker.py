@@ -14,7 +14,6 @@ is dropped (logged) rather than holding the queue.
 from __future__ import annotations
 
 import logging
-import threading
 from collections import defaultdict
 from datetime import datetime
 from typing import NamedTuple
@@ -28,7 +27,7 @@ from ...domain.search.entity_model import (
 )
 from ...domain.search.index import IndexDoc
 from ...domain.usage.models import Usage
-from ..background import BackgroundLoop
+from ..background import BatchLoop
 from .database import Database
 from .entity_links import SqliteEntityLinks
 from .usage import SqliteUsage
@@ -64,7 +63,7 @@ class QueuedText(NamedTuple):
         )
 
 
-class EntityWorker(BackgroundLoop):
+class EntityWorker(BatchLoop):
     thread_name = "agent-memory-entities"
 
     def __init__(
@@ -81,10 +80,7 @@ class EntityWorker(BackgroundLoop):
         self._model = model
         self._usage = usage
         self._batch = min(batch, ENTITY_BATCH)
-        self._idle = idle_seconds
-        self._backoff = backoff_seconds
-        super().__init__()
-        self._running = threading.Lock()  # one batch at a time, the thread's or a drain's
+        super().__init__(idle_seconds=idle_seconds, backoff_seconds=backoff_seconds)
 
     @property
     def backlog(self) -> int:
@@ -94,39 +90,25 @@ class EntityWorker(BackgroundLoop):
     def drain(self) -> int:
         """Ask the model for everything queued, in this thread; how many documents got its
         keys. Raises EntityModelFailed when the model fails a whole batch (the queue stays)."""
-        total = 0
-        while True:
-            done, left = self.step()
-            total += done
-            if not left:
-                return total
+        return self._drain()
 
-    def step(self) -> tuple[int, bool]:
+    def _step(self) -> tuple[int, bool]:
         """One batch: (documents given the model's keys, whether any were queued)."""
-        with self._running:
-            queued = self._queued()
-            if not queued:
-                return 0, False
-            try:
-                return self._answer(queued, self._model.extract([q.text for q in queued])), True
-            except EntityModelFailed:
-                if len(queued) == 1:
-                    raise
-            return self._one_by_one(queued), True
+        queued = self._queued()
+        if not queued:
+            return 0, False
+        try:
+            return self._answer(queued, self._model.extract([q.text for q in queued])), True
+        except EntityModelFailed:
+            if len(queued) == 1:
+                raise
+        return self._one_by_one(queued), True
 
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            try:
-                _, left = self.step()
-            except Exception:  # noqa: BLE001 - a throttled model or a busy file must not end it
-                logger.warning(
-                    "entity model failed a batch; the rules' keys stand, trying again",
-                    exc_info=True,
-                )
-                self._stop.wait(self._backoff)
-                continue
-            if not left:
-                self._stop.wait(self._idle)
+    def _step_failed(self) -> None:
+        logger.warning(
+            "entity model failed a batch; the rules' keys stand, trying again",
+            exc_info=True,
+        )
 
     def _queued(self) -> list[QueuedText]:
         rows = (

@@ -21,7 +21,7 @@ from ...domain.kernel.ids import new_id
 from ...domain.kernel.models import utcnow
 from ...domain.search.embeddings import Embedder, Embedding
 from ...domain.usage.models import Usage
-from ..background import BackgroundLoop
+from ..background import BatchLoop
 from .search import EmbeddedIndex, Queued
 from .usage import SqliteUsage
 
@@ -40,7 +40,7 @@ def _lower_priority() -> None:
         logger.info("background embedder runs at the usual priority")
 
 
-class BackgroundEmbedder(BackgroundLoop):
+class BackgroundEmbedder(BatchLoop):
     thread_name = "agent-memory-embed"
 
     def __init__(
@@ -57,11 +57,7 @@ class BackgroundEmbedder(BackgroundLoop):
         self._embedder = embedder
         self._usage = usage
         self._batch = batch
-        self._idle = idle_seconds
-        self._backoff = backoff_seconds
-        super().__init__()
-        # One batch at a time, whether the thread or a drain runs it.
-        self._running = threading.Lock()
+        super().__init__(idle_seconds=idle_seconds, backoff_seconds=backoff_seconds)
         # Set once the thread has tried to load the model (loaded or not): start-up is over.
         self.started = threading.Event()
 
@@ -74,40 +70,26 @@ class BackgroundEmbedder(BackgroundLoop):
         """Embed everything queued, in this thread, until the queue is empty; how many
         documents got a vector (`after_batch` is told the count so far after each batch). For
         the CLI (reindex), tests and benchmarks."""
-        total = 0
-        while True:
-            done, left = self.step()
-            total += done
-            if not left:
-                return total
-            if after_batch is not None:
-                after_batch(total)
+        return self._drain(after_batch)
 
-    def step(self) -> tuple[int, bool]:
+    def _step(self) -> tuple[int, bool]:
         """One batch: (documents given a vector, whether any were queued)."""
-        with self._running:
-            queued = self._index.queued(self._batch)
-            if not queued:
-                return 0, False
-            added = self._embed(queued)
-            return added, True
+        queued = self._index.queued(self._batch)
+        if not queued:
+            return 0, False
+        added = self._embed(queued)
+        return added, True
 
-    def _loop(self) -> None:
+    def _start_up(self) -> None:
         # The model loads here, at start, not in the first search that needs it (which waited
         # 0.4-0.7 s for it); loaded before this thread lowers its priority, so requests at start
         # wait on the lock the shortest time.
         self._load_model()
         self.started.set()
         _lower_priority()
-        while not self._stop.is_set():
-            try:
-                done, left = self.step()
-            except Exception:  # noqa: BLE001 - a busy database or the model must not end it
-                logger.exception("background embedder failed a batch; trying again")
-                self._stop.wait(self._backoff)
-                continue
-            if not left:
-                self._stop.wait(self._idle)
+
+    def _step_failed(self) -> None:
+        logger.exception("background embedder failed a batch; trying again")
 
     def _load_model(self) -> None:
         try:
