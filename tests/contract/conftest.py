@@ -170,7 +170,7 @@ class Build:
             "session_id": turn.session_id,
             "turn_id": turn.id,
             "turn_sequence": turn.sequence,
-            "id": event_id(turn.id, sequence),
+            "id": event_id(turn.session_id, turn.id, sequence),
             "sequence": sequence,
             "role": "assistant",
             "text": f'{turn.id} says {sequence} \u00e9\u4e2d "quoted"\n' if text is None else text,

@@ -160,7 +160,7 @@ def facts(turn: Turn, sequence: int, *said: str) -> EventKeys:
         session_id=turn.session_id,
         turn_id=turn.id,
         turn_sequence=turn.sequence,
-        event_id=event_id(turn.id, sequence),
+        event_id=event_id(turn.session_id, turn.id, sequence),
         time=utcnow(),
         keys=said,
     )

@@ -157,6 +157,22 @@ def test_the_management_api_searches_the_agents_history(api, embedded):
     )
 
 
+def test_sessions_whose_turns_share_an_id_each_keep_their_events_findable(api, embedded):
+    """Given two sessions whose first turns the caller named `t1` (the README's quick start),
+    when each says something and commits, then the agent's history search finds both
+    events, each under its own id and session: the later one does not replace the earlier."""
+    agent(api)
+    said(api, session(api, "monday"), "we ship the web app on Tuesdays", id="t1")
+    said(api, session(api, "thursday"), "the staging database moved to eu-west-1", id="t1")
+
+    shipping = api.ok("GET", f"{A}/-/history", query="ship web app Tuesdays")["events"]
+    staging = api.ok("GET", f"{A}/-/history", query="staging database")["events"]
+
+    assert shipping[0]["session"] == "monday" and shipping[0]["turnId"] == "t1"
+    assert staging[0]["session"] == "thursday" and staging[0]["turnId"] == "t1"
+    assert shipping[0]["id"] != staging[0]["id"]
+
+
 def test_the_management_search_keeps_a_time_window(api, embedded):
     agent(api)
     sid = session(api)

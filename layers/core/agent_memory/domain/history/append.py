@@ -117,7 +117,7 @@ def history_event(turn: Turn, event: EventIn, sequence: int, searchable: bool) -
         session_id=turn.session_id,
         turn_id=turn.id,
         turn_sequence=turn.sequence,
-        id=event_id(turn.id, sequence),
+        id=event_id(turn.session_id, turn.id, sequence),
         sequence=sequence,
         role=event.role,
         text=event.text,

@@ -172,7 +172,9 @@ def answered(ranked: list[Ranked], events: CandidateEvents) -> dict[str, str]:
         event = events.get(reply)
         if event is None or event.role != "assistant" or event.sequence < 2:
             continue
-        message = found.get(part_id(event_id(event.turn_id, event.sequence - 1), 1))
+        message = found.get(
+            part_id(event_id(event.session_id, event.turn_id, event.sequence - 1), 1)
+        )
         said = events.get(message) if message is not None else None
         if message is not None and said is not None and said.role == "user":
             out[reply.id] = message.id

@@ -125,9 +125,12 @@ class HistoryEvent(Entity):
         return f"{self.text}\n(called {calls})" if calls else self.text
 
 
-def event_id(turn_id: str, sequence: int) -> str:
-    """Fixed by the turn and the sequence, so a replayed append is applied once."""
-    digest = hashlib.sha256(f"{turn_id}:{sequence}".encode()).hexdigest()[:26]
+def event_id(session_id: str, turn_id: str, sequence: int) -> str:
+    """Fixed by the session, the turn and the sequence, so a replayed append is applied once.
+    The session is part of it because turn ids are the caller's and repeat across sessions
+    (every session's first turn may be `t1`), while the search index keys an agent's history
+    by this id: without it, one session's event would replace another's there."""
+    digest = hashlib.sha256(f"{session_id}:{turn_id}:{sequence}".encode()).hexdigest()[:26]
     return f"evt_{digest}"
 
 

@@ -138,7 +138,7 @@ class HistoryService:
         views = self._memory_views(turn, batch.events)
         mode = self._manifests.memory(turn).secrets
         wanted = {
-            event_id(turn.id, e.sequence): history_event(
+            event_id(turn.session_id, turn.id, e.sequence): history_event(
                 turn, guarded(mode, event)[0], e.sequence, searchable
             )
             for e in batch.events
