@@ -282,3 +282,39 @@ def test_a_token_reading_every_session_reaches_sessions_anyone_started(api, embe
     )
     found = Turn(api, session(api)).search(query="parking", limit=10)["events"]
     assert {e["session"] for e in found} == {bobs, "imported"}
+
+
+def test_an_event_kept_before_ids_included_the_session_is_still_the_same_event(api, store):
+    """Ids are made from the session, the turn and the sequence; a store written before that
+    holds ids made from the turn and the sequence alone. Such an event, sent again, is the same
+    event (not a 409), in its open turn and after it ended."""
+    import hashlib
+
+    from agent_memory.domain.history.append import history_event
+    from agent_memory.domain.history.models import EventIn
+
+    agent(api)
+    sid = session(api, "monday")
+    t = Turn(api, sid, id="t1")
+    # Given sequence 1 of turn t1 kept with the older form of its id
+    legacy = "evt_" + hashlib.sha256(b"t1:1").hexdigest()[:26]
+    turn = store.get_turn("acme", "support/bot", sid, "t1")
+    sent = {"role": "user", "text": "my dog is called Biscuit", "sequence": 1}
+    kept = history_event(turn, EventIn(**sent), 1, True).model_copy(update={"id": legacy})
+    assert store.append_events("acme", "support/bot", sid, [kept])
+    # When the harness sends it again while the turn is open, then it is that event, kept once
+    again = api.ok("POST", f"{t.path}/events", {"events": [sent]})
+    assert again["ids"] == [legacy] and again["kept"] == 1
+    # While another event at that sequence is a conflict that changes nothing
+    other = {**sent, "text": "my cat is called Biscuit"}
+    status, body = api.call("POST", f"{t.path}/events", {"events": [other]})
+    assert status == 409 and body["error"]["code"] == "event_conflict", body
+    # And after the turn ended, sending it again is told apart from an append too late: the
+    # turn is closed, and what was sent was kept before
+    t.commit()
+    status, body = api.call("POST", f"{t.path}/events", {"events": [sent]})
+    assert status == 409 and body["error"]["alreadyKept"] is True, body
+    status, body = api.call("POST", f"{t.path}/events", {"events": [other]})
+    assert status == 409 and body["error"]["alreadyKept"] is False, body
+    history = api.ok("GET", f"{A}/-/sessions/{sid}/history")
+    assert [e["id"] for e in history["events"]] == [legacy]

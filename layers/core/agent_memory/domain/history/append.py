@@ -133,10 +133,12 @@ def history_event(turn: Turn, event: EventIn, sequence: int, searchable: bool) -
 
 
 def same_event(kept_event: HistoryEvent | None, event: HistoryEvent) -> bool:
-    """The same event, sent again: everything but the time it was given when it had none."""
+    """The same event, sent again: everything but the time it was given when it had none, and
+    its id. Both are at the same place (session, turn, sequence), which is what the id is made
+    of; an event kept before ids included the session has the older form of it."""
     if kept_event is None:
         return False
     if kept_event is event:  # what the store wrote as given (HistoryService._write)
         return True
-    ignore = {"time"}
+    ignore = {"time", "id"}
     return kept_event.model_dump(exclude=ignore) == event.model_dump(exclude=ignore)

@@ -15,7 +15,7 @@ from ..kernel.models import TurnStatus
 from ..kernel.paging import decode_cursor, encode_cursor, int_field, str_field
 from ..search import Ranked
 from .answers import HistoryHit
-from .models import HistoryEvent, event_id, part_id
+from .models import HistoryEvent
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -166,15 +166,18 @@ def answered(ranked: list[Ranked], events: CandidateEvents) -> dict[str, str]:
     if not replies:
         return {}
     events.read(window)
-    found = {r.id: r for r in window}
+    # Each event's first part among them, by where the event is (not by an id made from that:
+    # an event kept before ids included the session has the older form of its id).
+    first_parts = {}
+    for r in window:
+        if r.id.endswith(".1") and (event := events.get(r)) is not None:
+            first_parts[(event.session_id, event.turn_id, event.sequence)] = r
     out = {}
     for reply in replies:
         event = events.get(reply)
         if event is None or event.role != "assistant" or event.sequence < 2:
             continue
-        message = found.get(
-            part_id(event_id(event.session_id, event.turn_id, event.sequence - 1), 1)
-        )
+        message = first_parts.get((event.session_id, event.turn_id, event.sequence - 1))
         said = events.get(message) if message is not None else None
         if message is not None and said is not None and said.role == "user":
             out[reply.id] = message.id

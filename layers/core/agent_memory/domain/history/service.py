@@ -21,7 +21,7 @@ from ..turns import ManifestCache, turn_closed
 from .answers import AppendOut, HistoryPage
 from .append import Appending, guarded, history_event, same_event
 from .context import CONTEXT_MESSAGES, context_words, event_doc, said_before, with_context
-from .models import MEMORY_TOOL, MEMORY_VIEW, EventIn, HistoryEvent, event_id, kept
+from .models import MEMORY_TOOL, MEMORY_VIEW, EventIn, HistoryEvent, kept
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -138,20 +138,15 @@ class HistoryService:
         views = self._memory_views(turn, batch.events)
         mode = self._manifests.memory(turn).secrets
         wanted = {
-            event_id(turn.session_id, turn.id, e.sequence): history_event(
-                turn, guarded(mode, event)[0], e.sequence, searchable
-            )
+            e.sequence: history_event(turn, guarded(mode, event)[0], e.sequence, searchable)
             for e in batch.events
             if e.sequence is not None and (event := kept(e, index, views)) is not None
         }
-        found = {
-            e.id: e
-            for e in self._store.get_events(
-                where.tenant, where.agent_id, where.session_id, sorted(wanted)
-            )
-        }
+        # By sequence, not by id: an event kept before ids included the session has the older
+        # form of its id.
+        found = {e.sequence: e for e in self._store.turn_events(*astuple(where))}
         # The same events, not others at the same sequences.
-        return all(same_event(found.get(eid), event) for eid, event in wanted.items())
+        return all(same_event(found.get(n), event) for n, event in wanted.items())
 
     def _memory_views(self, turn: Turn, events: Sequence[EventIn]) -> frozenset[str]:
         """The execution ids (the caller's, and the service's own) of the turn's memory tool
