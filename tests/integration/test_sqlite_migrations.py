@@ -225,3 +225,20 @@ def test_records_from_before_expiry_and_version_times_read_as_they_did(tmp_path)
     assert [(r.id, r.version, r.pinned) for r in found] == [("rec_1", 1, False)]
     assert store.records_at("acme", "teams/web", ["rec_1"], made - timedelta(seconds=1)) == []
     store.close()
+
+
+def test_a_first_start_says_its_migrations_in_one_line_and_a_second_start_says_nothing(
+    tmp_path, caplog
+):
+    import logging
+
+    # Given a new data file: every migration is applied, and said once, not once each
+    with caplog.at_level(logging.INFO, logger="agent_memory.adapters.sqlite.database"):
+        SqliteStore(tmp_path / "db.sqlite3").close()
+    said = [r.getMessage() for r in caplog.records if "migration" in r.getMessage()]
+    assert said == [f"schema migrations 1-{len(MIGRATIONS)} applied"]
+    # When the same file is opened again, then there is nothing to apply and nothing said
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="agent_memory.adapters.sqlite.database"):
+        SqliteStore(tmp_path / "db.sqlite3").close()
+    assert not [r for r in caplog.records if "migration" in r.getMessage()]

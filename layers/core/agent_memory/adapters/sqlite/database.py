@@ -291,6 +291,7 @@ class Database:
                 " version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)"
             )
             applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+            done = []
             for version, statements in enumerate(MIGRATIONS, start=1):
                 if version in applied:
                     continue
@@ -300,7 +301,12 @@ class Database:
                     else:
                         conn.execute(statement)
                 conn.execute("INSERT INTO schema_migrations (version) VALUES (?)", (version,))
-                logger.info("migration %d applied", version, extra={"version": version})
+                done.append(version)
+        # One line, not one a migration: a first start applies them all, and the lines after
+        # (the address, the token) are what its reader is looking for.
+        if done:
+            which = str(done[0]) if len(done) == 1 else f"{done[0]}-{done[-1]}"
+            logger.info("schema migrations %s applied", which, extra={"versions": done})
 
     def close(self) -> None:
         with self._lock:
