@@ -288,16 +288,14 @@ def test_an_event_kept_before_ids_included_the_session_is_still_the_same_event(a
     """Ids are made from the session, the turn and the sequence; a store written before that
     holds ids made from the turn and the sequence alone. Such an event, sent again, is the same
     event (not a 409), in its open turn and after it ended."""
-    import hashlib
-
     from agent_memory.domain.history.append import history_event
-    from agent_memory.domain.history.models import EventIn
+    from agent_memory.domain.history.models import EventIn, older_event_id
 
     agent(api)
     sid = session(api, "monday")
     t = Turn(api, sid, id="t1")
     # Given sequence 1 of turn t1 kept with the older form of its id
-    legacy = "evt_" + hashlib.sha256(b"t1:1").hexdigest()[:26]
+    legacy = older_event_id("t1", 1)
     turn = store.get_turn("acme", "support/bot", sid, "t1")
     sent = {"role": "user", "text": "my dog is called Biscuit", "sequence": 1}
     kept = history_event(turn, EventIn(**sent), 1, True).model_copy(update={"id": legacy})

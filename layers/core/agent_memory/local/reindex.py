@@ -1,5 +1,8 @@
 """`agent-memory reindex`: rebuild the embedded search index, re-embedding what another model
-(or none) embedded. Run it after changing the embedding model; the server may keep running."""
+(or none) embedded. Run it after changing the embedding model; the server may keep running.
+
+`repair_index` writes again the history of the turns a migration listed (events kept before ids
+included the session); `serve` runs it as it starts."""
 
 from __future__ import annotations
 
@@ -8,9 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..adapters.sqlite import SqliteStore
+from ..adapters.sqlite.index_repairs import pending_repairs, repaired
 from ..domain.files.models import FileWrite
 from ..domain.history.keys import key_doc
-from ..domain.kernel.models import TurnStatus, utcnow
+from ..domain.history.models import stale_part_ids
+from ..domain.kernel.models import Turn, TurnStatus, utcnow
 from ..domain.records.models import RecordQuery, RecordStatus
 from ..services import Services
 
@@ -65,6 +70,7 @@ def reindex(
         if progress is not None:
             progress(done, total)
 
+    repair_index(services)
     if everything or stale_count(store, model_id) > 0:
         _every_agent(services, store, done, tick)
 
@@ -101,7 +107,6 @@ def _agent(
     tick: Callable[[], None],
 ) -> None:
     search = services.records._search  # noqa: SLF001
-    embed = search.embedder is not None
     assert store.index is not None
     done.agents += 1
     everything = RecordQuery(
@@ -141,15 +146,52 @@ def _agent(
         for session in sessions:
             for turn in store.list_turns(tenant, agent_id, session.id):
                 if turn.status is TurnStatus.COMMITTED:
-                    docs = services.history.docs_for_commit(turn)
-                    # The facts a review drew from its events (history_keys), at a version
-                    # newer than the review's own so they are written again.
-                    facts = store.event_keys(tenant, agent_id, session.id, turn.id)
-                    docs += [key_doc(tenant, agent_id, k, utcnow(), embed) for k in facts]
-                    store.index.upsert(docs)
-                    done.events += len(docs)
+                    done.events += _turn(services, store, turn)
             tick()
         if len(sessions) < 100:
             break
         sessions_after = sessions[-1].id
     tick()
+
+
+def _turn(services: Services, store: SqliteStore, turn: Turn) -> int:
+    """Write a committed turn's history documents again; how many there are."""
+    assert store.index is not None
+    where = (turn.tenant, turn.agent_id, turn.session_id)
+    docs = services.history.docs_for_commit(turn)
+    # The facts a review drew from its events (history_keys), at a version newer than the
+    # review's own so they are written again.
+    embed = services.records._search.embedder is not None  # noqa: SLF001
+    facts = store.event_keys(*where, turn.id)
+    docs += [key_doc(turn.tenant, turn.agent_id, k, utcnow(), embed) for k in facts]
+    # An event kept before ids included the session is found under a name with its session
+    # (history.models.index_id): what was indexed under its id alone is no event's any more.
+    stale = [x for e in store.turn_events(*where, turn.id) for x in stale_part_ids(e)]
+    if stale:
+        store.index.delete(turn.tenant, turn.agent_id, "event", stale)
+    store.index.upsert(docs)
+    return len(docs)
+
+
+def repair_index(services: Services) -> int:
+    """Write again the documents of the turns migration 25 listed (adapters/sqlite/
+    index_repairs.py), each turn taken off the list once done, so a stopped run resumes where it
+    stood; how many turns were repaired. A turn gone meanwhile is just taken off."""
+    store = services.store
+    if not isinstance(store, SqliteStore) or store.index is None:
+        return 0
+    count = 0
+    while pending := pending_repairs(store.db, BATCH):
+        for key in pending:
+            turn = store.get_turn(*key)
+            if turn is not None and turn.status is TurnStatus.COMMITTED:
+                _turn(services, store, turn)
+                count += 1
+            repaired(store.db, key)
+    if count:
+        logger.info(
+            "history of %d turns indexed again: events kept before ids included the session"
+            " are each found in their own session",
+            count,
+        )
+    return count

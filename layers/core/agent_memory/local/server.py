@@ -25,6 +25,7 @@ from .fairness import TenantGate
 from .gateway import LocalGateway
 from .heap import settle_when
 from .limits import RateLimiter
+from .reindex import repair_index
 from .request_log import log_requests_as_json_lines
 from .sse import EventStreams
 from .tokens import TokenBook
@@ -91,6 +92,8 @@ def serve(settings: Settings) -> None:
             max(0, settings.threads // 2 - settings.tenant_running_requests),
         ),
     )
+    # History a migration found indexed under ids other sessions share is indexed again first.
+    repair_index(services)
     _start_background_work(services)
     server = _waitress(settings, gateway, sock)
     # Start-up's objects out of every later full collection, once the model is loaded.

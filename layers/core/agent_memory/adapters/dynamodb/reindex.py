@@ -40,6 +40,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 
+from ...domain.history.models import event_of
 from ...domain.search.index import DocKind, SearchIndex, StoredDoc
 from . import keys
 from .stream_indexer import StreamIndexer
@@ -190,9 +191,10 @@ def _item_key(doc: StoredDoc) -> tuple[str, str] | None:
         return keys.files_pk(doc.tenant, doc.agent_id), keys.file_sk(doc.id)
     if doc.session_id is None:
         return None
-    event_id = doc.id.rsplit(".", 1)[0]  # `{event}.{part}` or `{event}.k`, its fact keys
+    # `{event}.{part}` or `{event}.k`, its fact keys; the event named with its session when it
+    # was kept before ids included the session (history.models.index_id)
     pk = keys.session_pk(doc.tenant, doc.agent_id, doc.session_id)
-    return pk, keys.event_id_sk(event_id)
+    return pk, keys.event_id_sk(event_of(doc.id))
 
 
 def _gone(store: Any, docs: Iterable[StoredDoc]) -> list[StoredDoc]:

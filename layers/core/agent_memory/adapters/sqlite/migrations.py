@@ -7,6 +7,7 @@ from datetime import datetime
 
 from ...domain.kernel.durations import instant_key
 from .entity_queue import ENTITY_MODEL_STEPS
+from .index_repairs import INDEX_REPAIR_STEPS
 from .words import retokenize, split_by_tenant
 
 Step = str | Callable[[sqlite3.Connection], None]
@@ -379,4 +380,7 @@ MIGRATIONS: list[list[Step]] = [
     ],
     # 24: model-backed entity keys and the queue of texts the model has not read yet
     ENTITY_MODEL_STEPS,
+    # 25: the committed turns holding events kept before ids included the session, whose
+    # documents are written again under names that do
+    INDEX_REPAIR_STEPS,
 ]

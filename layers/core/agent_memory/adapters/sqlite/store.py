@@ -10,6 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ...domain.extraction.ports import ConsolidationSchedule
+from ...domain.history.models import event_of
 from ...domain.kernel.errors import NotFound, PreconditionFailed, StorageUnavailable
 from ...domain.kernel.models import Agent, ManifestVersion, Session, Turn, TurnStatus
 from ...domain.records.ports import ExpirySweep
@@ -347,7 +348,7 @@ class SqliteStore(
         """In the commit's own transaction: every event the turn keeps searchable is in its
         documents, or the commit starts again (an append landed after it read the turn's events,
         and would never be found)."""
-        indexed = {d.id.rpartition(".")[0] for d in docs if d.kind == "event"}
+        indexed = {event_of(d.id) for d in docs if d.kind == "event"}
         rows = conn.execute(
             "SELECT event_id FROM history_events WHERE tenant = ? AND agent_id = ?"
             " AND session_id = ? AND turn_id = ? AND json_extract(doc, '$.searchable') = 1",

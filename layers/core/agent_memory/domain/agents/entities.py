@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
+from ..history import event_of
 from ..kernel.answers import Answer
 from ..kernel.errors import InvalidRequest, NotFound
 from ..kernel.paging import decode_cursor, encode_cursor, str_field
@@ -129,11 +130,11 @@ def _item(mention: Mention) -> RecordMention | MemoryMention | EventMention:
         )
     if mention.kind == "file":
         return MemoryMention(type="memory", path=mention.id, updated_at=at)
-    event, _, part = mention.id.rpartition(".")
+    part = mention.id.rpartition(".")[2]
     return EventMention(
         type="history",
         session_id=mention.session_id or "",
-        event_id=event,
+        event_id=event_of(mention.id),
         part=int(part) if part.isdigit() else 1,
         time=at,
     )

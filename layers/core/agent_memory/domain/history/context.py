@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..kernel.models import TurnStatus
 from ..search import EmbedRequest, IndexDoc, entities
-from .models import HistoryEvent, part_id
+from .models import HistoryEvent, index_id, part_id
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -51,7 +51,7 @@ def event_doc(
         tenant=event.tenant,
         agent_id=event.agent_id,
         kind="event",
-        id=part_id(event.id, n),
+        id=part_id(index_id(event), n),
         version=1,
         text=text,
         context=context_words(before) if n == 1 else "",

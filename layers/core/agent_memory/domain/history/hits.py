@@ -15,7 +15,7 @@ from ..kernel.models import TurnStatus
 from ..kernel.paging import decode_cursor, encode_cursor, int_field, str_field
 from ..search import Ranked
 from .answers import HistoryHit
-from .models import HistoryEvent
+from .models import HistoryEvent, event_of
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -132,7 +132,7 @@ class CandidateEvents:
 
     def key(self, candidate: Ranked) -> tuple[str, str]:
         # A hit names its session; one searched within a session is of that session.
-        return (candidate.session_id or self._session_id or "", candidate.id.rpartition(".")[0])
+        return (candidate.session_id or self._session_id or "", event_of(candidate.id))
 
     def known(self, candidate: Ranked) -> bool:
         return self.key(candidate) in self._found

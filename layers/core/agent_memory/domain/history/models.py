@@ -134,8 +134,47 @@ def event_id(session_id: str, turn_id: str, sequence: int) -> str:
     return f"evt_{digest}"
 
 
+# Between an event's id and its session in the index id of an event kept with an older id.
+# Session ids are opaque ids (letters, digits, `_` and `-`), and event ids `evt_` and hex.
+SESSION_MARK = "@"
+
+
+def index_id(event: HistoryEvent) -> str:
+    """The id the search index knows `event` by: its own, unless it was kept before ids included
+    the session (a store written before then holds some). Such an id repeats across sessions, so
+    it is named with its session there, and two sessions' events no longer share a document."""
+    return index_key(event.id, event.session_id, event.turn_id, event.sequence)
+
+
+def index_key(event: str, session_id: str, turn_id: str, sequence: int) -> str:
+    """index_id of the event `event` at (session_id, turn_id, sequence)."""
+    if event != older_event_id(turn_id, sequence):
+        return event
+    return f"{event}{SESSION_MARK}{session_id}"
+
+
+def older_event_id(turn_id: str, sequence: int) -> str:
+    """The id an event was given before ids included the session."""
+    digest = hashlib.sha256(f"{turn_id}:{sequence}".encode()).hexdigest()[:26]
+    return f"evt_{digest}"
+
+
 def part_id(event: str, part: int) -> str:
     return f"{event}.{part}"
+
+
+def event_of(doc_id: str) -> str:
+    """The id of the event a history document (`{index id}.{part}`) stands for."""
+    return doc_id.rpartition(".")[0].partition(SESSION_MARK)[0]
+
+
+def stale_part_ids(event: HistoryEvent) -> list[str]:
+    """The documents an event kept with an older id had before it was named with its session
+    there (none for any other event): another session's event at the same turn id and sequence
+    may have replaced them, and they are no longer any event's."""
+    if index_id(event) == event.id:
+        return []
+    return [part_id(event.id, n) for n in range(1, len(event.parts) + 1)]
 
 
 def split_parts(text: str) -> list[str]:

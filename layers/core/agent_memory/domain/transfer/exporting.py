@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..history import HistoryEvent
+from ..history import HistoryEvent, index_id, part_id
 from ..kernel.errors import InvalidRequest, NotFound
 from ..kernel.paging import decode_cursor, encode_cursor
 from ..records import Record, RecordQuery, RecordVersion
@@ -262,7 +262,12 @@ class ExportService:
         events = self._store.turn_events(*where, turn.id)
         executions = self._store.list_executions(*where, turn.id)
         effects = [_effect_doc(e) for e in self._store.staged_effects(*where, turn.id)]
-        parts = [f"{e.id}.{n}" for e in events if e.searchable for n in range(1, len(e.parts) + 1)]
+        parts = [
+            part_id(index_id(e), n)
+            for e in events
+            if e.searchable
+            for n in range(1, len(e.parts) + 1)
+        ]
         found = self._vectors(turn.tenant, turn.agent_id, "event", parts)
         models = {model for _, model in found.values()}
         model_id = models.pop() if len(models) == 1 else None
