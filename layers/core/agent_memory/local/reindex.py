@@ -14,7 +14,7 @@ from ..adapters.sqlite import SqliteStore
 from ..adapters.sqlite.index_repairs import pending_repairs, repaired
 from ..domain.files.models import FileWrite
 from ..domain.history.keys import key_doc
-from ..domain.history.models import stale_part_ids
+from ..domain.history.models import names_by_id_alone
 from ..domain.kernel.models import Turn, TurnStatus, utcnow
 from ..domain.records.models import RecordQuery, RecordStatus
 from ..services import Services
@@ -166,8 +166,7 @@ def _turn(services: Services, store: SqliteStore, turn: Turn) -> int:
     docs += [key_doc(turn.tenant, turn.agent_id, k, utcnow(), embed) for k in facts]
     # An event kept before ids included the session is found under a name with its session
     # (history.models.index_id): what was indexed under its id alone is no event's any more.
-    stale = [x for e in store.turn_events(*where, turn.id) for x in stale_part_ids(e)]
-    if stale:
+    if stale := names_by_id_alone(d.id for d in docs):
         store.index.delete(turn.tenant, turn.agent_id, "event", stale)
     store.index.upsert(docs)
     return len(docs)

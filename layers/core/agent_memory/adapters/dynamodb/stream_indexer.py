@@ -55,7 +55,7 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 
 from ...domain.history.context import event_doc
 from ...domain.history.keys import key_doc
-from ...domain.history.models import HistoryEvent, index_key, part_id, stale_part_ids
+from ...domain.history.models import HistoryEvent, index_key, names_by_id_alone, part_id
 from ...domain.history.service import with_context
 from ...domain.kernel.errors import StorageUnavailable
 from ...domain.kernel.ids import new_id
@@ -320,7 +320,8 @@ class StreamIndexer:
             image = stream.old_image or {}
             old = history_event(image, None)
             if old is not None:
-                ids = [d.id for d in event_docs(old)] + stale_part_ids(old)
+                ids = [d.id for d in event_docs(old)]
+                ids += names_by_id_alone(ids)
                 writes.deletes.append((old.tenant, old.agent_id, "event", ids))
             elif image.get("parts") and image.get("event_id"):
                 # Held in S3: its parts are named by the count the item keeps. (An item
@@ -329,8 +330,8 @@ class StreamIndexer:
                 name = index_key(
                     event, str(image["session_id"]), str(image["turn_id"]), int(image["sequence"])
                 )
-                count = int(image["parts"])
-                ids = [part_id(x, n) for x in {event, name} for n in range(1, count + 1)]
+                ids = [part_id(name, n) for n in range(1, int(image["parts"]) + 1)]
+                ids += names_by_id_alone(ids)
                 writes.deletes.append((str(image["tenant"]), str(image["agent_id"]), "event", ids))
             return
         event = history_event(stream.new_image, self._fetch)
@@ -342,7 +343,7 @@ class StreamIndexer:
         docs = event_docs(event, before)
         # An event kept before ids included the session is indexed under a name with its
         # session now: the documents it had under its id alone are no event's any more.
-        if stale := stale_part_ids(event):
+        if stale := names_by_id_alone(d.id for d in docs):
             writes.deletes.append((event.tenant, event.agent_id, "event", stale))
         writes.upserts.extend(
             self._embedded(

@@ -5,7 +5,7 @@ keeps them, and the services that append, page and search them."""
 from .answers import HistoryHit
 from .io import SearchHistoryIn
 from .keys import EventKeys, key_doc, message_id, proposed_keys
-from .models import EventIn, HistoryEvent, event_of, index_id, part_id, stale_part_ids
+from .models import EventIn, HistoryEvent, event_of, index_id, part_id
 from .search import HistorySearch
 from .service import AppendIn, HistoryService
 
@@ -24,5 +24,4 @@ __all__ = [
     "message_id",
     "part_id",
     "proposed_keys",
-    "stale_part_ids",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Literal
 
@@ -130,8 +131,11 @@ def event_id(session_id: str, turn_id: str, sequence: int) -> str:
     The session is part of it because turn ids are the caller's and repeat across sessions
     (every session's first turn may be `t1`), while the search index keys an agent's history
     by this id: without it, one session's event would replace another's there."""
-    digest = hashlib.sha256(f"{session_id}:{turn_id}:{sequence}".encode()).hexdigest()[:26]
-    return f"evt_{digest}"
+    return _digest_id(f"{session_id}:{turn_id}:{sequence}")
+
+
+def _digest_id(fixed_by: str) -> str:
+    return "evt_" + hashlib.sha256(fixed_by.encode()).hexdigest()[:26]
 
 
 # Between an event's id and its session in the index id of an event kept with an older id.
@@ -155,8 +159,7 @@ def index_key(event: str, session_id: str, turn_id: str, sequence: int) -> str:
 
 def older_event_id(turn_id: str, sequence: int) -> str:
     """The id an event was given before ids included the session."""
-    digest = hashlib.sha256(f"{turn_id}:{sequence}".encode()).hexdigest()[:26]
-    return f"evt_{digest}"
+    return _digest_id(f"{turn_id}:{sequence}")
 
 
 def part_id(event: str, part: int) -> str:
@@ -168,13 +171,16 @@ def event_of(doc_id: str) -> str:
     return doc_id.rpartition(".")[0].partition(SESSION_MARK)[0]
 
 
-def stale_part_ids(event: HistoryEvent) -> list[str]:
-    """The documents an event kept with an older id had before it was named with its session
-    there (none for any other event): another session's event at the same turn id and sequence
-    may have replaced them, and they are no longer any event's."""
-    if index_id(event) == event.id:
-        return []
-    return [part_id(event.id, n) for n in range(1, len(event.parts) + 1)]
+def names_by_id_alone(doc_ids: Iterable[str]) -> list[str]:
+    """What the documents among `doc_ids` whose event is named with its session (index_id) were
+    named before that, by the event's id alone. Another session's event at the same turn id and
+    sequence may have replaced them there, and they are no longer any event's."""
+    older = []
+    for doc_id in doc_ids:
+        name, _, part = doc_id.rpartition(".")
+        if SESSION_MARK in name:
+            older.append(f"{name.partition(SESSION_MARK)[0]}.{part}")
+    return older
 
 
 def split_parts(text: str) -> list[str]:
